@@ -1,0 +1,76 @@
+# moreau — one non-recursive Makefile (see README.md).
+#   make            build library, executables and tests
+#   make run        install missing Debian packages, build, run the default deck
+#   make check      install, build, run every test; ends with "N passed, M failed"
+#   make deps       install missing Debian packages (apt-get)
+#   make ASAN=1     build with AddressSanitizer + UBSan (into build-asan/)
+#   CI=1            adds -Werror
+
+CC       := mpicc
+PKGS     := petsc hdf5-openmpi python3-embed
+BUILD    ?= build
+ifeq ($(ASAN),1)
+BUILD    := build-asan
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+WARN     := -Wall -Wextra -Wno-unused-parameter
+ifneq ($(CI),)
+WARN     += -Werror
+endif
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANITIZE) -Iinclude -Isrc \
+             -DMB_SOURCE_DIR='"$(CURDIR)"' $(PKG_CFLAGS)
+LDLIBS   = $(SANITIZE) $(PKG_LIBS) -lmetis -lm
+
+# Library: every .c under src/ except the executables' mains in src/app/.
+LIB_SRC  := $(sort $(filter-out src/app/%,$(wildcard src/*/*.c src/*/*/*.c)))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libmoreau.a
+APP_SRC  := $(wildcard src/app/*.c)
+APPS     := $(APP_SRC:src/app/%.c=$(BUILD)/bin/%)
+UNIT_SRC := $(sort $(wildcard tests/unit/t*.c))
+UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps run check test clean format
+all: $(LIB) $(APPS) $(UNITS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(@D)
+	ar rcs $@ $^
+
+$(BUILD)/bin/%: $(BUILD)/src/app/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $< $(LIB) $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $< $(LIB) $(LDLIBS) -lcmocka -o $@
+
+deps:
+	@bash scripts/install-deps
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/bin/moreau cases/default.py
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) bash tests/run
+
+test: all
+	@BUILD=$(BUILD) bash tests/run
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf build build-asan out
+
+-include $(LIB_OBJ:.o=.d) $(APP_SRC:src/app/%.c=$(BUILD)/src/app/%.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d)

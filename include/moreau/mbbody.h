@@ -1,0 +1,86 @@
+/* moreau — bodies. One MbBody per body, with an ops table per kinematic model
+   (rigid and obstacle now; pseudo-rigid and finite element plug into the same table).
+   Rigid layout as in Solfec-1.0: q = [Λ column-wise (9), x̄ (3)], u = [Ω (3), v (3)],
+   Ω the referential angular velocity, v the spatial velocity of the mass centre. */
+#ifndef MOREAU_MBBODY_H
+#define MOREAU_MBBODY_H
+
+#include <moreau/mbshape.h>
+
+typedef struct _p_MbBody   *MbBody;
+typedef struct _p_MbScheme *MbScheme;
+
+typedef enum { MB_BODY_RIGID = 0, MB_BODY_OBSTACLE = 1, MB_BODY_PSEUDO_RIGID = 2, MB_BODY_FEM = 3 } MbBodyKind;
+PETSC_EXTERN const char *const MbBodyKinds[]; /* "RIGID", "OBSTACLE", ... */
+
+typedef enum { MB_LOAD_FORCE = 0, MB_LOAD_TORQUE = 1 } MbLoadKind;
+typedef enum { MB_FRAME_SPATIAL = 0, MB_FRAME_CONVECTED = 1 } MbFrame;
+
+/** A load callback: fills out[9] = (spatial force, spatial torque about the mass centre,
+    referential torque) for a rigid body at (q, u, t) with step h. Returning an error stops
+    the run with that error. */
+typedef PetscErrorCode (*MbLoadCallback)(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscReal out[9]);
+
+/** A scalar function of time: a constant, or piecewise linear through (t_k, v_k) (held
+    constant outside the table). */
+typedef struct _p_MbTimeSeries *MbTimeSeries;
+PETSC_EXTERN PetscErrorCode MbTimeSeriesCreate(PetscInt n, const PetscReal t[], const PetscReal v[], MbTimeSeries *ts);
+PETSC_EXTERN PetscErrorCode MbTimeSeriesEvaluate(MbTimeSeries ts, PetscReal t, PetscReal *v);
+PETSC_EXTERN PetscErrorCode MbTimeSeriesReference(MbTimeSeries ts);
+PETSC_EXTERN PetscErrorCode MbTimeSeriesDestroy(MbTimeSeries *ts);
+
+/** Create a body of the given kind from a shape (the body takes a reference to it; the
+    caller keeps its own) with uniform density rho; mass properties come from the shape.
+    id is the global body id; label may be NULL. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscReal rho, const char label[], MbBody *body);
+PETSC_EXTERN PetscErrorCode MbBodyDestroy(MbBody *body);
+/** Override mass characteristics (Solfec's BODY_CHARS): mass > 0, volume > 0, centre,
+    inertia J (symmetric positive definite, about the centre). Resets the configuration to
+    identity rotation at the new centre. */
+PETSC_EXTERN PetscErrorCode MbBodySetChars(MbBody body, PetscReal mass, PetscReal volume, const PetscReal center[3], const PetscReal inertia[9]);
+PETSC_EXTERN PetscErrorCode MbBodyGetId(MbBody body, PetscInt *id);
+PETSC_EXTERN PetscErrorCode MbBodyGetKind(MbBody body, MbBodyKind *kind);
+PETSC_EXTERN PetscErrorCode MbBodyGetLabel(MbBody body, const char **label);
+PETSC_EXTERN PetscErrorCode MbBodyGetShape(MbBody body, MbShape *shape);
+/** Mass properties (mass, volume, referential centre, Euler tensor, inertia J). */
+PETSC_EXTERN PetscErrorCode MbBodyGetMassProps(MbBody body, MbMassProps *mp);
+/** Sizes of the configuration and velocity vectors. */
+PETSC_EXTERN PetscErrorCode MbBodyGetSizes(MbBody body, PetscInt *nq, PetscInt *nu);
+/** Borrowed pointers to the configuration q and velocity u (writable: setting them sets
+    the state). */
+PETSC_EXTERN PetscErrorCode MbBodyGetState(MbBody body, PetscReal **q, PetscReal **u);
+/** Set referential angular and spatial linear velocity (either may be NULL). */
+PETSC_EXTERN PetscErrorCode MbBodySetVelocity(MbBody body, const PetscReal linear[3], const PetscReal angular[3]);
+/** Kinetic energy ½uᵀMu. */
+PETSC_EXTERN PetscErrorCode MbBodyKineticEnergy(MbBody body, PetscReal *ek);
+/** Work of external forces accumulated since creation. */
+PETSC_EXTERN PetscErrorCode MbBodyGetExternalWork(MbBody body, PetscReal *w);
+/** Spatial angular momentum about the origin (ΛJΩ + x̄ × m v) and linear momentum m v. */
+PETSC_EXTERN PetscErrorCode MbBodyMomentum(MbBody body, PetscReal angular[3], PetscReal linear[3]);
+/** Current spatial position x of the referential point X. */
+PETSC_EXTERN PetscErrorCode MbBodyPointToSpatial(MbBody body, const PetscReal X[3], PetscReal x[3]);
+/** Spatial velocity of the referential point X. */
+PETSC_EXTERN PetscErrorCode MbBodyPointVelocity(MbBody body, const PetscReal X[3], PetscReal v[3]);
+/** H operator at referential point X in the local frame whose columns are base (row-major
+    3×3, spatial axes as columns): U = H u, H is 3×nu row-major. */
+PETSC_EXTERN PetscErrorCode MbBodyOperatorH(MbBody body, const PetscReal X[3], const PetscReal base[9], PetscReal H[]);
+/** y = A⁻¹ x, the inverse generalized inertia (zero for obstacles). */
+PETSC_EXTERN PetscErrorCode MbBodyInverseInertia(MbBody body, const PetscReal x[], PetscReal y[]);
+/** Generalized external force at the current state and time t (gravity g included):
+    for rigid bodies f = [Λᵀ(torques about x̄) + referential torques, forces]. */
+PETSC_EXTERN PetscErrorCode MbBodyExternalForce(MbBody body, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[]);
+/** Add a point force (kind MB_LOAD_FORCE, at referential point X) or a torque
+    (MB_LOAD_TORQUE, X ignored) along dir, spatial or convected, of magnitude given by a
+    constant (ts == NULL) or a time series ts. */
+PETSC_EXTERN PetscErrorCode MbBodyAddLoad(MbBody body, MbLoadKind kind, MbFrame frame, const PetscReal X[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts);
+/** Add a callback load (see MbLoadCallback); destroy(ctx) is called when the body goes. */
+PETSC_EXTERN PetscErrorCode MbBodyAddLoadCallback(MbBody body, MbLoadCallback fn, void *ctx, PetscErrorCode (*destroy)(void *));
+/** Set the time integration scheme (the body does not own it). Errors when the scheme does
+    not apply to the body's kind. */
+PETSC_EXTERN PetscErrorCode MbBodySetScheme(MbBody body, MbScheme scheme);
+PETSC_EXTERN PetscErrorCode MbBodyGetScheme(MbBody body, MbScheme *scheme);
+/** Opaque user pointer (the deck's Python object, say). */
+PETSC_EXTERN PetscErrorCode MbBodySetUserData(MbBody body, void *ctx);
+PETSC_EXTERN PetscErrorCode MbBodyGetUserData(MbBody body, void **ctx);
+
+#endif

@@ -1,0 +1,37 @@
+/* moreau — time integration schemes, registered by name (PETSc style).
+   A scheme is split into step-begin (half-step configuration, free velocity u + hA⁻¹f)
+   and step-end (after the constraint impulses hA⁻¹HᵀR were added to u: finish the
+   velocity and the configuration), as seed 001 requires. */
+#ifndef MOREAU_MBSCHEME_H
+#define MOREAU_MBSCHEME_H
+
+#include <moreau/mbbody.h>
+
+#define MBRIGPOS "RIG_POS" /* seed 000, (31)–(35): positive energy drift */
+#define MBRIGNEG "RIG_NEG" /* seed 000, (31)–(36): negative energy drift; the default */
+#define MBRIGIMP "RIG_IMP" /* seed 000, (31)–(34), (37)–(38): energy oscillates */
+
+/** Register a scheme constructor by name. Not collective. */
+PETSC_EXTERN PetscErrorCode MbSchemeRegister(const char name[], PetscErrorCode (*create)(MbScheme));
+/** Create a scheme with no type. */
+PETSC_EXTERN PetscErrorCode MbSchemeCreate(MPI_Comm comm, MbScheme *scheme);
+/** Set the type by registered name; errors naming the unknown name and listing the known. */
+PETSC_EXTERN PetscErrorCode MbSchemeSetType(MbScheme scheme, const char type[]);
+PETSC_EXTERN PetscErrorCode MbSchemeGetType(MbScheme scheme, const char **type);
+/** Read -mb_scheme_rtol, -mb_scheme_max_it, -mb_scheme_error_if_not_converged. */
+PETSC_EXTERN PetscErrorCode MbSchemeSetFromOptions(MbScheme scheme);
+/** Newton tolerance (scaled by h) and iteration cap for implicit schemes. */
+PETSC_EXTERN PetscErrorCode MbSchemeSetTolerances(MbScheme scheme, PetscReal rtol, PetscInt maxit);
+/** Whether the scheme can integrate bodies of this kind. */
+PETSC_EXTERN PetscErrorCode MbSchemeAppliesTo(MbScheme scheme, MbBodyKind kind, PetscBool *applies);
+/** First half of a step of body from t with step h under gravity g (may be NULL). */
+PETSC_EXTERN PetscErrorCode MbSchemeStepBegin(MbScheme scheme, MbBody body, PetscReal t, PetscReal h, const PetscReal g[3]);
+/** Second half of the step; accumulates the body's external work. */
+PETSC_EXTERN PetscErrorCode MbSchemeStepEnd(MbScheme scheme, MbBody body, PetscReal t, PetscReal h);
+/** Newton iterations done and steps whose Newton did not converge, since creation. */
+PETSC_EXTERN PetscErrorCode MbSchemeGetStats(MbScheme scheme, PetscInt *iterations, PetscInt *failures);
+PETSC_EXTERN PetscErrorCode MbSchemeDestroy(MbScheme *scheme);
+/** Comma-separated list of registered names, for messages and --help. */
+PETSC_EXTERN PetscErrorCode MbSchemeListNames(char buf[], size_t len);
+
+#endif

@@ -1,0 +1,63 @@
+/* moreau — shapes: a compound of primitives (spheres and convex polyhedra).
+   A HEX or MESH shape becomes one convex piece per element; a rigid body with such a
+   shape is a compound of convex pieces (contact needs convexity, mass needs none). */
+#ifndef MOREAU_MBSHAPE_H
+#define MOREAU_MBSHAPE_H
+
+#include <moreau/mbsys.h>
+
+typedef struct _p_MbShape *MbShape;
+
+/** Mass properties of a shape of uniform density, in the reference configuration. */
+typedef struct {
+  PetscReal volume;    /* V */
+  PetscReal mass;      /* m = ρV */
+  PetscReal center[3]; /* mass centre X̄ */
+  PetscReal euler[9];  /* Euler tensor E₀ = ∫(X−X̄)⊗(X−X̄)ρ dV (seed 003, eq. E0), row-major */
+  PetscReal inertia[9];/* J = tr(E₀) I − E₀ (seed 003) */
+} MbMassProps;
+
+typedef enum { MB_PRIM_SPHERE = 0, MB_PRIM_CONVEX = 1 } MbPrimKind;
+
+/** Create an empty compound shape. Not collective. */
+PETSC_EXTERN PetscErrorCode MbShapeCreate(MbShape *shape);
+/** Destroy a shape and NULL the handle. */
+PETSC_EXTERN PetscErrorCode MbShapeDestroy(MbShape *shape);
+/** Deep copy. */
+PETSC_EXTERN PetscErrorCode MbShapeDuplicate(MbShape shape, MbShape *copy);
+/** Append a sphere; radius must be > 0. */
+PETSC_EXTERN PetscErrorCode MbShapeAddSphere(MbShape shape, const PetscReal center[3], PetscReal radius, PetscInt volid, PetscInt surfid);
+/** Append a convex polyhedron given by nv vertices (xyz) and nf faces; face f has vertex
+    indices fvert[fptr[f]..fptr[f+1]-1], ordered counter-clockwise seen from outside, and
+    surface id fsurf[f] (fsurf may be NULL: all 0). Checks that the faces close the volume. */
+PETSC_EXTERN PetscErrorCode MbShapeAddConvex(MbShape shape, PetscInt nv, const PetscReal v[], PetscInt nf, const PetscInt fptr[], const PetscInt fvert[], const PetscInt fsurf[], PetscInt volid);
+/** Append a hexahedron with the 8 nodes ordered as in Solfec's HEX (bottom face 0-3
+    counter-clockwise seen from above, top face 4-7 above them); surfids per face in
+    Solfec's order (bottom 0123, top 4567, then sides 0154, 1265, 2376, 3047). */
+PETSC_EXTERN PetscErrorCode MbShapeAddHex(MbShape shape, const PetscReal nodes[24], const PetscInt surfids[6], PetscInt volid);
+/** Append every primitive of other (copied) to shape. */
+PETSC_EXTERN PetscErrorCode MbShapeAppend(MbShape shape, MbShape other);
+/** Translate every primitive by d. */
+PETSC_EXTERN PetscErrorCode MbShapeTranslate(MbShape shape, const PetscReal d[3]);
+/** Rotate about the axis through point along dir by angle (radians). */
+PETSC_EXTERN PetscErrorCode MbShapeRotate(MbShape shape, const PetscReal point[3], const PetscReal dir[3], PetscReal angle);
+/** Apply x ↦ R(x − c) + c + d to every primitive (R a rotation). */
+PETSC_EXTERN PetscErrorCode MbShapeTransform(MbShape shape, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3]);
+/** Mass properties for density rho by the divergence theorem (closed form for spheres);
+    errors when the volume is not positive. */
+PETSC_EXTERN PetscErrorCode MbShapeMassProps(MbShape shape, PetscReal rho, MbMassProps *mp);
+/** Number of primitives. */
+PETSC_EXTERN PetscErrorCode MbShapeGetSize(MbShape shape, PetscInt *n);
+/** Kind of primitive i. */
+PETSC_EXTERN PetscErrorCode MbShapeGetPrimKind(MbShape shape, PetscInt i, MbPrimKind *kind);
+/** Sphere data of primitive i (errors when it is not a sphere). */
+PETSC_EXTERN PetscErrorCode MbShapeGetSphere(MbShape shape, PetscInt i, PetscReal center[3], PetscReal *radius);
+/** Convex data of primitive i, borrowed pointers (errors when it is not convex). */
+PETSC_EXTERN PetscErrorCode MbShapeGetConvex(MbShape shape, PetscInt i, PetscInt *nv, const PetscReal **v, PetscInt *nf, const PetscInt **fptr, const PetscInt **fvert, const PetscInt **fsurf);
+/** Axis-aligned bounding box of the reference shape: lo, hi. */
+PETSC_EXTERN PetscErrorCode MbShapeGetBox(MbShape shape, PetscReal lo[3], PetscReal hi[3]);
+/** Convex hull of np points (xyz) as a convex primitive appended to shape; errors when the
+    points are coplanar (no volume). */
+PETSC_EXTERN PetscErrorCode MbShapeAddHull(MbShape shape, PetscInt np, const PetscReal p[], PetscInt volid, PetscInt surfid);
+
+#endif

@@ -1,0 +1,26 @@
+/* moreau — system header: PETSc, error discipline, version. Included by every public header. */
+#ifndef MOREAU_MBSYS_H
+#define MOREAU_MBSYS_H
+
+#include <petscsys.h>
+
+#define MOREAU_VERSION_MAJOR 0
+#define MOREAU_VERSION_MINOR 1
+#define MOREAU_VERSION_PATCH 0
+#define MOREAU_VERSION_STRING "0.1.0"
+
+/* PETSc 3.19 introduced PETSC_SUCCESS; Debian bookworm ships 3.18. */
+#ifndef PETSC_SUCCESS
+  #define PETSC_SUCCESS 0
+#endif
+
+/* Error classes of our own, past PETSc's range, for errors PETSc has no word for. */
+#define MB_ERR_DECK 400 /* the input deck is wrong: the message names the value */
+
+/** Register moreau's schemes, log events and citations; call once after PetscInitialize.
+    Collective on PETSC_COMM_WORLD. Calling it again does nothing. */
+PETSC_EXTERN PetscErrorCode MbInitialize(void);
+/** Release registries made by MbInitialize. Call before PetscFinalize. Not collective. */
+PETSC_EXTERN PetscErrorCode MbFinalize(void);
+
+#endif

@@ -1,0 +1,56 @@
+/* Private layout of MbBody and the ops table each kinematic model fills. */
+#ifndef MOREAU_BODYIMPL_H
+#define MOREAU_BODYIMPL_H
+
+#include <moreau/mbbody.h>
+
+typedef struct {
+  const char *name;                                                                        /* model name */
+  PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                          /* ½uᵀMu */
+  PetscErrorCode (*inverse)(MbBody, const PetscReal[], PetscReal[]);                       /* y = A⁻¹x */
+  PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);/* generalized external force */
+  PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                  /* X ↦ x */
+  PetscErrorCode (*point_velocity)(MbBody, const PetscReal[3], PetscReal[3]);              /* velocity of X */
+  PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);/* H at X in a frame */
+  PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                          /* angular, linear */
+} MbBodyOps;
+
+typedef struct {
+  MbLoadKind     kind;    /* force or torque */
+  MbFrame        frame;   /* spatial or convected direction */
+  PetscReal      X[3];    /* referential point of application (forces) */
+  PetscReal      dir[3];  /* direction, scaled by the value */
+  PetscReal      value;   /* constant magnitude when ts and fn are NULL */
+  MbTimeSeries   ts;      /* magnitude as a function of time, or NULL */
+  MbLoadCallback fn;      /* callback returning the rigid 9-tuple, or NULL */
+  void          *ctx;     /* callback context */
+  PetscErrorCode (*destroy)(void *); /* destroys ctx, or NULL */
+} MbLoad;
+
+struct _p_MbBody {
+  PetscInt          id;      /* global id, from 0 in creation order */
+  MbBodyKind        kind;    /* kinematic model */
+  const MbBodyOps  *ops;     /* the model's operations */
+  char             *label;   /* user label, or NULL */
+  MbShape           shape;   /* reference shape (owned) */
+  MbMassProps       mp;      /* mass, volume, X̄, E₀, J */
+  PetscReal         Jinv[9]; /* J⁻¹ */
+  PetscInt          nq, nu;  /* sizes of q and u */
+  PetscReal        *q;       /* configuration */
+  PetscReal        *u;       /* velocity */
+  PetscReal        *q0;      /* configuration at the start of the step (scheme scratch) */
+  PetscReal        *u0;      /* velocity at the start of the step (scheme scratch) */
+  PetscReal        *fext;    /* external force of this step, for the work (scheme scratch) */
+  PetscReal        *aux;     /* scheme scratch: rigid Ω(t+h/2) */
+  PetscReal         work;    /* accumulated work of external forces */
+  PetscReal         damping; /* stiffness-proportional damping (deformable) */
+  MbScheme          scheme;  /* time integrator (not owned) */
+  PetscInt          nload;   /* number of loads */
+  MbLoad           *load;    /* loads */
+  void             *user;    /* user pointer (deck object) */
+};
+
+PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;
+PETSC_INTERN const MbBodyOps MbBodyOps_Obstacle;
+
+#endif

@@ -1,0 +1,364 @@
+/* MbDomain: bodies of this rank, schemes, monitors and the step loop (ARCHITECTURE.md,
+   "One time step"): 1. scheme begin, 2–4. constraints (to come), 5. scheme end,
+   6. reductions into /history, 7. monitors (output, callbacks). */
+#include <moreau/mbmath.h>
+#include "domainimpl.h"
+#include "../body/bodyimpl.h"
+
+PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
+{
+  MbDomain d;
+  PetscFunctionBegin;
+  PetscCall(MbInitialize());
+  PetscCall(PetscNew(&d));
+  d->comm = comm;
+  PetscCallMPI(MPI_Comm_rank(comm, &d->rank));
+  PetscCallMPI(MPI_Comm_size(comm, &d->size));
+  d->h           = 1e-3;
+  d->verbose     = PETSC_TRUE;
+  d->progress_dt = 1.0;
+  PetscCall(PetscStrncpy(d->default_scheme, MBRIGNEG, sizeof(d->default_scheme)));
+  *dom = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainDestroy(MbDomain *dom)
+{
+  MbDomain d = *dom;
+  PetscFunctionBegin;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < d->nmon; i++)
+    if (d->mon[i].destroy) PetscCall(d->mon[i].destroy(d->mon[i].ctx));
+  for (PetscInt i = 0; i < d->nbody; i++) PetscCall(MbBodyDestroy(&d->body[i]));
+  for (PetscInt i = 0; i < d->nscheme; i++) PetscCall(MbSchemeDestroy(&d->scheme[i]));
+  PetscCall(PetscFree(d->mon));
+  PetscCall(PetscFree(d->body));
+  PetscCall(PetscFree(d->scheme));
+  PetscCall(PetscFree(d->hist));
+  PetscCall(PetscFree(*dom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSetFromOptions(MbDomain d)
+{
+  char      name[64];
+  PetscBool set, quiet = d->verbose ? PETSC_FALSE : PETSC_TRUE;
+  PetscReal dt = d->progress_dt;
+  PetscFunctionBegin;
+  PetscOptionsBegin(d->comm, NULL, "Domain options", "MbDomain");
+  PetscCall(PetscOptionsString("-mb_scheme", "Time integration scheme of rigid bodies (RIG_POS, RIG_NEG, RIG_IMP)", "MbBodySetScheme", d->default_scheme, name, sizeof(name), &set));
+  if (set) {
+    MbScheme s;
+    PetscCall(MbDomainGetScheme(d, name, &s)); /* validates the name */
+    PetscCall(PetscStrncpy(d->default_scheme, name, sizeof(d->default_scheme)));
+  }
+  PetscCall(PetscOptionsBool("-mb_quiet", "Print no progress lines", "MbDomainSetVerbose", quiet, &quiet, NULL));
+  PetscCall(PetscOptionsReal("-mb_progress", "Seconds of wall time between progress lines", "MbDomainRun", dt, &dt, NULL));
+  PetscOptionsEnd();
+  d->verbose     = quiet ? PETSC_FALSE : PETSC_TRUE;
+  d->progress_dt = dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetComm(MbDomain d, MPI_Comm *c) { *c = d->comm; return PETSC_SUCCESS; }
+PetscErrorCode MbDomainGetStep(MbDomain d, PetscReal *h) { *h = d->h; return PETSC_SUCCESS; }
+PetscErrorCode MbDomainGetTime(MbDomain d, PetscReal *t) { *t = d->t; return PETSC_SUCCESS; }
+PetscErrorCode MbDomainGetStepCount(MbDomain d, PetscInt *n) { *n = d->nsteps; return PETSC_SUCCESS; }
+PetscErrorCode MbDomainSetVerbose(MbDomain d, PetscBool v) { d->verbose = v; return PETSC_SUCCESS; }
+PetscErrorCode MbDomainGetGlobalBodyCount(MbDomain d, PetscInt *n) { *n = d->nglobal; return PETSC_SUCCESS; }
+
+PetscErrorCode MbDomainSetStep(MbDomain d, PetscReal h)
+{
+  PetscFunctionBegin;
+  PetscCheck(h > 0 && PetscIsNormalReal(h), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "time step must be > 0, got %g", (double)h);
+  d->h = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSetGravity(MbDomain d, const PetscReal g[3])
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; k++) PetscCheck(PetscIsNormalReal(g[k]) || g[k] == 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "gravity component %d is not finite: %g", k, (double)g[k]);
+  MbV3Copy(g, d->g);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetScheme(MbDomain d, const char name[], MbScheme *s)
+{
+  const char *type;
+  PetscBool   same;
+  MbScheme    ns;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nscheme; i++) {
+    PetscCall(MbSchemeGetType(d->scheme[i], &type));
+    PetscCall(PetscStrcmp(type, name, &same));
+    if (same) { *s = d->scheme[i]; PetscFunctionReturn(PETSC_SUCCESS); }
+  }
+  PetscCall(MbSchemeCreate(d->comm, &ns));
+  PetscErrorCode ierr = MbSchemeSetType(ns, name);
+  if (ierr) { /* unknown name: leave the domain as it was */
+    PetscCall(MbSchemeDestroy(&ns));
+    PetscCall(ierr);
+  }
+  PetscCall(MbSchemeSetFromOptions(ns));
+  PetscCall(PetscRealloc(sizeof(MbScheme) * (d->nscheme + 1), &d->scheme));
+  d->scheme[d->nscheme++] = ns;
+  *s                      = ns;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainNextBodyId(MbDomain d, PetscInt *id)
+{
+  *id = d->nglobal++;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbDomainOwnerRank(MbDomain d, PetscInt id, PetscMPIInt *rank)
+{
+  *rank = (PetscMPIInt)(id % d->size);
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbDomainAddBody(MbDomain d, MbBody b)
+{
+  PetscFunctionBegin;
+  PetscCheck(b->id % d->size == d->rank, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " belongs to rank %" PetscInt_FMT ", not rank %d", b->id, b->id % d->size, d->rank);
+  PetscCheck(d->nbody == 0 || d->body[d->nbody - 1]->id < b->id, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bodies must be added in increasing id order: %" PetscInt_FMT " after %" PetscInt_FMT, b->id, d->body[d->nbody - 1]->id);
+  if (!b->scheme && b->kind == MB_BODY_RIGID) {
+    MbScheme s;
+    PetscCall(MbDomainGetScheme(d, d->default_scheme, &s));
+    PetscCall(MbBodySetScheme(b, s));
+  }
+  if (d->nbody == d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 16;
+    PetscCall(PetscRealloc(sizeof(MbBody) * d->cap, &d->body));
+  }
+  d->body[d->nbody++] = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetBodies(MbDomain d, PetscInt *n, MbBody **bodies)
+{
+  if (n) *n = d->nbody;
+  if (bodies) *bodies = d->body;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbDomainFindBody(MbDomain d, PetscInt id, MbBody *b)
+{
+  PetscInt lo = 0, hi = d->nbody - 1;
+  *b = NULL;
+  while (lo <= hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (d->body[mid]->id == id) { *b = d->body[mid]; break; }
+    if (d->body[mid]->id < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbDomainAddMonitor(MbDomain d, PetscReal interval, MbMonitorFn fn, void *ctx, PetscErrorCode (*destroy)(void *))
+{
+  MbMonitor *m;
+  PetscFunctionBegin;
+  PetscCheck(interval >= 0 && PetscIsNormalReal(interval + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "monitor interval must be >= 0, got %g", (double)interval);
+  PetscCall(PetscRealloc(sizeof(MbMonitor) * (d->nmon + 1), &d->mon));
+  m           = &d->mon[d->nmon++];
+  m->interval = interval;
+  m->next     = d->t;
+  m->fn       = fn;
+  m->ctx      = ctx;
+  m->destroy  = destroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Local energies, in the order of MbEnergy. */
+static PetscErrorCode LocalEnergy(MbDomain d, MbEnergy *e)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(e, sizeof(*e)));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    PetscReal ek;
+    PetscCall(MbBodyKineticEnergy(d->body[i], &ek));
+    e->kinetic += ek;
+    e->external += d->body[i]->work;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetEnergy(MbDomain d, MbEnergy *e)
+{
+  MbEnergy l;
+  PetscFunctionBegin;
+  PetscCall(LocalEnergy(d, &l));
+  PetscCallMPI(MPI_Allreduce(&l, e, 5, MPIU_REAL, MPIU_SUM, d->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetBodyEnergy(MbDomain d, PetscInt id, MbEnergy *e)
+{
+  MbBody b;
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(e, sizeof(*e)));
+  PetscCall(MbDomainFindBody(d, id, &b));
+  if (b) {
+    PetscCall(MbBodyKineticEnergy(b, &e->kinetic));
+    e->external = b->work;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetHistory(MbDomain d, PetscInt *n, const MbHistory **h)
+{
+  *n = d->nhist;
+  *h = d->hist;
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode PhaseBegin(MbDomain d, MbPhase p, PetscLogDouble *t0)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MB_PhaseEvent[p], 0, 0, 0, 0));
+  PetscCall(PetscTime(t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PhaseEnd(MbDomain d, MbPhase p, PetscLogDouble t0)
+{
+  PetscLogDouble t1;
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t1));
+  d->phase[p] += t1 - t0;
+  PetscCall(PetscLogEventEnd(MB_PhaseEvent[p], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Call the monitors that are due; a monitor is due when t has reached its next time
+   (within a relative 1e-9 of h, so that round-off in t does not skip a frame). */
+static PetscErrorCode CallMonitors(MbDomain d, PetscBool *stop)
+{
+  PetscLogDouble t0;
+  PetscFunctionBegin;
+  *stop = PETSC_FALSE;
+  PetscCall(PhaseBegin(d, MB_PHASE_OUTPUT, &t0));
+  for (PetscInt i = 0; i < d->nmon; i++) {
+    MbMonitor *m = &d->mon[i];
+    if (d->t + 1e-9 * d->h >= m->next) {
+      PetscBool s = PETSC_FALSE;
+      PetscCall(m->fn(d, m->ctx, &s));
+      if (s) *stop = PETSC_TRUE;
+      if (m->interval > 0) while (m->next <= d->t + 1e-9 * d->h) m->next += m->interval;
+      else m->next = d->t + 0.5 * d->h; /* every step */
+    }
+  }
+  PetscCall(PhaseEnd(d, MB_PHASE_OUTPUT, t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainStep(MbDomain d)
+{
+  PetscLogDouble t0, now;
+  MbHistory     *r;
+  PetscFunctionBegin;
+  if (!d->started) {
+    PetscCall(PetscTime(&d->run_start));
+    d->started = PETSC_TRUE;
+  }
+  PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (d->body[i]->scheme) PetscCall(MbSchemeStepBegin(d->body[i]->scheme, d->body[i], d->t, d->h, d->g));
+  PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
+  /* detection, local dynamics and the constraint solve go here (seed 001) */
+  PetscCall(PhaseBegin(d, MB_PHASE_END, &t0));
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (d->body[i]->scheme) PetscCall(MbSchemeStepEnd(d->body[i]->scheme, d->body[i], d->t, d->h));
+  PetscCall(PhaseEnd(d, MB_PHASE_END, t0));
+  d->nsteps++;
+  d->t = d->t + d->h;
+  PetscCall(PhaseBegin(d, MB_PHASE_REDUCE, &t0));
+  if (d->nhist == d->hcap) {
+    d->hcap = d->hcap ? 2 * d->hcap : 1024;
+    PetscCall(PetscRealloc(sizeof(MbHistory) * d->hcap, &d->hist));
+  }
+  r = &d->hist[d->nhist++];
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  r->time = d->t;
+  r->step = d->h;
+  PetscCall(MbDomainGetEnergy(d, &r->energy));
+  PetscCall(PetscTime(&now));
+  r->walltime = now - d->run_start;
+  PetscCall(PhaseEnd(d, MB_PHASE_REDUCE, t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void FormatSeconds(double s, char buf[32])
+{
+  long n = (long)(s + 0.5);
+  snprintf(buf, 32, "%ld:%02ld:%02ld", n / 3600, (n / 60) % 60, n % 60);
+}
+
+PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
+{
+  PetscReal      t_end = d->t + duration;
+  PetscBool      stop;
+  PetscLogDouble start, last, now;
+  PetscInt       steps0 = d->nsteps;
+  PetscFunctionBegin;
+  PetscCheck(duration >= 0 && PetscIsNormalReal(duration + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "run duration must be >= 0, got %g", (double)duration);
+  PetscCall(PetscTime(&start));
+  if (!d->started) {
+    d->run_start = start;
+    d->started   = PETSC_TRUE;
+  }
+  last = start;
+  PetscCall(CallMonitors(d, &stop));
+  /* stop half a step early: the step that would end past t_end by less than h/2 is not taken */
+  while (!stop && d->t < t_end - 0.5 * d->h) {
+    PetscCall(MbDomainStep(d));
+    PetscCall(CallMonitors(d, &stop));
+    PetscCall(PetscTime(&now));
+    if (d->verbose && d->rank == 0 && now - last >= d->progress_dt) {
+      double rate = (d->nsteps - steps0) / (now - start), frac = duration > 0 ? 1.0 - (t_end - d->t) / duration : 1.0, eta = rate > 0 ? (t_end - d->t) / d->h / rate : 0;
+      char   buf[32];
+      FormatSeconds(eta, buf);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "moreau: t = %-10.6g (%5.1f%%)  h = %-9.3g  %8.0f steps/s  ETA %s\n", (double)d->t, 100.0 * frac, (double)d->h, rate, buf));
+      last = now;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetPhaseTimes(MbDomain d, PetscLogDouble t[MB_PHASE_COUNT])
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Allreduce(d->phase, t, MB_PHASE_COUNT, MPI_DOUBLE, MPI_MAX, d->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSummary(MbDomain d)
+{
+  PetscLogDouble t[MB_PHASE_COUNT], now, total = 0;
+  PetscInt       nb = d->nbody, nbg;
+  MbEnergy       e;
+  PetscFunctionBegin;
+  PetscCall(MbDomainGetPhaseTimes(d, t));
+  PetscCall(MbDomainGetEnergy(d, &e));
+  PetscCallMPI(MPI_Allreduce(&nb, &nbg, 1, MPIU_INT, MPI_SUM, d->comm));
+  PetscCall(PetscTime(&now));
+  if (d->started) total = now - d->run_start;
+  PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " steps to t = %g on %d rank%s, %" PetscInt_FMT " bodies, wall time %.3f s\n", d->nsteps, (double)d->t, d->size, d->size > 1 ? "s" : "", nbg, total));
+  PetscCall(PetscPrintf(d->comm, "moreau: energy kinetic %.9g, external work %.9g\n", (double)e.kinetic, (double)e.external));
+  PetscCall(PetscPrintf(d->comm, "moreau: time per phase (max over ranks):"));
+  for (int p = 0; p < MB_PHASE_COUNT; p++) PetscCall(PetscPrintf(d->comm, " %s %.3f s%s", MbPhaseNames[p] + 2, t[p], p + 1 < MB_PHASE_COUNT ? "," : "\n"));
+  for (PetscInt i = 0; i < d->nscheme; i++) {
+    PetscInt    its, fails, g[2], l[2];
+    const char *name;
+    PetscCall(MbSchemeGetStats(d->scheme[i], &its, &fails));
+    PetscCall(MbSchemeGetType(d->scheme[i], &name));
+    l[0] = its;
+    l[1] = fails;
+    PetscCallMPI(MPI_Allreduce(l, g, 2, MPIU_INT, MPI_SUM, d->comm));
+    if (g[0] || g[1]) PetscCall(PetscPrintf(d->comm, "moreau: %s Newton iterations %" PetscInt_FMT ", non-converged steps %" PetscInt_FMT "\n", name, g[0], g[1]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

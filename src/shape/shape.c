@@ -1,0 +1,202 @@
+/* Compound shapes: construction, transformation, queries. */
+#include <moreau/mbmath.h>
+#include "shapeimpl.h"
+
+PetscErrorCode MbShapeCreate(MbShape *shape)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscNew(shape));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PrimFree(MbPrim *p)
+{
+  PetscFunctionBegin;
+  if (p->kind == MB_PRIM_CONVEX) PetscCall(PetscFree4(p->v, p->fptr, p->fvert, p->fsurf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeDestroy(MbShape *shape)
+{
+  PetscFunctionBegin;
+  if (!*shape) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < (*shape)->n; i++) PetscCall(PrimFree(&(*shape)->prim[i]));
+  PetscCall(PetscFree((*shape)->prim));
+  PetscCall(PetscFree(*shape));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Room for one more primitive; returns it zeroed. */
+static PetscErrorCode ShapePush(MbShape s, MbPrim **p)
+{
+  PetscFunctionBegin;
+  if (s->n == s->cap) {
+    PetscInt cap = s->cap ? 2 * s->cap : 1;
+    MbPrim  *np;
+    PetscCall(PetscCalloc1(cap, &np));
+    if (s->n) PetscCall(PetscArraycpy(np, s->prim, s->n));
+    PetscCall(PetscFree(s->prim));
+    s->prim = np;
+    s->cap  = cap;
+  }
+  *p = &s->prim[s->n++];
+  PetscCall(PetscMemzero(*p, sizeof(**p)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeAddSphere(MbShape s, const PetscReal c[3], PetscReal r, PetscInt volid, PetscInt surfid)
+{
+  MbPrim *p;
+  PetscFunctionBegin;
+  PetscCheck(r > 0 && PetscIsNormalReal(r), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sphere radius must be > 0, got %g", (double)r);
+  PetscCall(ShapePush(s, &p));
+  p->kind = MB_PRIM_SPHERE;
+  MbV3Copy(c, p->c);
+  p->r      = r;
+  p->volid  = volid;
+  p->surfid = surfid;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeAddConvex(MbShape s, PetscInt nv, const PetscReal v[], PetscInt nf, const PetscInt fptr[], const PetscInt fvert[], const PetscInt fsurf[], PetscInt volid)
+{
+  MbPrim  *p;
+  PetscInt nfv;
+  PetscFunctionBegin;
+  PetscCheck(nv >= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a convex polyhedron needs at least 4 vertices, got %" PetscInt_FMT, nv);
+  PetscCheck(nf >= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "a convex polyhedron needs at least 4 faces, got %" PetscInt_FMT, nf);
+  nfv = fptr[nf];
+  for (PetscInt f = 0; f < nf; f++) PetscCheck(fptr[f + 1] - fptr[f] >= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a face needs at least 3", f, fptr[f + 1] - fptr[f]);
+  for (PetscInt k = 0; k < nfv; k++) PetscCheck(fvert[k] >= 0 && fvert[k] < nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face vertex index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", fvert[k], nv);
+  for (PetscInt k = 0; k < 3 * nv; k++) PetscCheck(PetscIsNormalReal(v[k]) || v[k] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "vertex coordinate %" PetscInt_FMT " is not finite: %g", k, (double)v[k]);
+  PetscCall(ShapePush(s, &p));
+  p->kind  = MB_PRIM_CONVEX;
+  p->volid = volid;
+  p->nv    = nv;
+  p->nf    = nf;
+  PetscCall(PetscMalloc4(3 * nv, &p->v, nf + 1, &p->fptr, nfv, &p->fvert, nf, &p->fsurf));
+  PetscCall(PetscArraycpy(p->v, v, 3 * nv));
+  PetscCall(PetscArraycpy(p->fptr, fptr, nf + 1));
+  PetscCall(PetscArraycpy(p->fvert, fvert, nfv));
+  for (PetscInt f = 0; f < nf; f++) p->fsurf[f] = fsurf ? fsurf[f] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeAddHex(MbShape s, const PetscReal nodes[24], const PetscInt surfids[6], PetscInt volid)
+{
+  /* faces counter-clockwise seen from outside, for nodes 0-3 bottom (ccw from above), 4-7 top */
+  static const PetscInt fptr[7] = {0, 4, 8, 12, 16, 20, 24};
+  static const PetscInt fv[24]  = {0, 3, 2, 1, 4, 5, 6, 7, 0, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6, 3, 0, 4, 7};
+  PetscInt              zero[6] = {0, 0, 0, 0, 0, 0};
+  PetscFunctionBegin;
+  PetscCall(MbShapeAddConvex(s, 8, nodes, 6, fptr, fv, surfids ? surfids : zero, volid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeAppend(MbShape s, MbShape o)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < o->n; i++) {
+    MbPrim *q = &o->prim[i];
+    if (q->kind == MB_PRIM_SPHERE) PetscCall(MbShapeAddSphere(s, q->c, q->r, q->volid, q->surfid));
+    else PetscCall(MbShapeAddConvex(s, q->nv, q->v, q->nf, q->fptr, q->fvert, q->fsurf, q->volid));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeDuplicate(MbShape s, MbShape *copy)
+{
+  PetscFunctionBegin;
+  PetscCall(MbShapeCreate(copy));
+  PetscCall(MbShapeAppend(*copy, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeTransform(MbShape s, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < s->n; i++) {
+    MbPrim  *p  = &s->prim[i];
+    PetscInt nv = p->kind == MB_PRIM_SPHERE ? 1 : p->nv;
+    for (PetscInt k = 0; k < nv; k++) {
+      PetscReal *x = p->kind == MB_PRIM_SPHERE ? p->c : &p->v[3 * k], y[3];
+      MbV3Sub(x, c, y);
+      MbM3Mult(R, y, y);
+      MbV3Add(y, c, y);
+      MbV3Add(y, d, x);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeTranslate(MbShape s, const PetscReal d[3])
+{
+  PetscReal Id[9], z[3] = {0, 0, 0};
+  PetscFunctionBegin;
+  MbM3Identity(Id);
+  PetscCall(MbShapeTransform(s, Id, z, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeRotate(MbShape s, const PetscReal point[3], const PetscReal dir[3], PetscReal angle)
+{
+  PetscReal n = MbV3Norm(dir), psi[3], R[9], z[3] = {0, 0, 0};
+  PetscFunctionBegin;
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "rotation axis must be non-zero, got (%g, %g, %g)", (double)dir[0], (double)dir[1], (double)dir[2]);
+  MbV3Scale(angle / n, dir, psi);
+  MbExpMap(psi, R);
+  PetscCall(MbShapeTransform(s, R, point, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeGetSize(MbShape s, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = s->n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeGetPrimKind(MbShape s, PetscInt i, MbPrimKind *kind)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < s->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "primitive %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", i, s->n);
+  *kind = s->prim[i].kind;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeGetSphere(MbShape s, PetscInt i, PetscReal c[3], PetscReal *r)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < s->n && s->prim[i].kind == MB_PRIM_SPHERE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "primitive %" PetscInt_FMT " is not a sphere", i);
+  MbV3Copy(s->prim[i].c, c);
+  *r = s->prim[i].r;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeGetConvex(MbShape s, PetscInt i, PetscInt *nv, const PetscReal **v, PetscInt *nf, const PetscInt **fptr, const PetscInt **fvert, const PetscInt **fsurf)
+{
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < s->n && s->prim[i].kind == MB_PRIM_CONVEX, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "primitive %" PetscInt_FMT " is not convex", i);
+  if (nv) *nv = s->prim[i].nv;
+  if (v) *v = s->prim[i].v;
+  if (nf) *nf = s->prim[i].nf;
+  if (fptr) *fptr = s->prim[i].fptr;
+  if (fvert) *fvert = s->prim[i].fvert;
+  if (fsurf) *fsurf = s->prim[i].fsurf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeGetBox(MbShape s, PetscReal lo[3], PetscReal hi[3])
+{
+  PetscFunctionBegin;
+  for (int d = 0; d < 3; d++) { lo[d] = PETSC_MAX_REAL; hi[d] = -PETSC_MAX_REAL; }
+  for (PetscInt i = 0; i < s->n; i++) {
+    MbPrim *p = &s->prim[i];
+    if (p->kind == MB_PRIM_SPHERE)
+      for (int d = 0; d < 3; d++) { lo[d] = PetscMin(lo[d], p->c[d] - p->r); hi[d] = PetscMax(hi[d], p->c[d] + p->r); }
+    else
+      for (PetscInt k = 0; k < p->nv; k++)
+        for (int d = 0; d < 3; d++) { lo[d] = PetscMin(lo[d], p->v[3 * k + d]); hi[d] = PetscMax(hi[d], p->v[3 * k + d]); }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

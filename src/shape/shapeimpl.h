@@ -1,0 +1,27 @@
+/* Private layout of MbShape. */
+#ifndef MOREAU_SHAPEIMPL_H
+#define MOREAU_SHAPEIMPL_H
+
+#include <moreau/mbshape.h>
+
+typedef struct {
+  MbPrimKind kind;   /* sphere or convex */
+  PetscInt   volid;  /* volume id (material lookup) */
+  PetscInt   surfid; /* sphere: surface id */
+  PetscReal  c[3];   /* sphere: centre */
+  PetscReal  r;      /* sphere: radius */
+  PetscInt   nv;     /* convex: number of vertices */
+  PetscInt   nf;     /* convex: number of faces */
+  PetscReal *v;      /* convex: vertices, 3*nv */
+  PetscInt  *fptr;   /* convex: face offsets into fvert, nf+1 */
+  PetscInt  *fvert;  /* convex: face vertex loops, counter-clockwise from outside */
+  PetscInt  *fsurf;  /* convex: surface id per face */
+} MbPrim;
+
+struct _p_MbShape {
+  PetscInt n;     /* number of primitives */
+  PetscInt cap;   /* allocated primitives */
+  MbPrim  *prim;  /* the primitives */
+};
+
+#endif

@@ -1,0 +1,27 @@
+# Helpers for integration tests (source it): TAP output, Debian's python, mpirun.
+# MB_BUILD and MB_ROOT come from tests/run.
+: "${MB_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${MB_BUILD:=$MB_ROOT/build}"
+MOREAU="$MB_BUILD/bin/moreau"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Debian's interpreter sees python3-numpy/h5py/matplotlib; the first python3 on PATH may not.
+mb_python() {
+  local p
+  for p in /usr/bin/python3 "$(command -v python3)"; do
+    [ -x "$p" ] && "$p" -c 'import numpy, h5py' 2>/dev/null && { echo "$p"; return 0; }
+  done
+  return 1
+}
+PY=$(mb_python) || PY=/usr/bin/python3
+MPIRUN="mpirun --oversubscribe --bind-to none"
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; }
+# check NAME COMMAND...: one TAP line from a command's exit status
+check() { local n=$1; shift; if "$@"; then ok "$n"; else notok "$n"; fi; }
+# expect_error NAME PATTERN COMMAND...: the command must fail and print PATTERN (grep -E)
+expect_error() {
+  local n=$1 pat=$2 out rc; shift 2
+  out=$("$@" 2>&1); rc=$?
+  if [ $rc -ne 0 ] && grep -qE -- "$pat" <<<"$out"; then ok "$n"; else notok "$n (rc=$rc, wanted /$pat/)"; echo "$out" | tail -n 8 | sed 's/^/# /'; fi
+}
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
