@@ -1,0 +1,35 @@
+/* moreau — results: one HDF5 file per run written collectively by all ranks (parallel
+   HDF5), OUTDIR/<name>.h5, and an XDMF index OUTDIR/<name>.xmf that ParaView opens as a
+   time series. Layout: doc/output.md. */
+#ifndef MOREAU_MBOUTPUT_H
+#define MOREAU_MBOUTPUT_H
+
+#include <moreau/mbdomain.h>
+
+typedef struct _p_MbOutput *MbOutput;
+
+/** Create OUTDIR (and parents) if needed and open OUTDIR/<name>.h5 and OUTDIR/<name>.xmf
+    for writing, collectively; errors naming the directory when it cannot be created or
+    written. Registers a domain monitor that writes a frame every `interval` of simulated
+    time (0: every step), starting with the current state, and keeps /history current. */
+PETSC_EXTERN PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[], PetscReal interval, MbOutput *out);
+/** Change the frame interval (> 0, or 0 for every step). */
+PETSC_EXTERN PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval);
+/** Write the /history records not yet written, rewrite the XDMF index, flush. Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputFlush(MbOutput out);
+/** Paths of the two files (borrowed). */
+PETSC_EXTERN PetscErrorCode MbOutputGetPaths(MbOutput out, const char **h5, const char **xmf);
+/** A global history series between t0 and t1 (inclusive): item is one of "TIME", "STEP",
+    "KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION", "ITERATIONS", "ERROR",
+    "CONTACTS", "CURVATURE", "WALLTIME". Collective; every rank gets the same arrays, to be
+    freed with PetscFree. Errors naming an unknown item. */
+PETSC_EXTERN PetscErrorCode MbOutputReadHistory(MbOutput out, const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v);
+/** A series of referential point X of body id, sampled at the output frames between t0 and
+    t1: item "CX", "CY", "CZ" (current coordinates), "DX", "DY", "DZ" (displacement x − X),
+    "VX", "VY", "VZ" (velocity). Collective; same arrays on every rank (PetscFree). Errors
+    naming an unknown item or body id. */
+PETSC_EXTERN PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3], const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v);
+/** Flush and close both files; the monitor stops writing. Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputDestroy(MbOutput *out);
+
+#endif
