@@ -22,6 +22,8 @@ PETSC_EXTERN PetscErrorCode MbSchemeGetType(MbScheme scheme, const char **type);
 PETSC_EXTERN PetscErrorCode MbSchemeSetFromOptions(MbScheme scheme);
 /** Newton tolerance (scaled by h) and iteration cap for implicit schemes. */
 PETSC_EXTERN PetscErrorCode MbSchemeSetTolerances(MbScheme scheme, PetscReal rtol, PetscInt maxit);
+/** Make a Newton failure an error (PETSC_ERR_NOT_CONVERGED) rather than a counted event. */
+PETSC_EXTERN PetscErrorCode MbSchemeSetErrorIfNotConverged(MbScheme scheme, PetscBool flg);
 /** Whether the scheme can integrate bodies of this kind. */
 PETSC_EXTERN PetscErrorCode MbSchemeAppliesTo(MbScheme scheme, MbBodyKind kind, PetscBool *applies);
 /** First half of a step of body from t with step h under gravity g (may be NULL). */

@@ -94,6 +94,12 @@ PetscErrorCode MbSchemeSetTolerances(MbScheme s, PetscReal rtol, PetscInt maxit)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbSchemeSetErrorIfNotConverged(MbScheme s, PetscBool flg)
+{
+  s->error_if_not_converged = flg;
+  return PETSC_SUCCESS;
+}
+
 PetscErrorCode MbSchemeSetFromOptions(MbScheme s)
 {
   PetscReal rtol  = s->rtol;

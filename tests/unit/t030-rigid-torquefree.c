@@ -160,7 +160,50 @@ static void test_bad_scheme(void **state)
   MB_OK(MbDomainDestroy(&dom));
 }
 
+/* RIG_IMP's Newton with a cap of 1 iteration on a large step (h = 0.5, |Ω| = 5): failures are
+   counted and the run goes on; with error-if-not-converged the step stops with a message. */
+static PetscErrorCode OneImpStep(PetscBool error, PetscInt *fails)
+{
+  MbDomain  dom;
+  MbShape   shape;
+  MbBody    b;
+  MbScheme  s;
+  PetscInt  id;
+  PetscReal c[3] = {0, 0, 0}, J[9], O0[3] = {0.1, 5, 0.1};
+  PetscFunctionBegin;
+  PetscCall(MbDomainCreate(PETSC_COMM_SELF, &dom));
+  PetscCall(MbDomainSetVerbose(dom, PETSC_FALSE));
+  PetscCall(MbDomainSetStep(dom, 0.5));
+  PetscCall(MbShapeCreate(&shape));
+  PetscCall(MbShapeAddSphere(shape, c, 0.5, 0, 0));
+  PetscCall(MbDomainNextBodyId(dom, &id));
+  PetscCall(MbBodyCreate(id, MB_BODY_RIGID, shape, 1.0, NULL, &b));
+  PetscCall(MbShapeDestroy(&shape));
+  MbM3Diag(1, 2, 3, J);
+  PetscCall(MbBodySetChars(b, 1.0, 1.0, c, J));
+  PetscCall(MbBodySetVelocity(b, NULL, O0));
+  PetscCall(MbDomainGetScheme(dom, MBRIGIMP, &s));
+  PetscCall(MbSchemeSetTolerances(s, 1e-30, 1));
+  PetscCall(MbSchemeSetErrorIfNotConverged(s, error));
+  PetscCall(MbBodySetScheme(b, s));
+  PetscCall(MbDomainAddBody(dom, b));
+  PetscErrorCode ierr = MbDomainStep(dom);
+  PetscCall(MbSchemeGetStats(s, NULL, fails));
+  PetscCall(MbDomainDestroy(&dom));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void test_rig_imp_failure(void **state)
+{
+  PetscInt fails = 0;
+  MB_OK(OneImpStep(PETSC_FALSE, &fails));
+  assert_int_equal(fails, 1);
+  MB_FAILS(OneImpStep(PETSC_TRUE, &fails), "did not converge in 1 iterations for body 0");
+}
+
 static const struct CMUnitTest tests[] = {
+  cmocka_unit_test(test_rig_imp_failure),
   cmocka_unit_test(test_rig_pos), cmocka_unit_test(test_rig_neg), cmocka_unit_test(test_rig_imp), cmocka_unit_test(test_convergence), cmocka_unit_test(test_bad_scheme),
 };
 MB_TEST_MAIN(tests)
