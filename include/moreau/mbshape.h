@@ -59,5 +59,17 @@ PETSC_EXTERN PetscErrorCode MbShapeGetBox(MbShape shape, PetscReal lo[3], PetscR
 /** Convex hull of np points (xyz) as a convex primitive appended to shape; errors when the
     points are coplanar (no volume). */
 PETSC_EXTERN PetscErrorCode MbShapeAddHull(MbShape shape, PetscInt np, const PetscReal p[], PetscInt volid, PetscInt surfid);
+/** Append one finite element of a Solfec MESH as a convex piece. type is the number of
+    nodes: 4 (tetrahedron), 5 (pyramid), 6 (wedge) or 8 (hexahedron); nodes (3·type reals)
+    in Solfec-1.0's order: the base counter-clockwise seen from above (tetrahedron 0-2,
+    pyramid 0-3, wedge 0-2, hexahedron 0-3), then the apex (tetrahedron 3, pyramid 4) or the
+    top nodes above the base ones (wedge 3-5, hexahedron 4-7). surfids (may be NULL: all 0)
+    has one surface id per face, base first, then top, then the sides:
+      tetrahedron 021, 013, 123, 203;        pyramid 0321, 014, 124, 234, 304;
+      wedge 021, 345, 0143, 1254, 2035;      hexahedron as MbShapeAddHex.
+    Faces are oriented outward against the element's centroid, so a base given clockwise
+    still gives a positive volume. Errors on another type, non-finite coordinates, or an
+    element with no volume (naming its type and volume). Not collective. */
+PETSC_EXTERN PetscErrorCode MbShapeAddElement(MbShape shape, PetscInt type, const PetscReal nodes[], const PetscInt surfids[], PetscInt volid);
 
 #endif

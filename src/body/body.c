@@ -33,11 +33,14 @@ static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
 
 PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscReal rho, const char label[], MbBody *body)
 {
-  MbBody b;
+  MbBody      b;
+  MbMassProps mp;
   PetscFunctionBegin;
   PetscCheck(kind == MB_BODY_RIGID || kind == MB_BODY_OBSTACLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "body kind %s is not implemented yet (RIGID and OBSTACLE are)", (kind >= 0 && kind <= MB_BODY_FEM) ? MbBodyKinds[kind] : "unknown");
   PetscCheck(shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT " has no shape", id);
+  PetscCall(MbShapeMassProps(shape, rho, &mp)); /* before allocating: bad input leaks nothing */
   PetscCall(PetscNew(&b));
+  b->mp   = mp;
   b->id   = id;
   b->kind = kind;
   b->ops  = kind == MB_BODY_RIGID ? &MbBodyOps_Rigid : &MbBodyOps_Obstacle;
@@ -45,7 +48,6 @@ PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscRe
   b->nu   = 6;
   PetscCall(PetscStrallocpy(label, &b->label));
   PetscCall(MbShapeDuplicate(shape, &b->shape));
-  PetscCall(MbShapeMassProps(b->shape, rho, &b->mp));
   /* one block: q, u, q0, u0, fext, aux(3) */
   PetscCall(PetscCalloc1(2 * b->nq + 3 * b->nu + 3, &b->q));
   b->u    = b->q + b->nq;
@@ -187,4 +189,18 @@ PetscErrorCode MbBodySetScheme(MbBody b, MbScheme s)
   }
   b->scheme = s;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodySetDamping(MbBody b, PetscReal damping)
+{
+  PetscFunctionBegin;
+  PetscCheck(damping >= 0 && PetscIsNormalReal(damping + 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": damping must be >= 0, got %g", b->id, (double)damping);
+  b->damping = damping;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyGetDamping(MbBody b, PetscReal *damping)
+{
+  *damping = b->damping;
+  return PETSC_SUCCESS;
 }

@@ -58,6 +58,40 @@ PetscErrorCode MbShapeAddSphere(MbShape s, const PetscReal c[3], PetscReal r, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The faces close the volume when every directed edge (a, b) of a face loop occurs once
+   and its reverse (b, a) once: sort the edges as keys a·nv + b and look each reverse up. */
+static PetscErrorCode ConvexCheckClosed(PetscInt nv, PetscInt nf, const PetscInt fptr[], const PetscInt fvert[])
+{
+  PetscInt64 *key, a = 0, b = 0;
+  PetscInt    ne = fptr[nf], why = 0; /* 1: repeated vertex, 2: edge twice, 3: edge unmatched */
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(ne, &key));
+  for (PetscInt f = 0; f < nf; f++)
+    for (PetscInt k = fptr[f]; k < fptr[f + 1]; k++) {
+      PetscInt from = fvert[k], to = fvert[k + 1 < fptr[f + 1] ? k + 1 : fptr[f]];
+      key[k] = (PetscInt64)from * nv + to;
+    }
+  PetscCall(PetscSortInt64(ne, key));
+  for (PetscInt k = 0; k < ne && !why; k++) {
+    PetscInt64 rev = (key[k] % nv) * nv + key[k] / nv;
+    PetscInt   lo = 0, hi = ne - 1;
+    while (lo < hi) { /* bisection for the reverse edge */
+      PetscInt mid = (lo + hi) / 2;
+      if (key[mid] < rev) lo = mid + 1;
+      else hi = mid;
+    }
+    if (key[k] == rev) why = 1;
+    else if (k + 1 < ne && key[k + 1] == key[k]) why = 2;
+    else if (key[lo] != rev) why = 3;
+    if (why) { a = key[k] / nv; b = key[k] % nv; }
+  }
+  PetscCall(PetscFree(key));
+  PetscCheck(why != 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "convex polyhedron: a face repeats vertex %" PetscInt64_FMT " consecutively", a);
+  PetscCheck(why != 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "convex polyhedron: edge (%" PetscInt64_FMT ", %" PetscInt64_FMT ") occurs twice in the same direction: faces are not all counter-clockwise from outside", a, b);
+  PetscCheck(why != 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "convex polyhedron: faces do not close the volume: edge (%" PetscInt64_FMT ", %" PetscInt64_FMT ") has no face on its other side", a, b);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbShapeAddConvex(MbShape s, PetscInt nv, const PetscReal v[], PetscInt nf, const PetscInt fptr[], const PetscInt fvert[], const PetscInt fsurf[], PetscInt volid)
 {
   MbPrim  *p;
@@ -69,6 +103,7 @@ PetscErrorCode MbShapeAddConvex(MbShape s, PetscInt nv, const PetscReal v[], Pet
   for (PetscInt f = 0; f < nf; f++) PetscCheck(fptr[f + 1] - fptr[f] >= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a face needs at least 3", f, fptr[f + 1] - fptr[f]);
   for (PetscInt k = 0; k < nfv; k++) PetscCheck(fvert[k] >= 0 && fvert[k] < nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face vertex index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", fvert[k], nv);
   for (PetscInt k = 0; k < 3 * nv; k++) PetscCheck(PetscIsNormalReal(v[k]) || v[k] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "vertex coordinate %" PetscInt_FMT " is not finite: %g", k, (double)v[k]);
+  PetscCall(ConvexCheckClosed(nv, nf, fptr, fvert));
   PetscCall(ShapePush(s, &p));
   p->kind  = MB_PRIM_CONVEX;
   p->volid = volid;
