@@ -53,6 +53,14 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $< $(LIB) $(LDLIBS) -lcmocka -o $@
 
+# Driver programs for integration tests: tests/drivers/NAME.c -> $(BUILD)/tests/drivers/NAME
+DRIVERS  := $(patsubst tests/drivers/%.c,$(BUILD)/tests/drivers/%,$(wildcard tests/drivers/*.c))
+all: $(DRIVERS)
+$(BUILD)/tests/drivers/%: $(BUILD)/tests/drivers/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $< $(LIB) $(LDLIBS) -o $@
+-include $(DRIVERS:%=%.d)
+
 deps:
 	@bash scripts/install-deps
 

@@ -1,0 +1,826 @@
+/* MbOutput: results in one HDF5 file per run, written collectively by all ranks through
+   MPI-IO (parallel HDF5), and an XDMF index for ParaView (xdmf.c). Layout: doc/output.md.
+   Each rank writes its bodies as one contiguous block of rows placed by MPI_Exscan of the
+   local counts; every per-body array carries the body ids (/frames/NNNNNN/id), so readers
+   sort by id and results do not depend on the number of ranks. */
+#include <ctype.h>
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <moreau/mbmath.h>
+#include <moreau/mbbody.h>
+#include "outputimpl.h"
+
+#define MB_LABEL_LEN 64 /* bytes of /bodies/label, terminating NUL included */
+
+/* Local counts, and with them offsets and global totals, in this order. */
+enum { C_BODY, C_PTS, C_CELLS, C_TOPO, C_SPH, C_N };
+
+/* XDMF Mixed topology cell codes */
+#define XDMF_TRIANGLE 4
+#define XDMF_QUADRILATERAL 5
+
+/* One /history series: dataset name (the item of MbOutputReadHistory, in lower case), where
+   it sits in MbHistory, and whether it is an integer (stored as int64). */
+typedef struct {
+  const char *name;
+  size_t      offset;
+  PetscBool   isint;
+} HistItem;
+
+static const HistItem HistItems[] = {
+    {"time", offsetof(MbHistory, time), PETSC_FALSE},
+    {"step", offsetof(MbHistory, step), PETSC_FALSE},
+    {"kinetic", offsetof(MbHistory, energy.kinetic), PETSC_FALSE},
+    {"internal", offsetof(MbHistory, energy.internal), PETSC_FALSE},
+    {"external", offsetof(MbHistory, energy.external), PETSC_FALSE},
+    {"contact", offsetof(MbHistory, energy.contact), PETSC_FALSE},
+    {"friction", offsetof(MbHistory, energy.friction), PETSC_FALSE},
+    {"iterations", offsetof(MbHistory, iterations), PETSC_TRUE},
+    {"error", offsetof(MbHistory, error), PETSC_FALSE},
+    {"contacts", offsetof(MbHistory, contacts), PETSC_TRUE},
+    {"curvature", offsetof(MbHistory, curvature), PETSC_FALSE},
+    {"walltime", offsetof(MbHistory, walltime), PETSC_FALSE},
+};
+#define NHIST ((int)(sizeof(HistItems) / sizeof(HistItems[0])))
+
+static double HistValue(const MbHistory *r, const HistItem *it)
+{
+  const char *p = (const char *)r + it->offset;
+  return it->isint ? (double)*(const PetscInt *)p : (double)*(const PetscReal *)p;
+}
+
+/* ---------------------------------------------------------------- directories */
+
+/* mkdir -p dir, then check that it is a directory we may write into; *err = errno or 0. */
+static void MakeDirs(const char *dir, int *err)
+{
+  char        p[PETSC_MAX_PATH_LEN];
+  size_t      len = strlen(dir);
+  struct stat st;
+  *err = 0;
+  if (len >= sizeof(p)) {
+    *err = ENAMETOOLONG;
+    return;
+  }
+  memcpy(p, dir, len + 1);
+  for (size_t k = 1; k <= len && !*err; k++) {
+    if (p[k] != '/' && p[k] != '\0') continue;
+    char c = p[k];
+    p[k]   = '\0';
+    if (mkdir(p, 0777) && errno != EEXIST) *err = errno;
+    p[k] = c;
+  }
+  if (*err) return;
+  if (stat(dir, &st))
+    *err = errno;
+  else if (!S_ISDIR(st.st_mode))
+    *err = ENOTDIR;
+  else if (access(dir, W_OK | X_OK))
+    *err = errno;
+}
+
+/* ---------------------------------------------------------------- HDF5 helpers */
+
+static PetscErrorCode WriteAttr(hid_t loc, const char *name, hid_t type, const void *val, const char *path)
+{
+  hid_t sp, a;
+  PetscFunctionBegin;
+  MbH5Get(sp, H5Screate, (H5S_SCALAR), path);
+  MbH5Get(a, H5Acreate2, (loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT), path);
+  MbH5Call(H5Awrite, (a, type, val), path);
+  MbH5Call(H5Aclose, (a), path);
+  MbH5Call(H5Sclose, (sp), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteAttrString(hid_t loc, const char *name, const char *s, const char *path)
+{
+  hid_t t;
+  PetscFunctionBegin;
+  MbH5Get(t, H5Tcopy, (H5T_C_S1), path);
+  MbH5Call(H5Tset_size, (t, strlen(s) + 1), path);
+  PetscCall(WriteAttr(loc, name, t, s, path));
+  MbH5Call(H5Tclose, (t), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteAttrInt(hid_t loc, const char *name, int64_t v, const char *path)
+{
+  PetscFunctionBegin;
+  PetscCall(WriteAttr(loc, name, H5T_NATIVE_INT64, &v, path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Write rows [off, off + n) of dataset dset (shape rows × cols; cols = 0: 1-D) from buf,
+   collectively: every rank calls it, with n = 0 where it has nothing. An empty dataset is
+   not written to (HDF5 1.10 fails writing nothing to a dataset of no elements). */
+static PetscErrorCode WriteRows(MbOutput out, hid_t dset, const char *path, hid_t type, int cols, int64_t rows, int64_t off, int64_t n, const void *buf)
+{
+  static const double dummy[3] = {0, 0, 0};
+  hsize_t             start[2] = {(hsize_t)off, 0}, count[2] = {(hsize_t)(n > 0 ? n : 1), (hsize_t)cols};
+  int                 rank = cols ? 2 : 1;
+  hid_t               fs, ms;
+  PetscFunctionBegin;
+  if (rows == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  MbH5Get(fs, H5Dget_space, (dset), path);
+  MbH5Get(ms, H5Screate_simple, (rank, count, NULL), path);
+  if (n > 0)
+    MbH5Call(H5Sselect_hyperslab, (fs, H5S_SELECT_SET, start, NULL, count, NULL), path);
+  else {
+    MbH5Call(H5Sselect_none, (fs), path);
+    MbH5Call(H5Sselect_none, (ms), path);
+  }
+  MbH5Call(H5Dwrite, (dset, type, ms, fs, out->dxpl, n > 0 ? buf : (const void *)dummy), path);
+  MbH5Call(H5Sclose, (ms), path);
+  MbH5Call(H5Sclose, (fs), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Create dataset gpath/name of rows × cols (cols = 0: 1-D) and write this rank's block of
+   n rows at row off. Collective. */
+static PetscErrorCode WriteDataset(MbOutput out, hid_t loc, const char *gpath, const char *name, hid_t type, int cols, int64_t rows, int64_t off, int64_t n, const void *buf)
+{
+  char    path[256];
+  hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
+  hid_t   fs, d;
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", gpath, name));
+  MbH5Get(fs, H5Screate_simple, (cols ? 2 : 1, dims, NULL), path);
+  MbH5Get(d, H5Dcreate2, (loc, name, type, fs, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
+  PetscCall(WriteRows(out, d, path, type, cols, rows, off, n, buf));
+  MbH5Call(H5Dclose, (d), path);
+  MbH5Call(H5Sclose, (fs), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Grow (or create) the extendible dataset gpath/name to `rows` rows and write this rank's
+   block of n rows at row off. Collective. */
+static PetscErrorCode AppendRows(MbOutput out, hid_t loc, const char *gpath, const char *name, hid_t type, int cols, int64_t rows, int64_t off, int64_t n, const void *buf)
+{
+  char    path[256];
+  hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols}, maxd[2] = {H5S_UNLIMITED, (hsize_t)cols}, chunk[2] = {cols ? 256 : 1024, (hsize_t)cols};
+  hid_t   d;
+  htri_t  exists;
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", gpath, name));
+  MbH5Get(exists, H5Lexists, (loc, name, H5P_DEFAULT), path);
+  if (!exists) {
+    hid_t fs, dcpl;
+    MbH5Get(dcpl, H5Pcreate, (H5P_DATASET_CREATE), path);
+    MbH5Call(H5Pset_chunk, (dcpl, cols ? 2 : 1, chunk), path);
+    MbH5Get(fs, H5Screate_simple, (cols ? 2 : 1, dims, maxd), path);
+    MbH5Get(d, H5Dcreate2, (loc, name, type, fs, H5P_DEFAULT, dcpl, H5P_DEFAULT), path);
+    MbH5Call(H5Sclose, (fs), path);
+    MbH5Call(H5Pclose, (dcpl), path);
+  } else {
+    MbH5Get(d, H5Dopen2, (loc, name, H5P_DEFAULT), path);
+    MbH5Call(H5Dset_extent, (d, dims), path);
+  }
+  PetscCall(WriteRows(out, d, path, type, cols, rows, off, n, buf));
+  MbH5Call(H5Dclose, (d), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Read a whole 1-D or 2-D dataset as type (converted by HDF5); *rows, *cols (0 for 1-D)
+   and a buffer of elemsize bytes per element, to PetscFree. Collective (every rank reads). */
+static PetscErrorCode ReadAll(MbOutput out, const char *path, hid_t type, size_t elemsize, int64_t *rows, int *cols, void **buf)
+{
+  hid_t   d, fs;
+  hsize_t dims[2] = {0, 0};
+  int     nd;
+  size_t  n;
+  PetscFunctionBegin;
+  MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
+  MbH5Get(fs, H5Dget_space, (d), path);
+  MbH5Get(nd, H5Sget_simple_extent_ndims, (fs), path);
+  PetscCheck(nd == 1 || nd == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "dataset '%s' has %d dimensions; expected 1 or 2", path, nd);
+  MbH5Call(H5Sget_simple_extent_dims, (fs, dims, NULL), path);
+  *rows = (int64_t)dims[0];
+  *cols = nd == 2 ? (int)dims[1] : 0;
+  n     = (size_t)dims[0] * (nd == 2 ? (size_t)dims[1] : 1);
+  PetscCall(PetscMalloc(PetscMax(n, 1) * elemsize, buf));
+  if (n) MbH5Call(H5Dread, (d, type, H5S_ALL, H5S_ALL, out->dxpl, *buf), path);
+  MbH5Call(H5Sclose, (fs), path);
+  MbH5Call(H5Dclose, (d), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Read row `row` of the rows × cols dataset path as doubles into v[cols]. Collective. */
+static PetscErrorCode ReadRow(MbOutput out, const char *path, int64_t row, int cols, PetscReal v[])
+{
+  hid_t   d, fs, ms;
+  hsize_t start[2] = {(hsize_t)row, 0}, count[2] = {1, (hsize_t)cols};
+  PetscFunctionBegin;
+  MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
+  MbH5Get(fs, H5Dget_space, (d), path);
+  MbH5Get(ms, H5Screate_simple, (2, count, NULL), path);
+  MbH5Call(H5Sselect_hyperslab, (fs, H5S_SELECT_SET, start, NULL, count, NULL), path);
+  MbH5Call(H5Dread, (d, H5T_NATIVE_DOUBLE, ms, fs, out->dxpl, v), path);
+  MbH5Call(H5Sclose, (ms), path);
+  MbH5Call(H5Sclose, (fs), path);
+  MbH5Call(H5Dclose, (d), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- local geometry */
+
+/* Cells and topology entries of one polygon of k vertices: itself up to a quadrilateral,
+   a fan of k − 2 triangles beyond. */
+static void PolygonSize(PetscInt k, int64_t *cells, int64_t *topo)
+{
+  if (k <= 4) {
+    *cells += 1;
+    *topo += 1 + k;
+  } else {
+    *cells += k - 2;
+    *topo += 4 * (k - 2);
+  }
+}
+
+static PetscErrorCode LocalCounts(MbOutput out, int64_t c[C_N])
+{
+  PetscInt nb, np;
+  MbBody  *bodies;
+  PetscFunctionBegin;
+  for (int k = 0; k < C_N; k++) c[k] = 0;
+  PetscCall(MbDomainGetBodies(out->dom, &nb, &bodies));
+  c[C_BODY] = nb;
+  for (PetscInt i = 0; i < nb; i++) {
+    MbShape shape;
+    PetscCall(MbBodyGetShape(bodies[i], &shape));
+    PetscCall(MbShapeGetSize(shape, &np));
+    for (PetscInt p = 0; p < np; p++) {
+      MbPrimKind      kind;
+      PetscInt        nv, nf;
+      const PetscInt *fptr;
+      PetscCall(MbShapeGetPrimKind(shape, p, &kind));
+      if (kind == MB_PRIM_SPHERE) {
+        c[C_SPH]++;
+        continue;
+      }
+      PetscCall(MbShapeGetConvex(shape, p, &nv, NULL, &nf, &fptr, NULL, NULL));
+      c[C_PTS] += nv;
+      for (PetscInt f = 0; f < nf; f++) PolygonSize(fptr[f + 1] - fptr[f], &c[C_CELLS], &c[C_TOPO]);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* /bodies rows for the bodies created since the last call (ids >= out->body_ids). */
+static PetscErrorCode WriteBodies(MbOutput out)
+{
+  PetscInt   nb, nglobal, n = 0;
+  MbBody    *bodies;
+  int64_t    ln, off = 0, tot, *id;
+  int32_t   *kind;
+  PetscReal *mass, *vol, *cen;
+  char(*lab)[MB_LABEL_LEN];
+  hid_t g;
+  PetscFunctionBegin;
+  PetscCall(MbDomainGetGlobalBodyCount(out->dom, &nglobal));
+  if (nglobal <= out->body_ids) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainGetBodies(out->dom, &nb, &bodies));
+  PetscCall(PetscMalloc6(nb, &id, nb, &kind, nb, &mass, nb, &vol, 3 * nb, &cen, nb, &lab));
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt    bid;
+    MbBodyKind  k;
+    MbMassProps mp;
+    const char *label;
+    PetscCall(MbBodyGetId(bodies[i], &bid));
+    if (bid < out->body_ids) continue;
+    PetscCall(MbBodyGetKind(bodies[i], &k));
+    PetscCall(MbBodyGetMassProps(bodies[i], &mp));
+    PetscCall(MbBodyGetLabel(bodies[i], &label));
+    id[n]   = bid;
+    kind[n] = (int32_t)k;
+    mass[n] = mp.mass;
+    vol[n]  = mp.volume;
+    MbV3Copy(mp.center, &cen[3 * n]);
+    memset(lab[n], 0, MB_LABEL_LEN);
+    if (label) strncpy(lab[n], label, MB_LABEL_LEN - 1);
+    n++;
+  }
+  ln = n;
+  PetscCallMPI(MPI_Exscan(&ln, &off, 1, MPI_INT64_T, MPI_SUM, out->comm));
+  if (out->rank == 0) off = 0;
+  PetscCallMPI(MPI_Allreduce(&ln, &tot, 1, MPI_INT64_T, MPI_SUM, out->comm));
+  off += out->body_rows;
+  tot += out->body_rows;
+  MbH5Get(g, H5Gopen2, (out->file, "/bodies", H5P_DEFAULT), "/bodies");
+  PetscCall(AppendRows(out, g, "/bodies", "id", H5T_NATIVE_INT64, 0, tot, off, ln, id));
+  PetscCall(AppendRows(out, g, "/bodies", "kind", H5T_NATIVE_INT32, 0, tot, off, ln, kind));
+  PetscCall(AppendRows(out, g, "/bodies", "mass", H5T_NATIVE_DOUBLE, 0, tot, off, ln, mass));
+  PetscCall(AppendRows(out, g, "/bodies", "volume", H5T_NATIVE_DOUBLE, 0, tot, off, ln, vol));
+  PetscCall(AppendRows(out, g, "/bodies", "center", H5T_NATIVE_DOUBLE, 3, tot, off, ln, cen));
+  PetscCall(AppendRows(out, g, "/bodies", "label", out->label_type, 0, tot, off, ln, lab));
+  MbH5Call(H5Gclose, (g), "/bodies");
+  PetscCall(PetscFree6(id, kind, mass, vol, cen, lab));
+  out->body_rows = tot;
+  out->body_ids  = nglobal;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Is the local layout (bodies and their order) that of the current mesh? Collective. */
+static PetscErrorCode LayoutChanged(MbOutput out, PetscBool *changed)
+{
+  PetscInt nb;
+  MbBody  *bodies;
+  int      l = 0, g;
+  PetscFunctionBegin;
+  PetscCall(MbDomainGetBodies(out->dom, &nb, &bodies));
+  if (out->nmesh == 0 || nb != out->lay_n) l = 1;
+  for (PetscInt i = 0; i < nb && !l; i++) {
+    PetscInt id;
+    PetscCall(MbBodyGetId(bodies[i], &id));
+    if (id != out->lay_id[i]) l = 1;
+  }
+  PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_MAX, out->comm));
+  *changed = g ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* /mesh/MMMMMM: the static part of the geometry for the current layout of bodies. */
+static PetscErrorCode WriteMesh(MbOutput out, const int64_t c[C_N], const int64_t off[C_N], const int64_t tot[C_N])
+{
+  PetscInt   nb, m = out->nmesh;
+  MbBody    *bodies;
+  int64_t   *topo, *cbody, *sbody, t = 0, cl = 0, s = 0, pt = off[C_PTS];
+  PetscReal *srad;
+  char       path[64];
+  hid_t      g;
+  PetscFunctionBegin;
+  PetscCall(MbDomainGetBodies(out->dom, &nb, &bodies));
+  PetscCall(PetscMalloc4(c[C_TOPO], &topo, c[C_CELLS], &cbody, c[C_SPH], &sbody, c[C_SPH], &srad));
+  for (PetscInt i = 0; i < nb; i++) {
+    MbShape  shape;
+    PetscInt id, np;
+    PetscCall(MbBodyGetId(bodies[i], &id));
+    PetscCall(MbBodyGetShape(bodies[i], &shape));
+    PetscCall(MbShapeGetSize(shape, &np));
+    for (PetscInt p = 0; p < np; p++) {
+      MbPrimKind      kind;
+      PetscInt        nv, nf;
+      const PetscInt *fptr, *fv;
+      PetscCall(MbShapeGetPrimKind(shape, p, &kind));
+      if (kind == MB_PRIM_SPHERE) {
+        PetscReal ctr[3];
+        PetscCall(MbShapeGetSphere(shape, p, ctr, &srad[s]));
+        sbody[s++] = id;
+        continue;
+      }
+      PetscCall(MbShapeGetConvex(shape, p, &nv, NULL, &nf, &fptr, &fv, NULL));
+      for (PetscInt f = 0; f < nf; f++) {
+        PetscInt        k    = fptr[f + 1] - fptr[f];
+        const PetscInt *loop = &fv[fptr[f]];
+        if (k <= 4) {
+          topo[t++] = k == 3 ? XDMF_TRIANGLE : XDMF_QUADRILATERAL;
+          for (PetscInt j = 0; j < k; j++) topo[t++] = pt + loop[j];
+          cbody[cl++] = id;
+        } else
+          for (PetscInt j = 1; j + 1 < k; j++) { /* fan from the first vertex */
+            topo[t++]   = XDMF_TRIANGLE;
+            topo[t++]   = pt + loop[0];
+            topo[t++]   = pt + loop[j];
+            topo[t++]   = pt + loop[j + 1];
+            cbody[cl++] = id;
+          }
+      }
+      pt += nv;
+    }
+  }
+  PetscCheck(t == c[C_TOPO] && cl == c[C_CELLS] && s == c[C_SPH], PETSC_COMM_SELF, PETSC_ERR_PLIB, "mesh sizes changed while writing: topology %lld of %lld", (long long)t, (long long)c[C_TOPO]);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/mesh/%06d", (int)m));
+  MbH5Get(g, H5Gcreate2, (out->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
+  PetscCall(WriteAttrInt(g, "bodies", tot[C_BODY], path));
+  PetscCall(WriteAttrInt(g, "points", tot[C_PTS], path));
+  PetscCall(WriteAttrInt(g, "cells", tot[C_CELLS], path));
+  PetscCall(WriteAttrInt(g, "spheres", tot[C_SPH], path));
+  PetscCall(WriteDataset(out, g, path, "surface_topology", H5T_NATIVE_INT64, 0, tot[C_TOPO], off[C_TOPO], c[C_TOPO], topo));
+  PetscCall(WriteDataset(out, g, path, "surface_body", H5T_NATIVE_INT64, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cbody));
+  PetscCall(WriteDataset(out, g, path, "sphere_body", H5T_NATIVE_INT64, 0, tot[C_SPH], off[C_SPH], c[C_SPH], sbody));
+  PetscCall(WriteDataset(out, g, path, "sphere_radius", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], srad));
+  MbH5Call(H5Gclose, (g), path);
+  PetscCall(PetscFree4(topo, cbody, sbody, srad));
+  /* remember the layout this mesh is for */
+  PetscCall(PetscFree(out->lay_id));
+  PetscCall(PetscMalloc1(nb, &out->lay_id));
+  for (PetscInt i = 0; i < nb; i++) PetscCall(MbBodyGetId(bodies[i], &out->lay_id[i]));
+  out->lay_n = nb;
+  if (out->nmesh == out->mcap) {
+    out->mcap = out->mcap ? 2 * out->mcap : 4;
+    PetscCall(PetscRealloc(sizeof(MbOutMesh) * out->mcap, &out->mesh));
+  }
+  out->mesh[m].nbody  = tot[C_BODY];
+  out->mesh[m].npts   = tot[C_PTS];
+  out->mesh[m].ncells = tot[C_CELLS];
+  out->mesh[m].ntopo  = tot[C_TOPO];
+  out->mesh[m].nsph   = tot[C_SPH];
+  out->nmesh++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* /history: append the records not yet written. Collective; rank 0 writes the values
+   (the records are the same on every rank, but for their wall time). */
+static PetscErrorCode WriteHistory(MbOutput out)
+{
+  PetscInt         n, k;
+  const MbHistory *h;
+  void            *buf;
+  hid_t            g;
+  PetscFunctionBegin;
+  if (!out->dom) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainGetHistory(out->dom, &n, &h));
+  if (n <= out->nhist) PetscFunctionReturn(PETSC_SUCCESS);
+  k = n - out->nhist;
+  PetscCall(PetscMalloc(sizeof(double) * k, &buf));
+  MbH5Get(g, H5Gopen2, (out->file, "/history", H5P_DEFAULT), "/history");
+  for (int i = 0; i < NHIST; i++) {
+    const HistItem *it = &HistItems[i];
+    for (PetscInt j = 0; j < k; j++) {
+      double v = HistValue(&h[out->nhist + j], it);
+      if (it->isint)
+        ((int64_t *)buf)[j] = (int64_t)v;
+      else
+        ((double *)buf)[j] = v;
+    }
+    PetscCall(AppendRows(out, g, "/history", it->name, it->isint ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, 0, n, out->nhist, out->rank == 0 ? k : 0, buf));
+  }
+  MbH5Call(H5Gclose, (g), "/history");
+  PetscCall(PetscFree(buf));
+  out->nhist = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One frame /frames/NNNNNN of the current state, then /history and the XDMF index. */
+static PetscErrorCode WriteFrame(MbOutput out)
+{
+  int64_t   c[C_N], off[C_N] = {0}, tot[C_N], *id;
+  PetscInt  nb, f            = out->nframe, steps;
+  MbBody   *bodies;
+  PetscReal t, *conf, *velo, *pts, *cvel, *sc, *sv;
+  PetscBool changed = PETSC_FALSE;
+  char      path[64];
+  hid_t     g;
+  int64_t   p = 0, cl = 0, s = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MB_PhaseEvent[MB_PHASE_OUTPUT], 0, 0, 0, 0));
+  PetscCall(MbDomainGetTime(out->dom, &t));
+  PetscCall(MbDomainGetStepCount(out->dom, &steps));
+  PetscCall(MbDomainGetBodies(out->dom, &nb, &bodies));
+  PetscCall(LocalCounts(out, c));
+  PetscCallMPI(MPI_Exscan(c, off, C_N, MPI_INT64_T, MPI_SUM, out->comm));
+  if (out->rank == 0)
+    for (int k = 0; k < C_N; k++) off[k] = 0;
+  PetscCallMPI(MPI_Allreduce(c, tot, C_N, MPI_INT64_T, MPI_SUM, out->comm));
+  PetscCall(WriteBodies(out));
+  PetscCall(LayoutChanged(out, &changed));
+  if (changed) PetscCall(WriteMesh(out, c, off, tot));
+
+  PetscCall(PetscMalloc7(nb, &id, 12 * nb, &conf, 6 * nb, &velo, 3 * c[C_PTS], &pts, 3 * c[C_CELLS], &cvel, 3 * c[C_SPH], &sc, 3 * c[C_SPH], &sv));
+  for (PetscInt i = 0; i < nb; i++) {
+    MbBody     b = bodies[i];
+    MbShape    shape;
+    PetscInt   bid, nq, nu, np;
+    PetscReal *q, *u;
+    PetscCall(MbBodyGetId(b, &bid));
+    PetscCall(MbBodyGetSizes(b, &nq, &nu));
+    PetscCheck(nq == 12 && nu == 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "output of body %" PetscInt_FMT " with %" PetscInt_FMT " configuration and %" PetscInt_FMT " velocity components is not implemented (rigid bodies have 12 and 6)", bid, nq, nu);
+    PetscCall(MbBodyGetState(b, &q, &u));
+    id[i] = bid;
+    PetscCall(PetscArraycpy(&conf[12 * i], q, 12));
+    PetscCall(PetscArraycpy(&velo[6 * i], u, 6));
+    PetscCall(MbBodyGetShape(b, &shape));
+    PetscCall(MbShapeGetSize(shape, &np));
+    for (PetscInt k = 0; k < np; k++) {
+      MbPrimKind       kind;
+      PetscInt         nv, nf;
+      const PetscReal *v;
+      const PetscInt  *fptr;
+      PetscCall(MbShapeGetPrimKind(shape, k, &kind));
+      if (kind == MB_PRIM_SPHERE) {
+        PetscReal ctr[3], r;
+        PetscCall(MbShapeGetSphere(shape, k, ctr, &r));
+        PetscCall(MbBodyPointToSpatial(b, ctr, &sc[3 * s]));
+        PetscCall(MbBodyPointVelocity(b, ctr, &sv[3 * s]));
+        s++;
+        continue;
+      }
+      PetscCall(MbShapeGetConvex(shape, k, &nv, &v, &nf, &fptr, NULL, NULL));
+      for (PetscInt j = 0; j < nv; j++) PetscCall(MbBodyPointToSpatial(b, &v[3 * j], &pts[3 * p++]));
+      for (PetscInt j = 0; j < nf; j++) {
+        int64_t nc = 0, nt = 0;
+        PolygonSize(fptr[j + 1] - fptr[j], &nc, &nt);
+        for (int64_t e = 0; e < nc; e++) MbV3Copy(&u[3], &cvel[3 * cl++]);
+      }
+    }
+  }
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/frames/%06d", (int)f));
+  MbH5Get(g, H5Gcreate2, (out->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
+  PetscCall(WriteAttr(g, "time", H5T_NATIVE_DOUBLE, &t, path));
+  PetscCall(WriteAttrInt(g, "steps", steps, path));
+  PetscCall(WriteAttrInt(g, "mesh", out->nmesh - 1, path));
+  PetscCall(WriteDataset(out, g, path, "id", H5T_NATIVE_INT64, 0, tot[C_BODY], off[C_BODY], c[C_BODY], id));
+  PetscCall(WriteDataset(out, g, path, "conf", H5T_NATIVE_DOUBLE, 12, tot[C_BODY], off[C_BODY], c[C_BODY], conf));
+  PetscCall(WriteDataset(out, g, path, "velo", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], velo));
+  PetscCall(WriteDataset(out, g, path, "surface_points", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pts));
+  PetscCall(WriteDataset(out, g, path, "surface_velo", H5T_NATIVE_DOUBLE, 3, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cvel));
+  PetscCall(WriteDataset(out, g, path, "sphere_center", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sc));
+  PetscCall(WriteDataset(out, g, path, "sphere_velo", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sv));
+  MbH5Call(H5Gclose, (g), path);
+  PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
+
+  PetscCall(WriteHistory(out));
+  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
+  if (out->nframe == out->fcap) {
+    out->fcap = out->fcap ? 2 * out->fcap : 64;
+    PetscCall(PetscRealloc(sizeof(MbOutFrame) * out->fcap, &out->frame));
+  }
+  out->frame[f].time = t;
+  out->frame[f].mesh = out->nmesh - 1;
+  out->nframe++;
+  out->last_step = steps;
+  PetscCall(MbXdmfAddFrame(out, f));
+  PetscCall(PetscLogEventEnd(MB_PhaseEvent[MB_PHASE_OUTPUT], 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- the monitor */
+
+/* Registered with interval 0 (called after every step and at the start of each run); it
+   keeps its own clock so that MbOutputSetInterval takes effect at once. A state already
+   written (same step count) is not written again. */
+static PetscErrorCode OutputMonitor(MbDomain dom, void *ctx, PetscBool *stop)
+{
+  MbOutLink *link = (MbOutLink *)ctx;
+  MbOutput   out  = link->out;
+  PetscReal  t, h;
+  PetscInt   steps;
+  PetscFunctionBegin;
+  if (!out) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainGetTime(dom, &t));
+  PetscCall(MbDomainGetStep(dom, &h));
+  PetscCall(MbDomainGetStepCount(dom, &steps));
+  if (steps == out->last_step) PetscFunctionReturn(PETSC_SUCCESS);
+  if (out->interval > 0 && t + 1e-9 * h < out->next) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(WriteFrame(out));
+  if (out->interval > 0)
+    while (out->next <= t + 1e-9 * h) out->next += out->interval;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Called by MbDomainDestroy (collectively): write the last /history records while the
+   domain still exists and cut the tie; the files stay open until MbOutputDestroy. */
+static PetscErrorCode OutputLinkDestroy(void *ctx)
+{
+  MbOutLink *link = (MbOutLink *)ctx;
+  PetscFunctionBegin;
+  if (link->out) {
+    PetscCall(WriteHistory(link->out));
+    MbH5Call(H5Fflush, (link->out->file, H5F_SCOPE_GLOBAL), link->out->h5);
+    link->out->dom  = NULL;
+    link->out->link = NULL;
+  }
+  PetscCall(PetscFree(link));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- public */
+
+PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[], PetscReal interval, MbOutput *outp)
+{
+  MbOutput out;
+  MPI_Comm comm;
+  int      err, gerr;
+  hid_t    fapl, g;
+  size_t   len;
+  char     kinds[256];
+  PetscFunctionBegin;
+  PetscCall(MbDomainGetComm(dom, &comm));
+  if (!dir || !dir[0]) dir = ".";
+  PetscCheck(name && name[0], comm, PETSC_ERR_ARG_WRONG, "output name must not be empty");
+  PetscCheck(!strchr(name, '/'), comm, PETSC_ERR_ARG_WRONG, "output name '%s' must not contain '/': put directories in dir", name);
+  PetscCheck(interval >= 0 && PetscIsNormalReal(interval + 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "output interval must be >= 0, got %g", (double)interval);
+  PetscCall(PetscNew(&out));
+  out->dom       = dom;
+  out->comm      = comm;
+  out->interval  = interval;
+  out->last_step = -1;
+  out->file = out->dxpl = out->label_type = -1;
+  PetscCallMPI(MPI_Comm_rank(comm, &out->rank));
+  PetscCallMPI(MPI_Comm_size(comm, &out->size));
+  PetscCall(MbDomainGetTime(dom, &out->next));
+  PetscCall(PetscStrncpy(out->dir, dir, sizeof(out->dir)));
+  PetscCall(PetscStrncpy(out->name, name, sizeof(out->name)));
+  len = strlen(dir);
+  PetscCall(PetscSNPrintf(out->h5, sizeof(out->h5), "%s%s%s.h5", dir, dir[len - 1] == '/' ? "" : "/", name));
+  PetscCall(PetscSNPrintf(out->xmf, sizeof(out->xmf), "%s%s%s.xmf", dir, dir[len - 1] == '/' ? "" : "/", name));
+
+  /* every rank creates and checks the directory; all agree before H5Fcreate */
+  MakeDirs(dir, &err);
+  PetscCallMPI(MPI_Allreduce(&err, &gerr, 1, MPI_INT, MPI_MAX, comm));
+  if (gerr) PetscCall(PetscFree(out));
+  PetscCheck(!gerr, comm, PETSC_ERR_FILE_OPEN, "cannot write output directory '%s': %s", dir, strerror(gerr));
+
+  MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
+  MbH5Call(H5Pset_fapl_mpio, (fapl, comm, MPI_INFO_NULL), out->h5);
+  MbH5Get(out->file, H5Fcreate, (out->h5, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), out->h5);
+  MbH5Call(H5Pclose, (fapl), out->h5);
+  MbH5Get(out->dxpl, H5Pcreate, (H5P_DATASET_XFER), out->h5);
+  MbH5Call(H5Pset_dxpl_mpio, (out->dxpl, H5FD_MPIO_COLLECTIVE), out->h5);
+  MbH5Get(out->label_type, H5Tcopy, (H5T_C_S1), "/bodies/label");
+  MbH5Call(H5Tset_size, (out->label_type, MB_LABEL_LEN), "/bodies/label");
+  PetscCall(WriteAttrString(out->file, "moreau_version", MOREAU_VERSION_STRING, "/"));
+  PetscCall(WriteAttrInt(out->file, "layout_version", 1, "/"));
+  PetscCall(WriteAttrString(out->file, "name", name, "/"));
+  {
+    const char *groups[] = {"/bodies", "/history", "/mesh", "/frames"};
+    for (int k = 0; k < 4; k++) {
+      MbH5Get(g, H5Gcreate2, (out->file, groups[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), groups[k]);
+      if (k == 0) {
+        kinds[0] = '\0';
+        for (int j = 0; j <= MB_BODY_FEM; j++) {
+          char item[64];
+          PetscCall(PetscSNPrintf(item, sizeof(item), "%s%d %s", j ? ", " : "", j, MbBodyKinds[j]));
+          PetscCall(PetscStrlcat(kinds, item, sizeof(kinds)));
+        }
+        PetscCall(WriteAttrString(g, "kinds", kinds, "/bodies"));
+      }
+      MbH5Call(H5Gclose, (g), groups[k]);
+    }
+  }
+  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
+  PetscCall(MbXdmfOpen(out));
+  PetscCall(PetscNew(&out->link));
+  out->link->out = out;
+  PetscCall(MbDomainAddMonitor(dom, 0, OutputMonitor, out->link, OutputLinkDestroy));
+  *outp = out;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval)
+{
+  PetscReal now = 0, h = 0;
+  PetscFunctionBegin;
+  PetscCheck(interval >= 0 && PetscIsNormalReal(interval + 1), out->comm, PETSC_ERR_ARG_OUTOFRANGE, "output interval must be >= 0, got %g", (double)interval);
+  if (out->dom) {
+    PetscCall(MbDomainGetTime(out->dom, &now));
+    PetscCall(MbDomainGetStep(out->dom, &h));
+  }
+  out->interval = interval;
+  if (!out->nframe)
+    out->next = now;       /* the first frame is the state at the next monitor call */
+  else if (interval > 0) { /* frames go on at last + k interval, the first after now */
+    out->next = out->frame[out->nframe - 1].time + interval;
+    while (out->next <= now + 1e-9 * h) out->next += interval;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputFlush(MbOutput out)
+{
+  PetscFunctionBegin;
+  PetscCall(WriteHistory(out));
+  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputGetPaths(MbOutput out, const char **h5, const char **xmf)
+{
+  PetscFunctionBegin;
+  if (h5) *h5 = out->h5;
+  if (xmf) *xmf = out->xmf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Window test for times read back: inclusive, with a relative slack for round-off in t. */
+static PetscBool InWindow(PetscReal t, PetscReal t0, PetscReal t1)
+{
+  PetscReal eps = 1e-10 * PetscMax(1.0, PetscMin(1e100, PetscMax(PetscAbsReal(t0), PetscAbsReal(t1))));
+  return (t >= t0 - eps && t <= t1 + eps) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscErrorCode MbOutputReadHistory(MbOutput out, const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v)
+{
+  const HistItem *it = NULL;
+  PetscReal      *tt = NULL, *vv = NULL;
+  int64_t         nt = 0, nv = 0;
+  int             cols;
+  htri_t          exists;
+  char            path[64];
+  PetscInt        k = 0;
+  PetscFunctionBegin;
+  for (int i = 0; i < NHIST && !it; i++) {
+    PetscBool same;
+    PetscCall(PetscStrcasecmp(item, HistItems[i].name, &same));
+    if (same) it = &HistItems[i];
+  }
+  PetscCheck(it, out->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown history item '%s'; expected one of TIME, STEP, KINETIC, INTERNAL, EXTERNAL, CONTACT, FRICTION, ITERATIONS, ERROR, CONTACTS, CURVATURE, WALLTIME", item);
+  PetscCall(MbOutputFlush(out));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%s", it->name));
+  MbH5Get(exists, H5Lexists, (out->file, path, H5P_DEFAULT), path);
+  if (exists) { /* no history before the first step */
+    PetscCall(ReadAll(out, "/history/time", H5T_NATIVE_DOUBLE, sizeof(PetscReal), &nt, &cols, (void **)&tt));
+    PetscCall(ReadAll(out, path, H5T_NATIVE_DOUBLE, sizeof(PetscReal), &nv, &cols, (void **)&vv));
+    PetscCheck(nt == nv, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "'%s' has %lld values but /history/time has %lld", path, (long long)nv, (long long)nt);
+  }
+  PetscCall(PetscMalloc1(nt, t));
+  PetscCall(PetscMalloc1(nt, v));
+  for (int64_t j = 0; j < nt; j++)
+    if (InWindow(tt[j], t0, t1)) {
+      (*t)[k]   = tt[j];
+      (*v)[k++] = vv[j];
+    }
+  *n = k;
+  PetscCall(PetscFree(tt));
+  PetscCall(PetscFree(vv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3], const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v)
+{
+  static const char what[] = "CDV", axis[] = "XYZ";
+  const char       *w = NULL, *a = NULL;
+  int64_t           nrow, row = -1, *ids = NULL;
+  PetscReal        *cen = NULL, Xbar[3], A[3];
+  int               cols;
+  PetscInt          k = 0;
+  PetscFunctionBegin;
+  if (item && strlen(item) == 2) {
+    w = strchr(what, toupper((unsigned char)item[0]));
+    a = strchr(axis, toupper((unsigned char)item[1]));
+  }
+  PetscCheck(w && a && *w && *a, out->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown body item '%s'; expected one of CX, CY, CZ, DX, DY, DZ, VX, VY, VZ", item ? item : "(null)");
+  PetscCall(MbOutputFlush(out));
+  if (out->body_rows > 0) {
+    PetscCall(ReadAll(out, "/bodies/id", H5T_NATIVE_INT64, sizeof(int64_t), &nrow, &cols, (void **)&ids));
+    for (int64_t r = 0; r < nrow && row < 0; r++)
+      if (ids[r] == id) row = r;
+    PetscCall(PetscFree(ids));
+  }
+  PetscCheck(row >= 0, out->comm, PETSC_ERR_ARG_OUTOFRANGE, "unknown body id %" PetscInt_FMT ": not among the %lld bodies in '%s'", id, (long long)out->body_rows, out->h5);
+  PetscCall(ReadAll(out, "/bodies/center", H5T_NATIVE_DOUBLE, sizeof(PetscReal), &nrow, &cols, (void **)&cen));
+  MbV3Copy(&cen[3 * row], Xbar);
+  PetscCall(PetscFree(cen));
+  MbV3Sub(X, Xbar, A);
+  PetscCall(PetscMalloc1(out->nframe, t));
+  PetscCall(PetscMalloc1(out->nframe, v));
+  for (PetscInt f = 0; f < out->nframe; f++) {
+    char      gp[64], p[96];
+    int64_t   nb, j = -1, *fid;
+    PetscReal q[12], u[6], x[3], vel[3], wA[3], tf;
+    hid_t     g, at;
+    PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06d", (int)f));
+    MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
+    MbH5Get(at, H5Aopen, (g, "time", H5P_DEFAULT), gp);
+    MbH5Call(H5Aread, (at, H5T_NATIVE_DOUBLE, &tf), gp);
+    MbH5Call(H5Aclose, (at), gp);
+    MbH5Call(H5Gclose, (g), gp);
+    if (!InWindow(tf, t0, t1)) continue;
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/id", gp));
+    PetscCall(ReadAll(out, p, H5T_NATIVE_INT64, sizeof(int64_t), &nb, &cols, (void **)&fid));
+    for (int64_t r = 0; r < nb && j < 0; r++)
+      if (fid[r] == id) j = r;
+    PetscCall(PetscFree(fid));
+    if (j < 0) continue; /* the body did not exist yet */
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/conf", gp));
+    PetscCall(ReadRow(out, p, j, 12, q));
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/velo", gp));
+    PetscCall(ReadRow(out, p, j, 6, u));
+    /* x = x̄ + Λ(X − X̄), ẋ = v + Λ(Ω × (X − X̄)); Λ_ij = q[3j + i] (column-wise) */
+    MbV3Cross(u, A, wA);
+    for (int i = 0; i < 3; i++) {
+      x[i]   = q[9 + i] + q[i] * A[0] + q[3 + i] * A[1] + q[6 + i] * A[2];
+      vel[i] = u[3 + i] + q[i] * wA[0] + q[3 + i] * wA[1] + q[6 + i] * wA[2];
+    }
+    {
+      int c     = (int)(a - axis);
+      (*t)[k]   = tf;
+      (*v)[k++] = *w == 'C' ? x[c] : *w == 'D' ? x[c] - X[c] : vel[c];
+    }
+  }
+  *n = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputDestroy(MbOutput *outp)
+{
+  MbOutput out = *outp;
+  PetscFunctionBegin;
+  if (!out) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbOutputFlush(out));
+  if (out->link) out->link->out = NULL; /* the monitor stays with the domain and does nothing */
+  MbH5Call(H5Tclose, (out->label_type), "/bodies/label");
+  MbH5Call(H5Pclose, (out->dxpl), out->h5);
+  MbH5Call(H5Fclose, (out->file), out->h5);
+  PetscCall(MbXdmfClose(out));
+  PetscCall(PetscFree(out->frame));
+  PetscCall(PetscFree(out->mesh));
+  PetscCall(PetscFree(out->lay_id));
+  PetscCall(PetscFree(*outp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,77 @@
+/* Private layout of MbOutput and the HDF5 error discipline shared by output.c and xdmf.c.
+   File layout: doc/output.md. */
+#ifndef MOREAU_OUTPUTIMPL_H
+#define MOREAU_OUTPUTIMPL_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include <hdf5.h>
+#include <moreau/mboutput.h>
+
+/* Call an HDF5 function returning herr_t, htri_t or hid_t; a negative result raises a PETSc
+   error naming the function and the object (dataset or group path) it worked on:
+   MbH5Call(H5Dclose, (dset), "/frames/000001/conf"). */
+#define MbH5Call(fn, args, obj)                                                                                                                                                                                                                          \
+  do {                                                                                                                                                                                                                                                   \
+    if ((fn args) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 %s failed on '%s'", #fn, (obj));                                                                                                                                                    \
+  } while (0)
+/* The same for calls whose result is kept: var = fn args. */
+#define MbH5Get(var, fn, args, obj)                                                                                                                                                                                                                      \
+  do {                                                                                                                                                                                                                                                   \
+    if (((var) = fn args) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 %s failed on '%s'", #fn, (obj));                                                                                                                                            \
+  } while (0)
+
+/* What the XDMF index needs to know of one mesh version (/mesh/MMMMMM): global sizes. */
+typedef struct {
+  int64_t nbody;  /* bodies (rows of the frames' id, conf, velo) */
+  int64_t npts;   /* surface points (vertices of convex pieces) */
+  int64_t ncells; /* surface cells (triangles and quadrilaterals) */
+  int64_t ntopo;  /* length of the Mixed topology array */
+  int64_t nsph;   /* sphere primitives */
+} MbOutMesh;
+
+/* One written frame (/frames/NNNNNN). */
+typedef struct {
+  PetscReal time; /* simulated time */
+  PetscInt  mesh; /* index of the mesh version it uses */
+} MbOutFrame;
+
+/* Ties the output to its domain monitor: whichever of the two goes first cuts the tie. */
+typedef struct {
+  MbOutput out; /* NULL once the output is destroyed: the monitor does nothing */
+} MbOutLink;
+
+struct _p_MbOutput {
+  MbDomain    dom;                      /* the domain; NULL once it is destroyed */
+  MPI_Comm    comm;                     /* the domain's communicator */
+  PetscMPIInt rank, size;               /* this rank, number of ranks */
+  char        dir[PETSC_MAX_PATH_LEN];  /* output directory */
+  char        name[PETSC_MAX_PATH_LEN]; /* run name: <name>.h5, <name>.xmf */
+  char        h5[PETSC_MAX_PATH_LEN];   /* DIR/<name>.h5 */
+  char        xmf[PETSC_MAX_PATH_LEN];  /* DIR/<name>.xmf */
+  hid_t       file;                     /* the HDF5 file, opened with the MPI-IO driver */
+  hid_t       dxpl;                     /* collective transfer property list */
+  hid_t       label_type;               /* fixed-length string type of /bodies/label */
+  PetscReal   interval;                 /* simulated time between frames (0: every step) */
+  PetscReal   next;                     /* time the next frame is due */
+  PetscInt    last_step;                /* domain step count at the last frame, -1 before */
+  PetscInt    nframe, fcap;             /* frames written, allocated */
+  MbOutFrame *frame;                    /* frames written */
+  PetscInt    nmesh, mcap;              /* mesh versions written, allocated */
+  MbOutMesh  *mesh;                     /* mesh versions */
+  PetscInt    lay_n;                    /* layout of the current mesh: local body count ... */
+  PetscInt   *lay_id;                   /* ... and local body ids in order */
+  PetscInt    body_ids;                 /* /bodies holds every body with id below this */
+  int64_t     body_rows;                /* rows of /bodies */
+  PetscInt    nhist;                    /* /history records written */
+  FILE       *xfp;                      /* the XDMF index (rank 0) */
+  long        xtail;                    /* offset of the closing tags in the XDMF file */
+  MbOutLink  *link;                     /* tie to the domain monitor, NULL once cut */
+};
+
+/* XDMF index (xdmf.c), written by rank 0; collective so that every rank sees an error. */
+PETSC_INTERN PetscErrorCode MbXdmfOpen(MbOutput out);
+PETSC_INTERN PetscErrorCode MbXdmfAddFrame(MbOutput out, PetscInt f);
+PETSC_INTERN PetscErrorCode MbXdmfClose(MbOutput out);
+
+#endif
