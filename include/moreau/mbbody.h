@@ -83,4 +83,9 @@ PETSC_EXTERN PetscErrorCode MbBodyGetScheme(MbBody body, MbScheme *scheme);
 PETSC_EXTERN PetscErrorCode MbBodySetUserData(MbBody body, void *ctx);
 PETSC_EXTERN PetscErrorCode MbBodyGetUserData(MbBody body, void **ctx);
 
+/** Stiffness-proportional damping of deformable bodies (Solfec's body.damping), >= 0; kept
+    but without effect on rigid bodies. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodySetDamping(MbBody body, PetscReal damping);
+PETSC_EXTERN PetscErrorCode MbBodyGetDamping(MbBody body, PetscReal *damping);
+
 #endif

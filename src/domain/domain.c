@@ -4,6 +4,7 @@
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
+#include "../scheme/schemeimpl.h"
 
 PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
 {
@@ -350,15 +351,23 @@ PetscErrorCode MbDomainSummary(MbDomain d)
   PetscCall(PetscPrintf(d->comm, "moreau: energy kinetic %.9g, external work %.9g\n", (double)e.kinetic, (double)e.external));
   PetscCall(PetscPrintf(d->comm, "moreau: time per phase (max over ranks):"));
   for (int p = 0; p < MB_PHASE_COUNT; p++) PetscCall(PetscPrintf(d->comm, " %s %.3f s%s", MbPhaseNames[p] + 2, t[p], p + 1 < MB_PHASE_COUNT ? "," : "\n"));
-  for (PetscInt i = 0; i < d->nscheme; i++) {
-    PetscInt    its, fails, g[2], l[2];
-    const char *name;
-    PetscCall(MbSchemeGetStats(d->scheme[i], &its, &fails));
-    PetscCall(MbSchemeGetType(d->scheme[i], &name));
-    l[0] = its;
-    l[1] = fails;
+  /* one reduction per registered scheme name: that list is the same on every rank, while
+     the schemes a rank holds depend on which bodies it owns */
+  const char **names;
+  int          nnames;
+  PetscCall(MbSchemeGetRegistered(&names, &nnames));
+  for (int k = 0; k < nnames; k++) {
+    PetscInt l[2] = {0, 0}, g[2];
+    for (PetscInt i = 0; i < d->nscheme; i++) {
+      const char *type;
+      PetscBool   same;
+      PetscCall(MbSchemeGetType(d->scheme[i], &type));
+      PetscCall(PetscStrcmp(type, names[k], &same));
+      if (same) PetscCall(MbSchemeGetStats(d->scheme[i], &l[0], &l[1]));
+    }
     PetscCallMPI(MPI_Allreduce(l, g, 2, MPIU_INT, MPI_SUM, d->comm));
-    if (g[0] || g[1]) PetscCall(PetscPrintf(d->comm, "moreau: %s Newton iterations %" PetscInt_FMT ", non-converged steps %" PetscInt_FMT "\n", name, g[0], g[1]));
+    if (g[0] || g[1]) PetscCall(PetscPrintf(d->comm, "moreau: %s Newton iterations %" PetscInt_FMT ", non-converged steps %" PetscInt_FMT "\n", names[k], g[0], g[1]));
   }
+  PetscCall(PetscFree(names));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -31,6 +31,13 @@ PetscErrorCode MbSchemeFinalizePackage(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbSchemeGetRegistered(const char ***names, int *n)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFunctionListGet(MbSchemeList, names, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbSchemeListNames(char buf[], size_t len)
 {
   const char **names;

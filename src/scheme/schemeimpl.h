@@ -29,5 +29,7 @@ PETSC_INTERN PetscErrorCode MbSchemeCreate_RigNeg(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_RigImp(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeRegisterAll(void);
 PETSC_INTERN PetscErrorCode MbSchemeFinalizePackage(void);
+/* Registered names, the same list in the same order on every rank (free *names with PetscFree). */
+PETSC_INTERN PetscErrorCode MbSchemeGetRegistered(const char ***names, int *n);
 
 #endif

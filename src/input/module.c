@@ -1,0 +1,1285 @@
+/* The built-in `_moreau` module: thin functions over the C API, called by the Solfec-1.0
+   API in python/moreau/__init__.py, which checks the arguments first. Conventions:
+   - A SOLFEC object is an integer handle into Sols[] (domain and output live here, not in a
+     Python object, so that they are destroyed in a known order before Python finalizes).
+   - Bodies are built only on their owner rank (id mod size); every rank draws every id
+     (MbDomainNextBodyId) so that ids agree. Per-body calls on a non-owner do nothing.
+   - Each call into the C layer runs under an error handler that records PETSc's message
+     and turns it into a Python exception (RuntimeError unless the caller says otherwise).
+   - Collective calls first exchange the failure flag (MbModuleSyncFailure), so a rank whose
+     deck failed earlier never leaves the others waiting inside a collective. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+#include <moreau/mbmath.h>
+#include <moreau/mboutput.h>
+#include "inputimpl.h"
+
+typedef struct {
+  MbDomain  dom; /* bodies, schemes, step loop */
+  MbOutput  out; /* OUTDIR/<deck>.h5 and .xmf */
+  PetscBool ran; /* RUN was called: print its summary at the end */
+} Sol;
+
+static Sol      *Sols;               /* every SOLFEC object of the deck */
+static int       NSol, CapSol;       /* count and room */
+static char      DeckPath[PETSC_MAX_PATH_LEN] = "deck.py";
+static PyObject *PeerFailure;        /* _moreau.PeerFailure: the deck failed on another rank */
+static int       FailureKnown;       /* a failure exchange reported failed ranks */
+static int       FailedCount;        /* how many, once known */
+static char      ErrMsg[4096];       /* first message of the last PETSc error */
+static PetscBool CollectiveError;    /* the last RUN error happened on every rank alike */
+static PyObject *DeferredType, *DeferredValue, *DeferredTb; /* a CALLBACK's exception */
+
+/* ------------------------------------------------------------------ errors */
+
+static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  if (p == PETSC_ERROR_INITIAL) {
+    const char *text = NULL;
+    if (!mess || !mess[0]) PetscErrorMessage(n, &text, NULL);
+    snprintf(ErrMsg, sizeof(ErrMsg), "%s", mess && mess[0] ? mess : (text ? text : "unknown PETSc error"));
+  }
+  return n;
+}
+
+/* Run `call` (a PetscErrorCode expression) with errors recorded instead of printed; on an
+   error raise `exc` with PETSc's message (unless a Python exception is already set, as when
+   a Python callback failed) and return NULL from the calling wrapper. */
+#define MB_TRY(exc, call) \
+  do { \
+    PetscErrorCode mb_e_; \
+    ErrMsg[0] = 0; \
+    (void)PetscPushErrorHandler(RecordError, NULL); \
+    mb_e_ = (call); \
+    (void)PetscPopErrorHandler(); \
+    if (mb_e_) { \
+      if (!PyErr_Occurred()) PyErr_SetString((exc), ErrMsg[0] ? ErrMsg : "PETSc error"); \
+      return NULL; \
+    } \
+  } while (0)
+
+PetscErrorCode MbModuleSyncFailure(int local, int *nfailed)
+{
+  PetscFunctionBegin;
+  if (!FailureKnown) {
+    int n;
+    PetscCallMPI(MPI_Allreduce(&local, &n, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD));
+    if (n) {
+      FailureKnown = 1;
+      FailedCount  = n;
+    }
+  }
+  *nfailed = FailureKnown ? FailedCount : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int MbModuleIsPeerFailure(PyObject *type) { return PeerFailure && PyErr_GivenExceptionMatches(type, PeerFailure); }
+
+/* Before a collective call: raise PeerFailure when a rank's deck failed. Returns -1 then. */
+static int CheckPeers(void)
+{
+  int n = 0;
+  ErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(RecordError, NULL);
+  PetscErrorCode e = MbModuleSyncFailure(0, &n);
+  (void)PetscPopErrorHandler();
+  if (e) {
+    PyErr_Format(PyExc_RuntimeError, "failure exchange between ranks failed: %s", ErrMsg);
+    return -1;
+  }
+  if (n) {
+    PyErr_Format(PeerFailure, "the deck failed on %d other rank%s", n, n > 1 ? "s" : "");
+    return -1;
+  }
+  return 0;
+}
+
+/* The deck file and line being executed now (the innermost frame in the deck file, else
+   the innermost frame), for messages printed outside tracebacks. */
+static void DeckLocation(char buf[], size_t len)
+{
+  PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
+  buf[0]           = 0;
+  Py_XINCREF(f);
+  while (f) {
+    PyCodeObject  *code = PyFrame_GetCode(f);
+    const char    *file = code ? PyUnicode_AsUTF8(code->co_filename) : NULL;
+    PyFrameObject *back = PyFrame_GetBack(f);
+    if (!buf[0] || (file && !strcmp(file, DeckPath))) snprintf(buf, len, " (%s, line %d)", file ? file : "?", PyFrame_GetLineNumber(f));
+    Py_XDECREF(code);
+    if (file && !strcmp(file, DeckPath)) back = (Py_XDECREF(back), NULL);
+    Py_DECREF(f);
+    f = back;
+  }
+  PyErr_Clear();
+}
+
+static void FlushAll(void)
+{
+  for (int k = 0; k < 2; k++) {
+    PyObject *f = PySys_GetObject(k ? "stderr" : "stdout");
+    if (f && f != Py_None) {
+      PyObject *r = PyObject_CallMethod(f, "flush", NULL);
+      if (r) Py_DECREF(r);
+      else PyErr_Clear();
+    }
+  }
+  fflush(stdout);
+  fflush(stderr);
+}
+
+/* A failure on this rank that other ranks cannot learn of without hanging (they may be
+   inside a collective): report it here and end the whole job. */
+static void AbortJob(const char what[])
+{
+  PetscMPIInt rank = 0;
+  char        where[PETSC_MAX_PATH_LEN + 32];
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  DeckLocation(where, sizeof(where));
+  if (PyErr_Occurred()) PyErr_Print();
+  fprintf(stderr, "moreau: error on rank %d in %s%s: %s\nmoreau: aborting all ranks\n", rank, what, where, ErrMsg[0] ? ErrMsg : "unknown error");
+  FlushAll();
+  MPI_Abort(PETSC_COMM_WORLD, 1);
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+static Sol *GetSol(int h)
+{
+  if (h < 0 || h >= NSol || !Sols[h].dom) {
+    PyErr_Format(PyExc_ValueError, "invalid SOLFEC handle %d", h);
+    return NULL;
+  }
+  return &Sols[h];
+}
+
+/* n numbers from a sequence into x; raises TypeError naming `what` on a mismatch. */
+static int ReadReals(PyObject *seq, Py_ssize_t n, PetscReal x[], const char what[])
+{
+  PyObject *fast = PySequence_Fast(seq, what);
+  if (!fast) return -1;
+  if (PySequence_Fast_GET_SIZE(fast) != n) {
+    PyErr_Format(PyExc_TypeError, "%s must have %zd numbers, got %zd", what, n, PySequence_Fast_GET_SIZE(fast));
+    Py_DECREF(fast);
+    return -1;
+  }
+  for (Py_ssize_t k = 0; k < n; k++) {
+    x[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
+    if (x[k] == -1.0 && PyErr_Occurred()) {
+      Py_DECREF(fast);
+      return -1;
+    }
+  }
+  Py_DECREF(fast);
+  return 0;
+}
+
+/* A sequence of numbers of any length into a new PETSc array (PetscFree it). */
+static int ReadRealArray(PyObject *seq, PetscInt *n, PetscReal **x, const char what[])
+{
+  PyObject *fast = PySequence_Fast(seq, what);
+  if (!fast) return -1;
+  *n = (PetscInt)PySequence_Fast_GET_SIZE(fast);
+  if (PetscMalloc1(*n + 1, x)) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (PetscInt k = 0; k < *n; k++) {
+    (*x)[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
+    if ((*x)[k] == -1.0 && PyErr_Occurred()) {
+      Py_DECREF(fast);
+      PetscFree(*x);
+      return -1;
+    }
+  }
+  Py_DECREF(fast);
+  return 0;
+}
+
+static int ReadIntArray(PyObject *seq, PetscInt *n, PetscInt **x, const char what[])
+{
+  PyObject *fast = PySequence_Fast(seq, what);
+  if (!fast) return -1;
+  *n = (PetscInt)PySequence_Fast_GET_SIZE(fast);
+  if (PetscMalloc1(*n + 1, x)) {
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (PetscInt k = 0; k < *n; k++) {
+    long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, k));
+    if (v == -1 && PyErr_Occurred()) {
+      Py_DECREF(fast);
+      PetscFree(*x);
+      return -1;
+    }
+    (*x)[k] = (PetscInt)v;
+  }
+  Py_DECREF(fast);
+  return 0;
+}
+
+static PyObject *RealTuple(const PetscReal x[], int n)
+{
+  PyObject *t = PyTuple_New(n);
+  if (!t) return NULL;
+  for (int k = 0; k < n; k++) {
+    PyObject *f = PyFloat_FromDouble((double)x[k]);
+    if (!f) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, k, f);
+  }
+  return t;
+}
+
+static PyObject *RealList(const PetscReal x[], PetscInt n)
+{
+  PyObject *t = PyList_New(n);
+  if (!t) return NULL;
+  for (PetscInt k = 0; k < n; k++) {
+    PyObject *f = PyFloat_FromDouble((double)x[k]);
+    if (!f) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyList_SET_ITEM(t, k, f);
+  }
+  return t;
+}
+
+/* The local body id, or a ValueError when this rank does not own it. */
+static PetscErrorCode FindLocalBody(MbDomain dom, PetscInt id, MbBody *b)
+{
+  PetscFunctionBegin;
+  PetscCall(MbDomainFindBody(dom, id, b));
+  PetscCheck(*b, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " is not on this rank", id);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ shapes */
+
+#define SHAPE_CAPSULE "moreau.MbShape"
+#define TS_CAPSULE    "moreau.MbTimeSeries"
+
+static void ShapeCapsuleFree(PyObject *cap)
+{
+  MbShape s = (MbShape)PyCapsule_GetPointer(cap, SHAPE_CAPSULE);
+  if (s) (void)MbShapeDestroy(&s);
+}
+
+static PyObject *ShapeCapsule(MbShape s)
+{
+  PyObject *cap = PyCapsule_New(s, SHAPE_CAPSULE, ShapeCapsuleFree);
+  if (!cap) (void)MbShapeDestroy(&s);
+  return cap;
+}
+
+static MbShape CapsuleShape(PyObject *cap) { return (MbShape)PyCapsule_GetPointer(cap, SHAPE_CAPSULE); }
+
+/* shape_new() -> an empty shape */
+static PyObject *py_shape_new(PyObject *self, PyObject *args)
+{
+  MbShape s;
+  MB_TRY(PyExc_RuntimeError, MbShapeCreate(&s));
+  return ShapeCapsule(s);
+}
+
+/* Append one part of a compound: a shape capsule, or a sphere tuple (cx, cy, cz, r, volid, surfid). */
+static PetscErrorCode AppendPart(MbShape s, PyObject *part, int *pyerr)
+{
+  PetscFunctionBegin;
+  *pyerr = 0;
+  if (PyCapsule_CheckExact(part)) {
+    MbShape o = CapsuleShape(part);
+    if (!o) { *pyerr = 1; PetscFunctionReturn(PETSC_ERR_ARG_WRONG); }
+    PetscCall(MbShapeAppend(s, o));
+  } else {
+    double c[3], r;
+    long   volid, surfid;
+    if (!PyArg_ParseTuple(part, "ddddll", &c[0], &c[1], &c[2], &r, &volid, &surfid)) { *pyerr = 1; PetscFunctionReturn(PETSC_ERR_ARG_WRONG); }
+    PetscReal cc[3] = {c[0], c[1], c[2]};
+    PetscCall(MbShapeAddSphere(s, cc, r, (PetscInt)volid, (PetscInt)surfid));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BuildShape(PyObject *parts, MbShape *s, int *pyerr)
+{
+  Py_ssize_t n = PyList_Size(parts);
+  PetscFunctionBegin;
+  *pyerr = 0;
+  PetscCall(MbShapeCreate(s));
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PetscErrorCode e = AppendPart(*s, PyList_GET_ITEM(parts, i), pyerr);
+    if (e) {
+      PetscCall(MbShapeDestroy(s));
+      if (*pyerr) PetscFunctionReturn(e);
+      PetscCall(e);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* shape_compound(parts) -> a new shape made of the parts */
+static PyObject *py_shape_compound(PyObject *self, PyObject *args)
+{
+  PyObject *parts;
+  MbShape   s;
+  int       pyerr;
+  if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &parts)) return NULL;
+  MB_TRY(PyExc_ValueError, BuildShape(parts, &s, &pyerr));
+  return ShapeCapsule(s);
+}
+
+/* shape_convex(cap, vertices, fptr, fvert, fsurf, volid) */
+static PyObject *py_shape_convex(PyObject *self, PyObject *args)
+{
+  PyObject  *cap, *ov, *ofp, *ofv, *ofs;
+  long       volid;
+  PetscInt   nv, nfp, nfv, nfs, *fptr = NULL, *fvert = NULL, *fsurf = NULL;
+  PetscReal *v = NULL;
+  PyObject  *ret = NULL;
+  if (!PyArg_ParseTuple(args, "OOOOOl", &cap, &ov, &ofp, &ofv, &ofs, &volid)) return NULL;
+  if (ReadRealArray(ov, &nv, &v, "CONVEX: vertices") || ReadIntArray(ofp, &nfp, &fptr, "faces") || ReadIntArray(ofv, &nfv, &fvert, "faces") || ReadIntArray(ofs, &nfs, &fsurf, "faces")) goto done;
+  {
+    PetscErrorCode e;
+    ErrMsg[0] = 0;
+    (void)PetscPushErrorHandler(RecordError, NULL);
+    e = MbShapeAddConvex(CapsuleShape(cap), nv / 3, v, nfp - 1, fptr, fvert, fsurf, (PetscInt)volid);
+    (void)PetscPopErrorHandler();
+    if (e) {
+      PyErr_SetString(PyExc_ValueError, ErrMsg);
+      goto done;
+    }
+  }
+  ret = Py_NewRef(Py_None);
+done:
+  PetscFree(v);
+  PetscFree(fptr);
+  PetscFree(fvert);
+  PetscFree(fsurf);
+  return ret;
+}
+
+/* shape_hull(cap, points, volid, surfid) */
+static PyObject *py_shape_hull(PyObject *self, PyObject *args)
+{
+  PyObject      *cap, *op;
+  long           volid, surfid;
+  PetscInt       n;
+  PetscReal     *p;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "OOll", &cap, &op, &volid, &surfid)) return NULL;
+  if (ReadRealArray(op, &n, &p, "HULL: points")) return NULL;
+  ErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(RecordError, NULL);
+  e = MbShapeAddHull(CapsuleShape(cap), n / 3, p, (PetscInt)volid, (PetscInt)surfid);
+  (void)PetscPopErrorHandler();
+  PetscFree(p);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, ErrMsg);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* shape_element(cap, type, nodes, surfids or None, volid): type 8 with MbShapeAddHex order */
+static PyObject *py_shape_element(PyObject *self, PyObject *args)
+{
+  PyObject      *cap, *on, *os;
+  long           type, volid;
+  PetscReal      x[24];
+  PetscInt       sid[6] = {0, 0, 0, 0, 0, 0}, ns = 0, *ps = NULL;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "OlOOl", &cap, &type, &on, &os, &volid)) return NULL;
+  if (type != 4 && type != 5 && type != 6 && type != 8) return PyErr_Format(PyExc_ValueError, "MESH: element type must be 4, 5, 6 or 8 nodes, got %ld", type);
+  if (ReadReals(on, 3 * type, x, "element nodes")) return NULL;
+  if (os != Py_None) {
+    if (ReadIntArray(os, &ns, &ps, "element surfids")) return NULL;
+    for (PetscInt k = 0; k < ns && k < 6; k++) sid[k] = ps[k];
+    PetscFree(ps);
+  }
+  ErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(RecordError, NULL);
+  e = MbShapeAddElement(CapsuleShape(cap), (PetscInt)type, x, sid, (PetscInt)volid);
+  (void)PetscPopErrorHandler();
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, ErrMsg);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* shape_append(dst, src) */
+static PyObject *py_shape_append(PyObject *self, PyObject *args)
+{
+  PyObject *a, *b;
+  if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeAppend(CapsuleShape(a), CapsuleShape(b)));
+  Py_RETURN_NONE;
+}
+
+/* shape_copy(cap) -> new capsule */
+static PyObject *py_shape_copy(PyObject *self, PyObject *args)
+{
+  PyObject *a;
+  MbShape   s;
+  if (!PyArg_ParseTuple(args, "O", &a)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeDuplicate(CapsuleShape(a), &s));
+  return ShapeCapsule(s);
+}
+
+/* shape_transform(cap, R(9, row-major), c(3), d(3)): x -> R(x - c) + c + d */
+static PyObject *py_shape_transform(PyObject *self, PyObject *args)
+{
+  PyObject *a, *oR, *oc, *od;
+  PetscReal R[9], c[3], d[3];
+  if (!PyArg_ParseTuple(args, "OOOO", &a, &oR, &oc, &od)) return NULL;
+  if (ReadReals(oR, 9, R, "rotation") || ReadReals(oc, 3, c, "point") || ReadReals(od, 3, d, "vector")) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeTransform(CapsuleShape(a), R, c, d));
+  Py_RETURN_NONE;
+}
+
+static PyObject *MassPropsTuple(const MbMassProps *mp)
+{
+  return Py_BuildValue("(ddNN)", (double)mp->mass, (double)mp->volume, RealTuple(mp->center, 3), RealTuple(mp->inertia, 9));
+}
+
+/* shape_massprops(parts, rho) -> (mass, volume, center, inertia); ValueError when the shape
+   has no volume */
+static PyObject *py_shape_massprops(PyObject *self, PyObject *args)
+{
+  PyObject      *parts;
+  double         rho;
+  MbShape        s;
+  MbMassProps    mp;
+  int            pyerr;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "O!d", &PyList_Type, &parts, &rho)) return NULL;
+  MB_TRY(PyExc_ValueError, BuildShape(parts, &s, &pyerr));
+  ErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(RecordError, NULL);
+  e = MbShapeMassProps(s, rho, &mp);
+  (void)PetscPopErrorHandler();
+  (void)MbShapeDestroy(&s);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, ErrMsg);
+    return NULL;
+  }
+  return MassPropsTuple(&mp);
+}
+
+/* ------------------------------------------------------------------ time series */
+
+static void TsCapsuleFree(PyObject *cap)
+{
+  MbTimeSeries ts = (MbTimeSeries)PyCapsule_GetPointer(cap, TS_CAPSULE);
+  if (ts) (void)MbTimeSeriesDestroy(&ts);
+}
+
+/* time_series(t, v) -> capsule */
+static PyObject *py_time_series(PyObject *self, PyObject *args)
+{
+  PyObject    *ot, *ov, *cap;
+  PetscInt     nt, nv;
+  PetscReal   *t, *v;
+  MbTimeSeries ts;
+  if (!PyArg_ParseTuple(args, "OO", &ot, &ov)) return NULL;
+  if (ReadRealArray(ot, &nt, &t, "TIME_SERIES times")) return NULL;
+  if (ReadRealArray(ov, &nv, &v, "TIME_SERIES values")) {
+    PetscFree(t);
+    return NULL;
+  }
+  {
+    PetscErrorCode e;
+    ErrMsg[0] = 0;
+    (void)PetscPushErrorHandler(RecordError, NULL);
+    e = MbTimeSeriesCreate(nt, t, v, &ts);
+    (void)PetscPopErrorHandler();
+    PetscFree(t);
+    PetscFree(v);
+    if (e) {
+      PyErr_SetString(PyExc_ValueError, ErrMsg);
+      return NULL;
+    }
+  }
+  cap = PyCapsule_New(ts, TS_CAPSULE, TsCapsuleFree);
+  if (!cap) (void)MbTimeSeriesDestroy(&ts);
+  return cap;
+}
+
+/* time_series_eval(cap, t) -> value */
+static PyObject *py_time_series_eval(PyObject *self, PyObject *args)
+{
+  PyObject    *cap;
+  double       t;
+  PetscReal    v;
+  MbTimeSeries ts;
+  if (!PyArg_ParseTuple(args, "Od", &cap, &t)) return NULL;
+  if (!(ts = (MbTimeSeries)PyCapsule_GetPointer(cap, TS_CAPSULE))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbTimeSeriesEvaluate(ts, t, &v));
+  return PyFloat_FromDouble(v);
+}
+
+/* ------------------------------------------------------------------ SOLFEC */
+
+/* -mb_output_dir overrides the deck's output directory (through the options database, so
+   that -help lists it). */
+static PetscErrorCode OutputDirFromOptions(char dir[], size_t len, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Deck output", "moreau");
+  PetscCall(PetscOptionsString("-mb_output_dir", "Write results under this directory instead of the deck's SOLFEC output directory", "SOLFEC", dir, dir, len, set));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* solfec_create(step, outdir) -> handle. Collective: creates the output files. */
+static PyObject *py_solfec_create(PyObject *self, PyObject *args)
+{
+  double      step;
+  const char *dir;
+  char        name[PETSC_MAX_PATH_LEN], odir[PETSC_MAX_PATH_LEN];
+  const char *base, *dot;
+  PetscBool   set;
+  Sol        *s;
+  if (!PyArg_ParseTuple(args, "ds", &step, &dir)) return NULL;
+  if (CheckPeers()) return NULL;
+  if (NSol == CapSol) {
+    CapSol = CapSol ? 2 * CapSol : 4;
+    MB_TRY(PyExc_MemoryError, PetscRealloc(sizeof(Sol) * CapSol, &Sols));
+  }
+  s = &Sols[NSol];
+  PetscMemzero(s, sizeof(*s));
+  /* run name: the deck's file name without directory and .py */
+  base = strrchr(DeckPath, '/');
+  base = base ? base + 1 : DeckPath;
+  snprintf(name, sizeof(name), "%s", base);
+  dot = strrchr(name, '.');
+  if (dot && dot != name) name[dot - name] = 0;
+  snprintf(odir, sizeof(odir), "%s", dir);
+  MB_TRY(PyExc_RuntimeError, OutputDirFromOptions(odir, sizeof(odir), &set));
+  MB_TRY(PyExc_RuntimeError, MbDomainCreate(PETSC_COMM_WORLD, &s->dom));
+  NSol++;
+  MB_TRY(PyExc_RuntimeError, MbDomainSetFromOptions(s->dom));
+  {
+    /* Create the default scheme on every rank now, not lazily on the ranks that own rigid
+       bodies: MbDomainSummary reduces over the domain's schemes, so every rank must hold
+       the same ones in the same order (body.scheme creates the others on every rank). */
+    char     def[64] = MBRIGNEG;
+    MbScheme sch;
+    MB_TRY(PyExc_RuntimeError, PetscOptionsGetString(NULL, NULL, "-mb_scheme", def, sizeof(def), NULL));
+    MB_TRY(PyExc_ValueError, MbDomainGetScheme(s->dom, def, &sch));
+  }
+  MB_TRY(PyExc_ValueError, MbDomainSetStep(s->dom, step));
+  MB_TRY(PyExc_OSError, MbOutputCreate(s->dom, odir, name, 0.0, &s->out));
+  return PyLong_FromLong(NSol - 1);
+}
+
+/* solfec_info(h) -> (time, step, steps) */
+static PyObject *py_solfec_info(PyObject *self, PyObject *args)
+{
+  int       h;
+  Sol      *s;
+  PetscReal t, dt;
+  PetscInt  n;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainGetTime(s->dom, &t));
+  MB_TRY(PyExc_RuntimeError, MbDomainGetStep(s->dom, &dt));
+  MB_TRY(PyExc_RuntimeError, MbDomainGetStepCount(s->dom, &n));
+  return Py_BuildValue("(ddn)", (double)t, (double)dt, (Py_ssize_t)n);
+}
+
+static PyObject *py_solfec_set_step(PyObject *self, PyObject *args)
+{
+  int    h;
+  double dt;
+  Sol   *s;
+  if (!PyArg_ParseTuple(args, "id", &h, &dt) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainSetStep(s->dom, dt));
+  Py_RETURN_NONE;
+}
+
+/* solfec_verbose(h, flag): progress lines; -mb_quiet on the command line wins */
+static PyObject *py_solfec_verbose(PyObject *self, PyObject *args)
+{
+  int       h, flag;
+  Sol      *s;
+  PetscBool quiet = PETSC_FALSE;
+  if (!PyArg_ParseTuple(args, "ip", &h, &flag) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, PetscOptionsGetBool(NULL, NULL, "-mb_quiet", &quiet, NULL));
+  MB_TRY(PyExc_RuntimeError, MbDomainSetVerbose(s->dom, flag && !quiet ? PETSC_TRUE : PETSC_FALSE));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_solfec_gravity(PyObject *self, PyObject *args)
+{
+  int       h;
+  PyObject *og;
+  PetscReal g[3];
+  Sol      *s;
+  if (!PyArg_ParseTuple(args, "iO", &h, &og) || !(s = GetSol(h))) return NULL;
+  if (ReadReals(og, 3, g, "GRAVITY: vector")) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainSetGravity(s->dom, g));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_solfec_output(PyObject *self, PyObject *args)
+{
+  int    h;
+  double dt;
+  Sol   *s;
+  if (!PyArg_ParseTuple(args, "id", &h, &dt) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbOutputSetInterval(s->out, dt));
+  Py_RETURN_NONE;
+}
+
+/* solfec_paths(h) -> (h5, xmf) */
+static PyObject *py_solfec_paths(PyObject *self, PyObject *args)
+{
+  int         h;
+  Sol        *s;
+  const char *a, *b;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbOutputGetPaths(s->out, &a, &b));
+  return Py_BuildValue("(ss)", a, b);
+}
+
+/* A CALLBACK: fn(*args) on every rank at the same times. The failure and stop flags are
+   reduced over ranks, so every rank stops, or fails, together. */
+typedef struct {
+  PyObject *fn, *args;
+} PyMonitor;
+
+static PetscErrorCode PyMonitorDestroy(void *ctx)
+{
+  PyMonitor *m = (PyMonitor *)ctx;
+  PetscFunctionBegin;
+  Py_XDECREF(m->fn);
+  Py_XDECREF(m->args);
+  PetscCall(PetscFree(m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PyMonitorCall(MbDomain dom, void *ctx, PetscBool *stop)
+{
+  PyMonitor *m = (PyMonitor *)ctx;
+  PyObject  *r = PyObject_Call(m->fn, m->args, NULL);
+  int        l[2], g[2];
+  MPI_Comm   comm;
+  PetscFunctionBegin;
+  l[0] = r == NULL;
+  l[1] = 0;
+  if (r) {
+    /* Solfec: a callback returning 0 stops the run (None continues) */
+    if (r == Py_False) l[1] = 1;
+    else if (PyLong_Check(r)) l[1] = PyLong_AsLong(r) == 0;
+    else if (PyFloat_Check(r)) l[1] = PyFloat_AsDouble(r) == 0.0;
+    Py_DECREF(r);
+  } else if (!DeferredType) PyErr_Fetch(&DeferredType, &DeferredValue, &DeferredTb);
+  else PyErr_Clear();
+  PetscCall(MbDomainGetComm(dom, &comm));
+  PetscCallMPI(MPI_Allreduce(l, g, 2, MPI_INT, MPI_MAX, comm));
+  if (g[0]) {
+    CollectiveError = PETSC_TRUE;
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "CALLBACK raised an exception%s", l[0] ? "" : " on another rank");
+  }
+  *stop = g[1] ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* solfec_callback(h, interval, fn, args) */
+static PyObject *py_solfec_callback(PyObject *self, PyObject *args)
+{
+  int        h;
+  double     dt;
+  PyObject  *fn, *fargs;
+  PyMonitor *m;
+  Sol       *s;
+  if (!PyArg_ParseTuple(args, "idOO!", &h, &dt, &fn, &PyTuple_Type, &fargs) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_MemoryError, PetscNew(&m));
+  m->fn   = Py_NewRef(fn);
+  m->args = Py_NewRef(fargs);
+  MB_TRY(PyExc_ValueError, MbDomainAddMonitor(s->dom, dt, PyMonitorCall, m, PyMonitorDestroy));
+  Py_RETURN_NONE;
+}
+
+/* solfec_run(h, duration). Collective. */
+static PyObject *py_solfec_run(PyObject *self, PyObject *args)
+{
+  int            h;
+  double         duration;
+  Sol           *s;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "id", &h, &duration) || !(s = GetSol(h))) return NULL;
+  if (CheckPeers()) return NULL;
+  s->ran          = PETSC_TRUE;
+  CollectiveError = PETSC_FALSE;
+  ErrMsg[0]       = 0;
+  (void)PetscPushErrorHandler(RecordError, NULL);
+  e = MbDomainRun(s->dom, duration);
+  if (!e) e = MbOutputFlush(s->out);
+  (void)PetscPopErrorHandler();
+  if (e) {
+    if (CollectiveError) {
+      /* every rank is here: raise normally; the rank whose CALLBACK raised gets its own
+         exception back, the others PeerFailure */
+      CollectiveError = PETSC_FALSE;
+      if (DeferredType) {
+        PyErr_Restore(DeferredType, DeferredValue, DeferredTb);
+        DeferredType = DeferredValue = DeferredTb = NULL;
+      } else PyErr_SetString(PeerFailure, "a CALLBACK raised an exception on another rank");
+      return NULL;
+    }
+    AbortJob("RUN");
+  }
+  Py_RETURN_NONE;
+}
+
+/* solfec_energy(h, id) -> (kinetic, internal, external, contact, friction), global; of one
+   body when id >= 0. Collective. */
+static PyObject *py_solfec_energy(PyObject *self, PyObject *args)
+{
+  int      h;
+  long     id;
+  Sol     *s;
+  MbEnergy e, g;
+  MPI_Comm comm;
+  if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
+  if (CheckPeers()) return NULL;
+  if (id < 0) MB_TRY(PyExc_RuntimeError, MbDomainGetEnergy(s->dom, &g));
+  else {
+    MB_TRY(PyExc_RuntimeError, MbDomainGetBodyEnergy(s->dom, (PetscInt)id, &e));
+    MB_TRY(PyExc_RuntimeError, MbDomainGetComm(s->dom, &comm));
+    if (MPI_Allreduce(&e, &g, 5, MPIU_REAL, MPIU_SUM, comm)) return PyErr_Format(PyExc_RuntimeError, "MPI_Allreduce failed");
+  }
+  return Py_BuildValue("(ddddd)", (double)g.kinetic, (double)g.internal, (double)g.external, (double)g.contact, (double)g.friction);
+}
+
+/* solfec_history(h, item, t0, t1) -> (times, values). Collective. */
+static PyObject *py_solfec_history(PyObject *self, PyObject *args)
+{
+  int         h;
+  const char *item;
+  double      t0, t1;
+  Sol        *s;
+  PetscInt    n;
+  PetscReal  *t, *v;
+  PyObject   *r;
+  if (!PyArg_ParseTuple(args, "isdd", &h, &item, &t0, &t1) || !(s = GetSol(h))) return NULL;
+  if (CheckPeers()) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbOutputFlush(s->out));
+  MB_TRY(PyExc_ValueError, MbOutputReadHistory(s->out, item, t0, t1, &n, &t, &v));
+  r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
+  PetscFree(t);
+  PetscFree(v);
+  return r;
+}
+
+/* solfec_history_body(h, id, X, item, t0, t1) -> (times, values). Collective. */
+static PyObject *py_solfec_history_body(PyObject *self, PyObject *args)
+{
+  int         h;
+  long        id;
+  const char *item;
+  double      t0, t1;
+  PyObject   *oX, *r;
+  PetscReal   X[3], *t, *v;
+  PetscInt    n;
+  Sol        *s;
+  if (!PyArg_ParseTuple(args, "ilOsdd", &h, &id, &oX, &item, &t0, &t1) || !(s = GetSol(h))) return NULL;
+  if (ReadReals(oX, 3, X, "HISTORY: point")) return NULL;
+  if (CheckPeers()) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbOutputFlush(s->out));
+  MB_TRY(PyExc_ValueError, MbOutputReadBody(s->out, (PetscInt)id, X, item, t0, t1, &n, &t, &v));
+  r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
+  PetscFree(t);
+  PetscFree(v);
+  return r;
+}
+
+/* sync() -> None, or PeerFailure when a rank's deck failed. Collective. */
+static PyObject *py_sync(PyObject *self, PyObject *args)
+{
+  if (CheckPeers()) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ bodies */
+
+/* next_owned(h) -> whether this rank will own the next body */
+static PyObject *py_next_owned(PyObject *self, PyObject *args)
+{
+  int         h;
+  Sol        *s;
+  PetscInt    n;
+  PetscMPIInt owner, rank;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainGetGlobalBodyCount(s->dom, &n));
+  MB_TRY(PyExc_RuntimeError, MbDomainOwnerRank(s->dom, n, &owner));
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  return PyBool_FromLong(owner == rank);
+}
+
+/* Draw the next id on every rank; build the body on its owner from shape s (taken). */
+static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, const char *label, PetscInt *id)
+{
+  PetscMPIInt owner, rank;
+  MbBody      b;
+  PetscFunctionBegin;
+  PetscCall(MbDomainNextBodyId(sol->dom, id));
+  PetscCall(MbDomainOwnerRank(sol->dom, *id, &owner));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (owner == rank) {
+    PetscCheck(*shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT ": no shape given on its owner rank", *id);
+    PetscCall(MbBodyCreate(*id, kind ? MB_BODY_OBSTACLE : MB_BODY_RIGID, *shape, rho, label, &b));
+    PetscCall(MbDomainAddBody(sol->dom, b));
+  }
+  PetscCall(MbShapeDestroy(shape));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sphere fast path (a million bodies): body_sphere(h, kind, cx, cy, cz, r, volid,
+   surfid, rho, label) -> id; kind 0 RIGID, 1 OBSTACLE */
+static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n)
+{
+  int         h, kind;
+  double      c[4], rho;
+  long        volid, surfid;
+  const char *label = NULL;
+  Sol        *s;
+  MbShape     shape = NULL;
+  PetscInt    id, count;
+  PetscMPIInt owner, rank;
+  if (n != 10) return PyErr_Format(PyExc_TypeError, "body_sphere takes 10 arguments");
+  h    = (int)PyLong_AsLong(a[0]);
+  kind = (int)PyLong_AsLong(a[1]);
+  for (int k = 0; k < 4; k++) c[k] = PyFloat_AsDouble(a[2 + k]);
+  volid  = PyLong_AsLong(a[6]);
+  surfid = PyLong_AsLong(a[7]);
+  rho    = PyFloat_AsDouble(a[8]);
+  if (a[9] != Py_None && !(label = PyUnicode_AsUTF8(a[9]))) return NULL;
+  if (PyErr_Occurred() || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainGetGlobalBodyCount(s->dom, &count));
+  MB_TRY(PyExc_RuntimeError, MbDomainOwnerRank(s->dom, count, &owner));
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (owner == rank) {
+    PetscReal cc[3] = {c[0], c[1], c[2]};
+    MB_TRY(PyExc_RuntimeError, MbShapeCreate(&shape));
+    MB_TRY(PyExc_ValueError, MbShapeAddSphere(shape, cc, c[3], (PetscInt)volid, (PetscInt)surfid));
+  }
+  MB_TRY(PyExc_ValueError, NewBody(s, kind, &shape, rho, label, &id));
+  return PyLong_FromLong((long)id);
+}
+
+/* body_shape(h, kind, parts or None, rho, label) -> id; parts is given on the owner only */
+static PyObject *py_body_shape(PyObject *self, PyObject *args)
+{
+  int         h, kind, pyerr;
+  PyObject   *parts, *olabel;
+  double      rho;
+  const char *label = NULL;
+  Sol        *s;
+  MbShape     shape = NULL;
+  PetscInt    id;
+  if (!PyArg_ParseTuple(args, "iiOdO", &h, &kind, &parts, &rho, &olabel) || !(s = GetSol(h))) return NULL;
+  if (olabel != Py_None && !(label = PyUnicode_AsUTF8(olabel))) return NULL;
+  if (parts != Py_None) {
+    if (!PyList_Check(parts)) return PyErr_Format(PyExc_TypeError, "parts must be a list");
+    MB_TRY(PyExc_ValueError, BuildShape(parts, &shape, &pyerr));
+  }
+  MB_TRY(PyExc_ValueError, NewBody(s, kind, &shape, rho, label, &id));
+  return PyLong_FromLong((long)id);
+}
+
+/* body_get(h, id, what): 0 conf, 1 velo, 2 (mass, volume, center, inertia), 3 scheme,
+   4 damping. Owner only. */
+static PyObject *py_body_get(PyObject *self, PyObject *args)
+{
+  int         h, what;
+  long        id;
+  Sol        *s;
+  MbBody      b;
+  PetscReal  *q, *u;
+  PetscInt    nq, nu;
+  MbMassProps mp;
+  MbScheme    sch;
+  const char *name = NULL;
+  PetscReal   damp;
+  if (!PyArg_ParseTuple(args, "ili", &h, &id, &what) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  switch (what) {
+  case 0:
+  case 1:
+    MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
+    MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &nq, &nu));
+    return what ? RealTuple(u, (int)nu) : RealTuple(q, (int)nq);
+  case 2:
+    MB_TRY(PyExc_RuntimeError, MbBodyGetMassProps(b, &mp));
+    return MassPropsTuple(&mp);
+  case 3:
+    MB_TRY(PyExc_RuntimeError, MbBodyGetScheme(b, &sch));
+    if (!sch) Py_RETURN_NONE;
+    MB_TRY(PyExc_RuntimeError, MbSchemeGetType(sch, &name));
+    return PyUnicode_FromString(name);
+  case 4:
+    MB_TRY(PyExc_RuntimeError, MbBodyGetDamping(b, &damp));
+    return PyFloat_FromDouble(damp);
+  default: return PyErr_Format(PyExc_ValueError, "body_get: unknown item %d", what);
+  }
+}
+
+/* body_set_state(h, id, what, values): 0 conf (nq numbers), 1 velo (nu numbers). Owner only. */
+static PyObject *py_body_set_state(PyObject *self, PyObject *args)
+{
+  int        h, what;
+  long       id;
+  PyObject  *ov;
+  Sol       *s;
+  MbBody     b;
+  PetscReal *q, *u, x[64];
+  PetscInt   nq, nu;
+  if (!PyArg_ParseTuple(args, "iliO", &h, &id, &what, &ov) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
+  MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &nq, &nu));
+  if (ReadReals(ov, what ? nu : nq, x, what ? "velo" : "conf")) return NULL;
+  if (what) {
+    MbBodyKind kind;
+    MB_TRY(PyExc_RuntimeError, MbBodyGetKind(b, &kind));
+    if (kind == MB_BODY_OBSTACLE) {
+      for (PetscInt k = 0; k < nu; k++)
+        if (x[k] != 0) return PyErr_Format(PyExc_ValueError, "body %ld is an OBSTACLE: it cannot be given a velocity", id);
+    }
+    memcpy(u, x, sizeof(PetscReal) * (size_t)nu);
+  } else memcpy(q, x, sizeof(PetscReal) * (size_t)nq);
+  Py_RETURN_NONE;
+}
+
+/* body_chars(h, id, mass, volume, center, inertia). Owner only. */
+static PyObject *py_body_chars(PyObject *self, PyObject *args)
+{
+  int       h;
+  long      id;
+  double    m, v;
+  PyObject *oc, *oJ;
+  PetscReal c[3], J[9];
+  Sol      *s;
+  MbBody    b;
+  if (!PyArg_ParseTuple(args, "ilddOO", &h, &id, &m, &v, &oc, &oJ) || !(s = GetSol(h))) return NULL;
+  if (ReadReals(oc, 3, c, "BODY_CHARS: center") || ReadReals(oJ, 9, J, "BODY_CHARS: inertia")) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodySetChars(b, m, v, c, J));
+  Py_RETURN_NONE;
+}
+
+/* body_velocity(h, id, linear or None, angular or None): angular is spatial, stored as the
+   referential Ω = Λᵀω. Owner only. */
+static PyObject *py_body_velocity(PyObject *self, PyObject *args)
+{
+  int        h;
+  long       id;
+  PyObject  *ol, *oa;
+  PetscReal  lin[3], w[3], W[3], *q, *u;
+  Sol       *s;
+  MbBody     b;
+  if (!PyArg_ParseTuple(args, "ilOO", &h, &id, &ol, &oa) || !(s = GetSol(h))) return NULL;
+  if ((ol != Py_None && ReadReals(ol, 3, lin, "INITIAL_VELOCITY: linear")) || (oa != Py_None && ReadReals(oa, 3, w, "INITIAL_VELOCITY: angular"))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
+  /* q holds Λ column-wise: column j is q[3j..3j+2], so (Λᵀω)_j = q[3j..3j+2]·ω */
+  for (int j = 0; j < 3; j++) W[j] = q[3 * j] * w[0] + q[3 * j + 1] * w[1] + q[3 * j + 2] * w[2];
+  MB_TRY(PyExc_ValueError, MbBodySetVelocity(b, ol != Py_None ? lin : NULL, oa != Py_None ? W : NULL));
+  Py_RETURN_NONE;
+}
+
+/* body_transform(h, id, R(9), c(3), d(3)): Λ ← RΛ, x̄ ← R(x̄ − c) + c + d. Owner only. */
+static PyObject *py_body_transform(PyObject *self, PyObject *args)
+{
+  int       h;
+  long      id;
+  PyObject *oR, *oc, *od;
+  PetscReal R[9], c[3], d[3], *q, *u, y[3];
+  Sol      *s;
+  MbBody    b;
+  if (!PyArg_ParseTuple(args, "ilOOO", &h, &id, &oR, &oc, &od) || !(s = GetSol(h))) return NULL;
+  if (ReadReals(oR, 9, R, "rotation") || ReadReals(oc, 3, c, "point") || ReadReals(od, 3, d, "vector")) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
+  for (int j = 0; j < 3; j++) { /* column j of Λ */
+    MbM3Mult(R, &q[3 * j], y);
+    MbV3Copy(y, &q[3 * j]);
+  }
+  MbV3Sub(&q[9], c, y);
+  MbM3Mult(R, y, y);
+  MbV3Add(y, c, y);
+  MbV3Add(y, d, &q[9]);
+  Py_RETURN_NONE;
+}
+
+/* body_scheme(h, id, name): validates the name on every rank (the same error everywhere),
+   sets it on the owner. */
+static PyObject *py_body_scheme(PyObject *self, PyObject *args)
+{
+  int         h;
+  long        id;
+  const char *name;
+  Sol        *s;
+  MbScheme    sch;
+  MbBody      b;
+  if (!PyArg_ParseTuple(args, "ils", &h, &id, &name) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainGetScheme(s->dom, name, &sch));
+  MB_TRY(PyExc_RuntimeError, MbDomainFindBody(s->dom, (PetscInt)id, &b));
+  if (b) MB_TRY(PyExc_ValueError, MbBodySetScheme(b, sch));
+  Py_RETURN_NONE;
+}
+
+static PyObject *py_body_damping(PyObject *self, PyObject *args)
+{
+  int    h;
+  long   id;
+  double d;
+  Sol   *s;
+  MbBody b;
+  if (!PyArg_ParseTuple(args, "ild", &h, &id, &d) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodySetDamping(b, d));
+  Py_RETURN_NONE;
+}
+
+/* body_load(h, id, kind (0 force, 1 torque), frame (0 spatial, 1 convected), X, dir, value,
+   ts or None). Owner only. */
+static PyObject *py_body_load(PyObject *self, PyObject *args)
+{
+  int          h, kind, frame;
+  long         id;
+  PyObject    *oX, *od, *ots;
+  double       value;
+  PetscReal    X[3], d[3];
+  MbTimeSeries ts = NULL;
+  Sol         *s;
+  MbBody       b;
+  if (!PyArg_ParseTuple(args, "iliiOOdO", &h, &id, &kind, &frame, &oX, &od, &value, &ots) || !(s = GetSol(h))) return NULL;
+  if (ReadReals(oX, 3, X, "point") || ReadReals(od, 3, d, "direction")) return NULL;
+  if (ots != Py_None && !(ts = (MbTimeSeries)PyCapsule_GetPointer(ots, TS_CAPSULE))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodyAddLoad(b, kind ? MB_LOAD_TORQUE : MB_LOAD_FORCE, frame ? MB_FRAME_CONVECTED : MB_FRAME_SPATIAL, X, d, value, ts));
+  Py_RETURN_NONE;
+}
+
+/* A load given by a Python callable, Solfec's value(data, q, u, t, h) or value(q, u, t, h),
+   returning (spatial force, spatial torque, referential torque). Runs on the owner only,
+   so an error here cannot be told to the other ranks: RUN aborts the job. */
+typedef struct {
+  PyObject *fn;      /* the callable */
+  PyObject *data;    /* first argument, or NULL */
+  char      what[8]; /* FORCE or TORQUE, for messages */
+} PyLoad;
+
+static PetscErrorCode PyLoadDestroy(void *ctx)
+{
+  PyLoad *l = (PyLoad *)ctx;
+  PetscFunctionBegin;
+  Py_XDECREF(l->fn);
+  Py_XDECREF(l->data);
+  PetscCall(PetscFree(l));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Where a callable was defined, for messages about what it returned. */
+static void CallableWhere(PyObject *fn, char buf[], size_t len)
+{
+  PyObject *code = PyObject_GetAttrString(fn, "__code__");
+  buf[0]         = 0;
+  if (code) {
+    PyObject *file = PyObject_GetAttrString(code, "co_filename"), *line = PyObject_GetAttrString(code, "co_firstlineno"), *name = PyObject_GetAttrString(code, "co_name");
+    if (file && line && name) snprintf(buf, len, " ('%s' defined at %s:%ld)", PyUnicode_AsUTF8(name), PyUnicode_AsUTF8(file), PyLong_AsLong(line));
+    Py_XDECREF(file);
+    Py_XDECREF(line);
+    Py_XDECREF(name);
+    Py_DECREF(code);
+  }
+  PyErr_Clear();
+}
+
+static PetscErrorCode PyLoadCall(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscReal out[9])
+{
+  PyLoad   *l = (PyLoad *)ctx;
+  PetscInt  nq, nu;
+  PyObject *oq, *ou, *r, *fast;
+  char      where[PETSC_MAX_PATH_LEN + 64];
+  PetscFunctionBegin;
+  PetscCall(MbBodyGetSizes(body, &nq, &nu));
+  oq = RealList(q, nq);
+  ou = RealList(u, nu);
+  if (oq && ou) r = l->data ? PyObject_CallFunction(l->fn, "OOOdd", l->data, oq, ou, (double)t, (double)h) : PyObject_CallFunction(l->fn, "OOdd", oq, ou, (double)t, (double)h);
+  else r = NULL;
+  Py_XDECREF(oq);
+  Py_XDECREF(ou);
+  if (!r) {
+    /* print the traceback (deck file and line) here, on the rank where it happened */
+    if (PyErr_ExceptionMatches(PyExc_SystemExit)) {
+      PyErr_Clear();
+      SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback called sys.exit(); that cannot stop a parallel run (return 0 from a CALLBACK instead)", l->what);
+    }
+    PyErr_Print();
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback raised an exception (traceback above)", l->what);
+  }
+  fast = PySequence_Fast(r, "");
+  Py_DECREF(r);
+  if (!fast) {
+    PyErr_Clear();
+    CallableWhere(l->fn, where, sizeof(where));
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return 9 numbers, got a non-sequence%s", l->what, where);
+  }
+  if (PySequence_Fast_GET_SIZE(fast) != 9) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    Py_DECREF(fast);
+    CallableWhere(l->fn, where, sizeof(where));
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return 9 numbers, got %zd%s", l->what, n, where);
+  }
+  for (int k = 0; k < 9; k++) {
+    out[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
+    if (out[k] == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      Py_DECREF(fast);
+      CallableWhere(l->fn, where, sizeof(where));
+      SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return 9 numbers, item %d is not a number%s", l->what, k, where);
+    }
+  }
+  Py_DECREF(fast);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* body_load_callback(h, id, what, fn, data or None). Owner only. */
+static PyObject *py_body_load_callback(PyObject *self, PyObject *args)
+{
+  int         h;
+  long        id;
+  const char *what;
+  PyObject   *fn, *data;
+  PyLoad     *l;
+  Sol        *s;
+  MbBody      b;
+  if (!PyArg_ParseTuple(args, "ilsOO", &h, &id, &what, &fn, &data) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_MemoryError, PetscNew(&l));
+  l->fn   = Py_NewRef(fn);
+  l->data = data == Py_None ? NULL : Py_NewRef(data);
+  snprintf(l->what, sizeof(l->what), "%s", what);
+  MB_TRY(PyExc_RuntimeError, MbBodyAddLoadCallback(b, PyLoadCall, l, PyLoadDestroy));
+  Py_RETURN_NONE;
+}
+
+/* info() -> (rank, size) */
+static PyObject *py_info(PyObject *self, PyObject *args)
+{
+  PetscMPIInt rank, size;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  return Py_BuildValue("(ii)", (int)rank, (int)size);
+}
+
+/* default_scheme() -> the -mb_scheme option or RIG_NEG */
+static PyObject *py_default_scheme(PyObject *self, PyObject *args)
+{
+  char name[64] = MBRIGNEG;
+  MB_TRY(PyExc_RuntimeError, PetscOptionsGetString(NULL, NULL, "-mb_scheme", name, sizeof(name), NULL));
+  return PyUnicode_FromString(name);
+}
+
+/* ------------------------------------------------------------------ module */
+
+PetscErrorCode MbModuleSetDeck(const char deck[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(DeckPath, deck, sizeof(DeckPath)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbModuleSummary(void)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < NSol; i++)
+    if (Sols[i].dom && Sols[i].ran) PetscCall(MbDomainSummary(Sols[i].dom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbModuleDestroyAll(void)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < NSol; i++) {
+    if (Sols[i].out) PetscCall(MbOutputDestroy(&Sols[i].out));
+    PetscCall(MbDomainDestroy(&Sols[i].dom)); /* releases Python callables of loads and monitors */
+  }
+  PetscCall(PetscFree(Sols));
+  NSol = CapSol = 0;
+  Py_CLEAR(DeferredType);
+  Py_CLEAR(DeferredValue);
+  Py_CLEAR(DeferredTb);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PyMethodDef Methods[] = {
+  {"shape_new", py_shape_new, METH_NOARGS, "shape_new() -> empty shape"},
+  {"shape_compound", py_shape_compound, METH_VARARGS, "shape_compound(parts) -> shape"},
+  {"shape_convex", py_shape_convex, METH_VARARGS, "shape_convex(shape, vertices, fptr, fvert, fsurf, volid)"},
+  {"shape_hull", py_shape_hull, METH_VARARGS, "shape_hull(shape, points, volid, surfid)"},
+  {"shape_element", py_shape_element, METH_VARARGS, "shape_element(shape, type, nodes, surfids, volid)"},
+  {"shape_append", py_shape_append, METH_VARARGS, "shape_append(dst, src)"},
+  {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
+  {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
+  {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
+  {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
+  {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},
+  {"solfec_create", py_solfec_create, METH_VARARGS, "solfec_create(step, outdir) -> handle (collective)"},
+  {"solfec_info", py_solfec_info, METH_VARARGS, "solfec_info(h) -> (time, step, steps)"},
+  {"solfec_set_step", py_solfec_set_step, METH_VARARGS, "solfec_set_step(h, step)"},
+  {"solfec_verbose", py_solfec_verbose, METH_VARARGS, "solfec_verbose(h, flag)"},
+  {"solfec_gravity", py_solfec_gravity, METH_VARARGS, "solfec_gravity(h, g)"},
+  {"solfec_output", py_solfec_output, METH_VARARGS, "solfec_output(h, interval)"},
+  {"solfec_paths", py_solfec_paths, METH_VARARGS, "solfec_paths(h) -> (h5, xmf)"},
+  {"solfec_callback", py_solfec_callback, METH_VARARGS, "solfec_callback(h, interval, fn, args)"},
+  {"solfec_run", py_solfec_run, METH_VARARGS, "solfec_run(h, duration) (collective)"},
+  {"solfec_energy", py_solfec_energy, METH_VARARGS, "solfec_energy(h, id) -> 5 energies (collective)"},
+  {"solfec_history", py_solfec_history, METH_VARARGS, "solfec_history(h, item, t0, t1) -> (t, v) (collective)"},
+  {"solfec_history_body", py_solfec_history_body, METH_VARARGS, "solfec_history_body(h, id, X, item, t0, t1) -> (t, v) (collective)"},
+  {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},
+  {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
+  {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label) -> id"},
+  {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label) -> id"},
+  {"body_get", py_body_get, METH_VARARGS, "body_get(h, id, what)"},
+  {"body_set_state", py_body_set_state, METH_VARARGS, "body_set_state(h, id, what, values)"},
+  {"body_chars", py_body_chars, METH_VARARGS, "body_chars(h, id, mass, volume, center, inertia)"},
+  {"body_velocity", py_body_velocity, METH_VARARGS, "body_velocity(h, id, linear, angular)"},
+  {"body_transform", py_body_transform, METH_VARARGS, "body_transform(h, id, R, c, d)"},
+  {"body_scheme", py_body_scheme, METH_VARARGS, "body_scheme(h, id, name)"},
+  {"body_damping", py_body_damping, METH_VARARGS, "body_damping(h, id, value)"},
+  {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
+  {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data)"},
+  {"info", py_info, METH_NOARGS, "info() -> (rank, size)"},
+  {"default_scheme", py_default_scheme, METH_NOARGS, "default_scheme() -> name"},
+  {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef Module = {PyModuleDef_HEAD_INIT, "_moreau", "moreau's C layer (use the moreau package)", -1, Methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__moreau(void)
+{
+  PyObject *m = PyModule_Create(&Module);
+  if (!m) return NULL;
+  if (!PeerFailure) PeerFailure = PyErr_NewExceptionWithDoc("_moreau.PeerFailure", "The deck failed on another rank; this rank stops too.", PyExc_RuntimeError, NULL);
+  if (!PeerFailure || PyModule_AddObjectRef(m, "PeerFailure", PeerFailure) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  if (PyModule_AddStringConstant(m, "version", MOREAU_VERSION_STRING) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

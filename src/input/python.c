@@ -1,0 +1,231 @@
+/* The embedded interpreter: Debian's libpython3 (pkg-config python3-embed) with the
+   built-in `_moreau` module, the source tree's python/ directory on sys.path, and the deck
+   run as __main__ under its real file name, so tracebacks name the deck file and line. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <errno.h>
+#include <string.h>
+#include "inputimpl.h"
+
+#ifndef MB_SOURCE_DIR
+  #define MB_SOURCE_DIR "."
+#endif
+
+static PetscBool PythonStarted = PETSC_FALSE;
+
+const char *MbInputPythonVersion(void) { return PY_VERSION; }
+
+/* Prepend each entry of a colon-separated list to sys.path (first entry first). */
+static int PrependPath(PyObject *path, const char list[])
+{
+  char       *copy = strdup(list), *save = NULL;
+  Py_ssize_t  pos  = 0;
+  if (!copy) return -1;
+  for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+    PyObject *s = PyUnicode_DecodeFSDefault(tok);
+    if (!s || PyList_Insert(path, pos++, s) < 0) {
+      Py_XDECREF(s);
+      free(copy);
+      return -1;
+    }
+    Py_DECREF(s);
+  }
+  free(copy);
+  return 0;
+}
+
+/* Python setup: built-in module, argv, no signal handlers (so Ctrl-C and mpirun's signals
+   keep their default meaning on a parallel job), sys.path. */
+static PetscErrorCode StartPython(const char deck[], int nargs, char *args[])
+{
+  PyConfig config;
+  PyStatus st;
+  char   **argv;
+  PetscFunctionBegin;
+  PetscCheck(PyImport_AppendInittab("_moreau", PyInit__moreau) == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot register the _moreau module with Python");
+  PyConfig_InitPythonConfig(&config);
+  config.parse_argv              = 0; /* deck arguments are the deck's, not Python's */
+  config.install_signal_handlers = 0;
+  config.site_import             = 1;
+  PetscCall(PetscMalloc1(nargs + 1, &argv));
+  argv[0] = (char *)deck;
+  for (int i = 0; i < nargs; i++) argv[i + 1] = args[i];
+  st = PyConfig_SetBytesArgv(&config, nargs + 1, argv);
+  PetscCall(PetscFree(argv));
+  if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
+  PyConfig_Clear(&config);
+  PetscCheck(!PyStatus_Exception(st), PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot start Python %s: %s", PY_VERSION, st.err_msg ? st.err_msg : "unknown error");
+  PythonStarted = PETSC_TRUE;
+  {
+    /* sys.path: the deck's directory first (as `python3 deck.py` would), then our package */
+    PyObject   *path = PySys_GetObject("path"); /* borrowed */
+    const char *env  = getenv("MOREAU_PYTHONPATH");
+    char        dir[PETSC_MAX_PATH_LEN];
+    const char *slash = strrchr(deck, '/');
+    PetscCheck(path && PyList_Check(path), PETSC_COMM_SELF, PETSC_ERR_LIB, "Python has no sys.path list");
+    if (slash) {
+      size_t n = (size_t)(slash - deck);
+      if (n == 0) n = 1; /* deck in / */
+      if (n >= sizeof(dir)) n = sizeof(dir) - 1;
+      memcpy(dir, deck, n);
+      dir[n] = 0;
+    } else PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
+    PetscCheck(PrependPath(path, env && env[0] ? env : MB_SOURCE_DIR "/python") == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot set sys.path");
+    PetscCheck(PrependPath(path, dir) == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot set sys.path");
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void FlushStdio(void)
+{
+  PyObject *f;
+  for (int k = 0; k < 2; k++) {
+    f = PySys_GetObject(k ? "stderr" : "stdout"); /* borrowed */
+    if (f && f != Py_None) {
+      PyObject *r = PyObject_CallMethod(f, "flush", NULL);
+      if (r) Py_DECREF(r);
+      else PyErr_Clear();
+    }
+  }
+  fflush(stdout);
+  fflush(stderr);
+}
+
+/* SystemExit(code): the exit status Python itself would use. */
+static int ExitCodeOf(PyObject *value)
+{
+  PyObject *code = value ? PyObject_GetAttrString(value, "code") : NULL;
+  int       rc   = 1;
+  if (!code) {
+    PyErr_Clear();
+    return 1;
+  }
+  if (code == Py_None) rc = 0;
+  else if (PyLong_Check(code)) rc = (int)PyLong_AsLong(code);
+  else {
+    PyObject *s = PyObject_Str(code);
+    if (s) {
+      fprintf(stderr, "%s\n", PyUnicode_AsUTF8(s));
+      Py_DECREF(s);
+    }
+    PyErr_Clear();
+    rc = 1;
+  }
+  Py_DECREF(code);
+  return rc;
+}
+
+/* Run the deck in __main__'s namespace after `from moreau import *`; returns 0, or -1 with
+   a Python exception set. */
+static int ExecDeck(const char deck[], FILE *fp)
+{
+  PyObject *main = PyImport_AddModule("__main__"), *g, *r, *file; /* borrowed */
+  if (!main) return -1;
+  g    = PyModule_GetDict(main); /* borrowed */
+  file = PyUnicode_DecodeFSDefault(deck);
+  if (!file || PyDict_SetItemString(g, "__file__", file) < 0) {
+    Py_XDECREF(file);
+    return -1;
+  }
+  Py_DECREF(file);
+  r = PyRun_String("from moreau import *\n", Py_file_input, g, g);
+  if (!r) return -1;
+  Py_DECREF(r);
+  r = PyRun_FileExFlags(fp, deck, Py_file_input, g, g, 0, NULL);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+
+PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *exitcode)
+{
+  FILE       *fp;
+  int         failed = 0, nfailed = 0, rc = 0, peer = 0;
+  PetscMPIInt rank, size;
+  PyObject   *type = NULL, *value = NULL, *tb = NULL;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  *exitcode = 0;
+  /* every rank opens the deck: they may not share a file system */
+  fp = fopen(deck, "r");
+  {
+    int bad = fp ? 0 : errno, anybad;
+    PetscCallMPI(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+    if (anybad) {
+      if (bad) PetscCall(PetscFPrintf(PETSC_COMM_SELF, stderr, "moreau: cannot open deck '%s': %s%s\n", deck, strerror(bad), rank && size > 1 ? " (on this rank)" : ""));
+      if (fp) fclose(fp);
+      *exitcode = 1;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  PetscCall(StartPython(deck, nargs, args));
+  PetscCall(MbModuleSetDeck(deck));
+  if (ExecDeck(deck, fp) < 0) {
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (type && PyErr_GivenExceptionMatches(type, PyExc_SystemExit)) {
+      rc = ExitCodeOf(value);
+      Py_XDECREF(type);
+      Py_XDECREF(value);
+      Py_XDECREF(tb);
+      type = value = tb = NULL;
+      failed = rc != 0;
+    } else {
+      failed = 1;
+      peer   = type && MbModuleIsPeerFailure(type);
+      rc     = 1;
+    }
+  }
+  fclose(fp);
+  /* Settle across ranks. A rank that learnt of a failure elsewhere (PeerFailure) already
+     took part in the exchange that told it; MbModuleSyncFailure then returns the count. */
+  PetscCall(MbModuleSyncFailure(peer ? 0 : failed, &nfailed));
+  /* Print once: rank 0 when every rank failed (the same top-level code raised the same
+     error), otherwise each rank whose own code failed, in rank order (every rank is here
+     now, so the barriers keep the tracebacks of several ranks apart). */
+  for (PetscMPIInt r = 0; r < size; r++) {
+    if (r == rank && type) {
+      if (!peer && ((nfailed == size && rank == 0) || nfailed < size)) {
+        if (nfailed < size && size > 1) fprintf(stderr, "moreau: the deck failed on rank %d:\n", rank);
+        PyErr_Restore(type, value, tb);
+        PyErr_Print();
+      } else {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+      }
+      type = NULL;
+      FlushStdio();
+    }
+    if (!(nfailed > 0 && nfailed < size)) break; /* nothing to keep apart */
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  }
+  if (type) { /* a rank past the loop's early end: its exception is not printed */
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+  }
+  FlushStdio();
+  if (nfailed && !rc) rc = 1;
+  *exitcode = rc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbInputSummary(void)
+{
+  PetscFunctionBegin;
+  if (PythonStarted) PetscCall(MbModuleSummary());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbInputFinalize(void)
+{
+  PetscFunctionBegin;
+  if (!PythonStarted) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbModuleDestroyAll());
+  FlushStdio();
+  PythonStarted = PETSC_FALSE;
+  PetscCheck(Py_FinalizeEx() == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "Python did not finalize cleanly (flushing its buffers failed)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Bad input to the `moreau` executable and the deck API, each checked by its message, and
+# failures on several ranks: printed once, non-zero exit everywhere, no hang.
+source "$(dirname "$0")/../lib.sh"
+[ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
+export MOREAU_PYTHONPATH="$MB_ROOT/python"
+cd "$TMP"
+
+# deck NAME: write stdin to $TMP/NAME.py
+deck() { cat >"$TMP/$1.py"; }
+HEAD="s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s)"
+
+# --- the executable
+out=$("$MOREAU" --help 2>&1); rc=$?
+check "--help exits 0 and lists our options and the docs" bash -c '[ '$rc' -eq 0 ] && grep -q -- "-mb_scheme " <<<"$0" && grep -q -- "-mb_output_dir" <<<"$0" && grep -q -- "-mb_quiet" <<<"$0" && grep -q -- "-mb_scheme_error_if_not_converged" <<<"$0" && grep -q "doc/deck-api.md" <<<"$0" && grep -q "usage: moreau" <<<"$0"' "$out"
+out=$("$MOREAU" --version 2>&1)
+check "--version prints moreau, PETSc and Python versions" bash -c 'grep -q "^moreau 0\.1\.0$" <<<"$0" && grep -q "^PETSc 3\." <<<"$0" && grep -q "^Python 3\." <<<"$0"' "$out"
+"$MOREAU" >"$TMP/nodeck.txt" 2>&1; rc=$?
+check "no deck: usage and exit 2" bash -c '[ '$rc' -eq 2 ] && grep -q "usage: moreau" "$0"' "$TMP/nodeck.txt"
+expect_error "missing deck" "moreau: cannot open deck '.*nosuch\.py': No such file or directory" "$MOREAU" "$TMP/nosuch.py"
+expect_error "missing deck on 2 ranks" "moreau: cannot open deck '.*nosuch\.py': No such file or directory" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/nosuch.py"
+
+# --- Python errors with deck file and line
+deck syntax <<'PY'
+s = 1
+t = (2,
+u = 3 +* 4
+PY
+expect_error "syntax error shows deck file and line" 'File ".*syntax\.py", line [23].*|SyntaxError' "$MOREAU" "$TMP/syntax.py"
+out=$("$MOREAU" "$TMP/syntax.py" 2>&1)
+check "syntax error message names the deck file and line" bash -c 'grep -qE "File \".*syntax\.py\", line [23]" <<<"$0" && grep -q SyntaxError <<<"$0"' "$out"
+
+deck kind <<PY
+$HEAD
+b = BODY(s, 'RIGIDD', SPHERE((0, 0, 0), 1, 1, 1), m)
+PY
+expect_error "unknown body kind" "BODY: kind must be 'RIGID' or 'OBSTACLE', got 'RIGIDD'" "$MOREAU" "$TMP/kind.py"
+expect_error "unknown body kind: deck line in traceback" 'File ".*kind\.py", line 4' "$MOREAU" "$TMP/kind.py"
+
+deck density <<PY
+$HEAD
+steel = BULK_MATERIAL(s, density=-5.0)
+PY
+expect_error "negative density" "BULK_MATERIAL: density must be > 0, got -5.0" "$MOREAU" "$TMP/density.py"
+
+deck radius <<PY
+$HEAD
+sph = SPHERE((0, 0, 0), 0, 1, 1)
+PY
+expect_error "zero sphere radius" "SPHERE: radius must be > 0, got 0" "$MOREAU" "$TMP/radius.py"
+
+deck coplanar <<PY
+$HEAD
+h = HULL([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0.5, 0.5, 0], 1, 1)
+b = BODY(s, 'RIGID', h, m)
+PY
+expect_error "shape with no volume (coplanar HULL)" "ValueError: HULL: .*(coplanar|volume)" "$MOREAU" "$TMP/coplanar.py"
+
+deck flat <<PY
+$HEAD
+b = BODY(s, 'RIGID', CONVEX([0,0,0, 1,0,0, 0,1,0, 1,1,0], [3, 0, 1, 2, 1, 3, 0, 2, 1, 1, 3, 1, 3, 2, 1, 3, 0, 3, 1, 1], 1), m)
+PY
+expect_error "shape with no volume (flat CONVEX)" "ValueError: CONVEX: .*volume" "$MOREAU" "$TMP/flat.py"
+
+touch "$TMP/afile"
+deck unwritable <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/afile/out')
+PY
+expect_error "unwritable output directory" "SOLFEC: cannot write results to '.*afile/out'" "$MOREAU" "$TMP/unwritable.py"
+expect_error "unwritable output directory on 2 ranks" "SOLFEC: cannot write results to '.*afile/out'" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/unwritable.py"
+
+deck scheme <<PY
+$HEAD
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+b.scheme = 'RIG_FOO'
+PY
+expect_error "unknown scheme name" "BODY.scheme: unknown scheme 'RIG_FOO'; known schemes: .*RIG_NEG" "$MOREAU" "$TMP/scheme.py"
+
+deck mass <<PY
+$HEAD
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+BODY_CHARS(b, -1, 1, (0, 0, 0), (1, 0, 0, 0, 1, 0, 0, 0, 1))
+PY
+expect_error "negative mass in BODY_CHARS" "BODY_CHARS: mass must be > 0, got -1" "$MOREAU" "$TMP/mass.py"
+
+deck inertia <<PY
+$HEAD
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+BODY_CHARS(b, 1, 1, (0, 0, 0), (1, 0, 0, 0, -1, 0, 0, 0, 1))
+PY
+expect_error "indefinite inertia in BODY_CHARS" "BODY_CHARS: .*inertia must be positive definite" "$MOREAU" "$TMP/inertia.py"
+
+deck force <<PY
+$HEAD
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+FORCE(b, 'SIDEWAYS', (0, 0, 0), (1, 0, 0), 1.0)
+PY
+expect_error "unknown FORCE kind" "FORCE: kind must be 'SPATIAL' or 'CONVECTED', got 'SIDEWAYS'" "$MOREAU" "$TMP/force.py"
+
+# --- callbacks
+deck raises <<PY
+$HEAD
+def drag(q, u, t, h):
+    return (1 / 0,)
+for i in range(2):
+    b = BODY(s, 'RIGID', SPHERE((3 * i, 0, 0), 1, 1, 1), m)
+FORCE(b, 'SPATIAL', (0, 0, 0), (0, 0, 0), drag)
+RUN(s, None, 0.01)
+PY
+expect_error "FORCE callback raising: traceback shows the deck line" 'File ".*raises\.py", line 5, in drag' "$MOREAU" "$TMP/raises.py"
+expect_error "FORCE callback raising: the exception" "ZeroDivisionError" "$MOREAU" "$TMP/raises.py"
+out=$(timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/raises.py" 2>&1); rc=$?
+check "FORCE callback raising on its owner rank only (2 ranks): non-zero exit, no hang, traceback with deck line" \
+  bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -qE "File \".*raises\.py\", line 5, in drag" <<<"$0" && grep -q "FORCE callback raised" <<<"$0"' "$out"
+[ $rc -eq 124 ] && echo "# hung: killed by timeout"
+
+deck tuple3 <<PY
+$HEAD
+def drag(q, u, t, h):
+    return (0, 0, 0)
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+FORCE(b, 'SPATIAL', (0, 0, 0), (0, 0, 0), drag)
+RUN(s, None, 0.01)
+PY
+expect_error "FORCE callback returning 3 numbers" "FORCE callback must return 9 numbers, got 3" "$MOREAU" "$TMP/tuple3.py"
+expect_error "FORCE callback returning 3 numbers names RUN's deck line" "tuple3\.py, line 8" "$MOREAU" "$TMP/tuple3.py"
+
+deck monitor <<PY
+$HEAD
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+def cb(body):
+    if s.time > 0.005:
+        raise RuntimeError('monitor failed at t = %g' % s.time)
+    return 1
+CALLBACK(s, 1e-3, b, cb)
+RUN(s, None, 0.01)
+print('NOT REACHED')
+PY
+out=$(timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/monitor.py" 2>&1); rc=$?
+n=$(grep -c "^Traceback" <<<"$out")
+check "CALLBACK raising on every rank (2 ranks): one traceback, deck line, non-zero exit, no hang" \
+  bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && [ '$n' -eq 1 ] && grep -qE "File \".*monitor\.py\", line 7, in cb" <<<"$0" && grep -q "RuntimeError: monitor failed" <<<"$0" && ! grep -q "NOT REACHED" <<<"$0"' "$out"
+[ $rc -ne 0 ] && [ $n -eq 1 ] || echo "$out" | tail -n 20 | sed 's/^/# /'
+
+# --- failures on all ranks and on some ranks
+deck allfail <<PY
+$HEAD
+x = undefined_name + 1
+PY
+out=$(timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/allfail.py" 2>&1); rc=$?
+n=$(grep -c "^Traceback" <<<"$out")
+check "exception on every rank (3 ranks): traceback printed once, non-zero exit" \
+  bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && [ '$n' -eq 1 ] && grep -qE "File \".*allfail\.py\", line 4" <<<"$0" && grep -q "NameError" <<<"$0"' "$out"
+
+deck somefail <<PY
+$HEAD
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+x = b.conf[9]          # None on ranks that do not own body 0
+RUN(s, None, 0.01)
+e = ENERGY(s)
+print('NOT REACHED')
+PY
+out=$(timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/somefail.py" 2>&1); rc=$?
+n=$(grep -c "^Traceback" <<<"$out")
+check "exception on some ranks (3 ranks, conf is None off the owner): printed by each failing rank, non-zero exit, no hang" \
+  bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && [ '$n' -eq 2 ] && grep -q "the deck failed on rank 1" <<<"$0" && grep -q "the deck failed on rank 2" <<<"$0" && grep -qE "File \".*somefail\.py\", line 5" <<<"$0" && grep -q "TypeError" <<<"$0" && ! grep -q "NOT REACHED" <<<"$0"' "$out"
+[ $rc -ne 0 ] && [ $n -eq 2 ] || echo "$out" | tail -n 20 | sed 's/^/# /'
+
+deck exit3 <<PY
+import sys
+sys.exit(3)
+PY
+"$MOREAU" "$TMP/exit3.py" >/dev/null 2>&1; rc=$?
+check "sys.exit(3) in the deck exits 3" test $rc -eq 3
