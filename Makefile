@@ -35,6 +35,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/t*.c))
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps run check test clean format
+.SECONDARY: # keep object files of tests and apps (make would delete them as intermediates)
 all: $(LIB) $(APPS) $(UNITS)
 
 $(BUILD)/%.o: %.c
