@@ -115,20 +115,6 @@ static void DeckLocation(char buf[], size_t len)
   PyErr_Clear();
 }
 
-static void FlushAll(void)
-{
-  for (int k = 0; k < 2; k++) {
-    PyObject *f = PySys_GetObject(k ? "stderr" : "stdout");
-    if (f && f != Py_None) {
-      PyObject *r = PyObject_CallMethod(f, "flush", NULL);
-      if (r) Py_DECREF(r);
-      else PyErr_Clear();
-    }
-  }
-  fflush(stdout);
-  fflush(stderr);
-}
-
 /* A failure on this rank that other ranks cannot learn of without hanging (they may be
    inside a collective): report it here and end the whole job. */
 static void AbortJob(const char what[])
@@ -139,7 +125,7 @@ static void AbortJob(const char what[])
   DeckLocation(where, sizeof(where));
   if (PyErr_Occurred()) PyErr_Print();
   fprintf(stderr, "moreau: error on rank %d in %s%s: %s\nmoreau: aborting all ranks\n", rank, what, where, ErrMsg[0] ? ErrMsg : "unknown error");
-  FlushAll();
+  MbInputFlushStdio();
   MPI_Abort(PETSC_COMM_WORLD, 1);
 }
 

@@ -76,7 +76,7 @@ static PetscErrorCode StartPython(const char deck[], int nargs, char *args[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void FlushStdio(void)
+void MbInputFlushStdio(void)
 {
   PyObject *f;
   for (int k = 0; k < 2; k++) {
@@ -196,7 +196,7 @@ PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *e
         Py_XDECREF(tb);
       }
       type = NULL;
-      FlushStdio();
+      MbInputFlushStdio();
     }
     if (!(nfailed > 0 && nfailed < size)) break; /* nothing to keep apart */
     PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
@@ -206,7 +206,7 @@ PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *e
     Py_XDECREF(value);
     Py_XDECREF(tb);
   }
-  FlushStdio();
+  MbInputFlushStdio();
   if (nfailed && !rc) rc = 1;
   *exitcode = rc;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -224,7 +224,7 @@ PetscErrorCode MbInputFinalize(void)
   PetscFunctionBegin;
   if (!PythonStarted) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbModuleDestroyAll());
-  FlushStdio();
+  MbInputFlushStdio();
   PythonStarted = PETSC_FALSE;
   PetscCheck(Py_FinalizeEx() == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "Python did not finalize cleanly (flushing its buffers failed)");
   PetscFunctionReturn(PETSC_SUCCESS);
