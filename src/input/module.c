@@ -164,23 +164,20 @@ static int ReadReals(PyObject *seq, Py_ssize_t n, PetscReal x[], const char what
 /* A sequence of numbers of any length into a new PETSc array (PetscFree it). */
 static int ReadRealArray(PyObject *seq, PetscInt *n, PetscReal **x, const char what[])
 {
-  PyObject *fast = PySequence_Fast(seq, what);
-  if (!fast) return -1;
-  *n = (PetscInt)PySequence_Fast_GET_SIZE(fast);
+  Py_ssize_t len = PySequence_Size(seq);
+  if (len < 0) {
+    PyErr_Format(PyExc_TypeError, "%s must be a sequence of numbers", what);
+    return -1;
+  }
+  *n = (PetscInt)len;
   if (PetscMalloc1(*n + 1, x)) {
-    Py_DECREF(fast);
     PyErr_NoMemory();
     return -1;
   }
-  for (PetscInt k = 0; k < *n; k++) {
-    (*x)[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
-    if ((*x)[k] == -1.0 && PyErr_Occurred()) {
-      Py_DECREF(fast);
-      PetscFree(*x);
-      return -1;
-    }
+  if (ReadReals(seq, len, *x, what)) {
+    PetscFree(*x);
+    return -1;
   }
-  Py_DECREF(fast);
   return 0;
 }
 
