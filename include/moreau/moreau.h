@@ -9,5 +9,7 @@
 #include <moreau/mbscheme.h>
 #include <moreau/mblog.h>
 #include <moreau/mbdomain.h>
+#include <moreau/mbgeom.h>
+#include <moreau/mbsolver.h>
 
 #endif
