@@ -6,6 +6,7 @@
 
 #include <moreau/mbscheme.h>
 #include <moreau/mblog.h>
+#include <moreau/mbsolver.h>
 
 typedef struct _p_MbDomain *MbDomain;
 
@@ -77,6 +78,39 @@ PETSC_EXTERN PetscErrorCode MbDomainGetBodyEnergy(MbDomain dom, PetscInt id, MbE
 PETSC_EXTERN PetscErrorCode MbDomainGetHistory(MbDomain dom, PetscInt *n, const MbHistory **h);
 /** Wall time spent in each phase (MbPhase) so far, maximum over ranks. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainGetPhaseTimes(MbDomain dom, PetscLogDouble t[MB_PHASE_COUNT]);
+/** Surface material for the pair of surface ids (surf1, surf2); both −1 makes it the
+    default for pairs without their own. model 0: SIGNORINI_COULOMB, 1: SPRING_DASHPOT.
+    Checks friction >= 0, cohesion >= 0, restitution in [0, 1], spring, dashpot >= 0. */
+PETSC_EXTERN PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain dom, PetscInt surf1, PetscInt surf2, PetscInt model, PetscReal friction, PetscReal cohesion, PetscReal restitution, PetscReal spring, PetscReal dashpot);
+/** GEOMETRIC_EPSILON: contacts are kept while their gap is below it; also the tolerance
+    of the narrow phase (default 1e-6, in model length units). */
+PETSC_EXTERN PetscErrorCode MbDomainSetGeometricEpsilon(MbDomain dom, PetscReal eps);
+/** Joint kinds, as Solfec-1.0's deck commands. */
+typedef enum { MB_JOINT_FIX_POINT = 1, MB_JOINT_FIX_DIRECTION = 2, MB_JOINT_SET_VELOCITY = 3, MB_JOINT_RIGID_LINK = 4 } MbJointKind;
+/** Add a joint (collective: every rank calls it alike). body2 = −1 is the ground. Points
+    and direction are spatial, now; SET_VELOCITY's value is a constant, or ts, or fn(ctx,
+    t, &v) (destroy(ctx) at the end). Errors: unknown body, an obstacle-only joint, a zero
+    direction; a zero-length rigid link is caught when the run starts. *index (may be NULL)
+    is the joint's number. */
+PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts, PetscErrorCode (*fn)(void *, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
+/** The domain's constraint solver (type, tolerances: MbSolverSetType, ...). */
+PETSC_EXTERN PetscErrorCode MbDomainGetSolver(MbDomain dom, MbSolver *solver);
+/** What a solver failure does: 0 CONTINUE (counted), 1 EXIT (an error), 2 CALLBACK
+    (fn(dom, ctx) is called; it may return an error to stop). */
+PETSC_EXTERN PetscErrorCode MbDomainSetSolverFailure(MbDomain dom, PetscInt policy, PetscErrorCode (*fn)(MbDomain, void *), void *ctx);
+/** One constraint as output sees it. */
+typedef struct {
+  PetscInt  kind;     /* 0 contact, 1 FIXPNT, 2 FIXDIR, 3 VELODIR, 4 RIGLNK */
+  PetscInt  body[2];  /* master, slave (−1: none) */
+  PetscReal point[3]; /* spatial point */
+  PetscReal normal[3];/* spatial normal (third axis of the local frame) */
+  PetscReal force[3]; /* spatial reaction on the master, base·R */
+  PetscReal gap;
+} MbConstraintInfo;
+/** This rank's constraints of the last step (owned rows only), copied into a new array
+    (PetscFree it). Not collective. */
+PETSC_EXTERN PetscErrorCode MbDomainGetConstraints(MbDomain dom, PetscInt *n, MbConstraintInfo **info);
+
 /** Print the end-of-run summary (steps, wall time, time per phase) on rank 0. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainSummary(MbDomain dom);
 

@@ -20,7 +20,8 @@ __all__ = [
     'SOLFEC', 'BULK_MATERIAL', 'SURFACE_MATERIAL', 'SPHERE', 'HEX', 'CONVEX', 'HULL', 'MESH',
     'TRANSLATE', 'ROTATE', 'COPY', 'BODY', 'BODY_CHARS', 'INITIAL_VELOCITY', 'GRAVITY',
     'FORCE', 'TORQUE', 'TIME_SERIES', 'OUTPUT', 'CALLBACK', 'RUN', 'GAUSS_SEIDEL_SOLVER',
-    'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'VIEWER', 'ENERGY', 'HISTORY',
+    'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'FIX_POINT', 'FIX_DIRECTION',
+    'SET_VELOCITY', 'PUT_RIGID_LINK', 'VIEWER', 'ENERGY', 'HISTORY',
     'BYLABEL', 'MASS_CENTER', 'DURATION', 'RANK', 'NCPU', 'HERE',
 ]
 
@@ -246,7 +247,9 @@ class SurfaceMaterial:
 
 def SURFACE_MATERIAL(solfec, surf1=None, surf2=None, model='SIGNORINI_COULOMB', label=None,
                      friction=0.0, cohesion=0.0, restitution=0.0, spring=0.0, dashpot=0.0):
-    """SURFACE_MATERIAL(...): stored; contact uses it once contact exists."""
+    """SURFACE_MATERIAL(solfec, surf1, surf2, model, label, friction, cohesion, restitution,
+    spring, dashpot): the material of contacts between surfaces surf1 and surf2 (both None:
+    the default for pairs without their own; the last one given wins)."""
     fn = 'SURFACE_MATERIAL'
     _check_solfec(fn, solfec)
     m = SurfaceMaterial()
@@ -261,6 +264,9 @@ def SURFACE_MATERIAL(solfec, surf1=None, surf2=None, model='SIGNORINI_COULOMB', 
         raise ValueError('%s: restitution must be in [0, 1], got %r' % (fn, restitution))
     m.spring = _nonneg(fn, 'spring', spring)
     m.dashpot = _nonneg(fn, 'dashpot', dashpot)
+    _m.solfec_surface_material(solfec._h, -1 if m.surf1 is None else m.surf1, -1 if m.surf2 is None else m.surf2,
+                               0 if m.model == 'SIGNORINI_COULOMB' else 1, m.friction, m.cohesion,
+                               m.restitution, m.spring, m.dashpot)
     solfec.surface_materials.append(m)
     return m
 
@@ -872,7 +878,8 @@ def PENALTY_SOLVER(*args, **kwargs):
 
 
 def GEOMETRIC_EPSILON(epsilon, solfec=None):
-    """GEOMETRIC_EPSILON(value): stored (geometric tolerance of contact detection)."""
+    """GEOMETRIC_EPSILON(value): contacts are kept while their gap is below value, which is
+    also the tolerance of the narrow phase (default 1e-6); applies to every SOLFEC object."""
     globals()['_geometric_epsilon'] = _pos('GEOMETRIC_EPSILON', 'epsilon', epsilon)
 
 
@@ -881,15 +888,96 @@ def VIEWER():
     return False
 
 
+_FAILURE = {'CONTINUE': 0, 'EXIT': 1, 'CALLBACK': 2}
+
+
 def RUN(solfec, solver, duration):
-    """RUN(solfec, solver, duration): advance the time by duration; may be called again to
-    continue. Collective."""
+    """RUN(solfec, solver, duration): advance the time by duration with the constraint
+    solver (GAUSS_SEIDEL_SOLVER or NEWTON_SOLVER; -mb_solver_* options override); may be
+    called again to continue. Collective."""
     fn = 'RUN'
     _check_solfec(fn, solfec)
     if solver is not None and not isinstance(solver, Solver):
         raise TypeError('%s: solver must be GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER or PENALTY_SOLVER, got %r' % (fn, solver))
     duration = _nonneg(fn, 'duration', duration)
+    eps = globals().get('_geometric_epsilon')
+    if eps is not None:
+        _m.solfec_geps(solfec._h, eps)
+    if solver is not None:
+        a = solver.args
+        if solver.kind == 'GAUSS_SEIDEL_SOLVER':
+            cb = a.get('callback')
+            if a['failure'] == 'CALLBACK' and not callable(cb):
+                raise TypeError("%s: GAUSS_SEIDEL_SOLVER with failure='CALLBACK' needs a callable callback, got %r" % (fn, cb))
+            _m.solfec_solver(solfec._h, 'gauss_seidel', a['epsilon'], a['maxiter'], _FAILURE[a['failure']],
+                             cb if a['failure'] == 'CALLBACK' else None, a.get('data'))
+        elif solver.kind == 'NEWTON_SOLVER':
+            _m.solfec_solver(solfec._h, 'newton', a['meritval'], a['maxiter'], 0, None, None)
+        else:
+            raise NotImplementedError('%s: PENALTY_SOLVER is not implemented yet; use GAUSS_SEIDEL_SOLVER or NEWTON_SOLVER' % fn)
     _m.solfec_run(solfec._h, duration)
+
+
+# ---------------------------------------------------------------- constraints
+
+
+class Constraint:
+    """A joint: kind ('FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK' as Solfec) and its index."""
+    __slots__ = ('kind', 'index', 'bodies')
+
+    def __repr__(self):
+        return '<CONSTRAINT %s %d>' % (self.kind, self.index)
+
+
+def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
+    _check_body(fn, body1)
+    if body2 is not None:
+        _check_body(fn, body2)
+        if body2._sol is not body1._sol:
+            raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
+    if body1.kind == 'OBSTACLE' and (body2 is None or body2.kind == 'OBSTACLE'):
+        raise ValueError('%s: body %d is an OBSTACLE%s: a constraint between obstacles does nothing (obstacles never move)'
+                         % (fn, body1._id, '' if body2 is None else ' and so is body %d' % body2._id))
+    p1 = _vec(fn, 'point', p1)
+    p2 = _vec(fn, 'point', p2) if p2 is not None else p1
+    d = _vec(fn, 'direction', direction) if direction is not None else None
+    if d is not None and not any(d):
+        raise ValueError('%s: direction must be non-zero, got %r' % (fn, direction))
+    ts = f = None
+    if isinstance(value, TimeSeries):
+        ts, value = value._cap, 0.0
+    elif callable(value):
+        f, value = value, 0.0
+    else:
+        value = _num(fn, 'value', value)
+    c = Constraint()
+    c.kind, c.bodies = kind, (body1, body2)
+    c.index = _m.solfec_joint(body1._sol._h, code, body1._id, -1 if body2 is None else body2._id, p1, p2, d, value, ts, f)
+    return c
+
+
+def FIX_POINT(body, point):
+    """FIX_POINT(body, point): the body's material point at the spatial point stays there."""
+    return _joint('FIX_POINT', 1, 'FIXPNT', body, None, point, None)
+
+
+def FIX_DIRECTION(body, point, direction):
+    """FIX_DIRECTION(body, point, direction): the point does not move along direction."""
+    return _joint('FIX_DIRECTION', 2, 'FIXDIR', body, None, point, None, direction)
+
+
+def SET_VELOCITY(body, point, direction, value):
+    """SET_VELOCITY(body, point, direction, value): the velocity of the point along direction
+    is value: a number, a TIME_SERIES or a callable of time."""
+    if not (_isnum(value) or isinstance(value, TimeSeries) or callable(value)):
+        raise TypeError('SET_VELOCITY: value must be a number, a TIME_SERIES or a callable of time, got %r' % (value,))
+    return _joint('SET_VELOCITY', 3, 'VELODIR', body, None, point, None, direction, value)
+
+
+def PUT_RIGID_LINK(body1, body2, point1, point2):
+    """PUT_RIGID_LINK(body1, body2 or None, point1, point2): the distance between point1 of
+    body1 and point2 of body2 (a fixed point when body2 is None) stays constant."""
+    return _joint('PUT_RIGID_LINK', 4, 'RIGLNK', body1, body2, point1, point2)
 
 
 # ---------------------------------------------------------------- post-processing

@@ -53,4 +53,10 @@ struct _p_MbBody {
 PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;
 PETSC_INTERN const MbBodyOps MbBodyOps_Obstacle;
 
+/* Bytes of a packed body; pack into buf (MbBodyPackSize bytes); unpack a new body from
+   buf (len bytes available), *used bytes consumed. See pack.c for what travels. */
+PETSC_INTERN PetscErrorCode MbBodyPackSize(MbBody, size_t *);
+PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, char *, size_t *);
+PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *);
+
 #endif

@@ -19,6 +19,8 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->verbose     = PETSC_TRUE;
   d->progress_dt = 1.0;
   PetscCall(PetscStrncpy(d->default_scheme, MBRIGNEG, sizeof(d->default_scheme)));
+  d->geps = 1e-6;
+  PetscCall(MbSolverCreate(comm, &d->solver));
   *dom = d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -32,6 +34,16 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
     if (d->mon[i].destroy) PetscCall(d->mon[i].destroy(d->mon[i].ctx));
   for (PetscInt i = 0; i < d->nbody; i++) PetscCall(MbBodyDestroy(&d->body[i]));
   for (PetscInt i = 0; i < d->nscheme; i++) PetscCall(MbSchemeDestroy(&d->scheme[i]));
+  for (PetscInt i = 0; i < d->njoint; i++) {
+    PetscCall(MbTimeSeriesDestroy(&d->joint[i].ts));
+    if (d->joint[i].destroy) PetscCall(d->joint[i].destroy(d->joint[i].ctx));
+  }
+  PetscCall(PetscFree(d->joint));
+  PetscCall(PetscFree(d->mat));
+  PetscCall(PetscFree(d->con));
+  PetscCall(MbDomainGhostDestroy(d));
+  PetscCall(MbDomainLocDynDestroy(d));
+  PetscCall(MbSolverDestroy(&d->solver));
   PetscCall(PetscFree(d->mon));
   PetscCall(PetscFree(d->body));
   PetscCall(PetscFree(d->scheme));
@@ -56,6 +68,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   PetscCall(PetscOptionsBool("-mb_quiet", "Print no progress lines", "MbDomainSetVerbose", quiet, &quiet, NULL));
   PetscCall(PetscOptionsReal("-mb_progress", "Seconds of wall time between progress lines", "MbDomainRun", dt, &dt, NULL));
   PetscOptionsEnd();
+  PetscCall(MbSolverSetFromOptions(d->solver));
   d->verbose     = quiet ? PETSC_FALSE : PETSC_TRUE;
   d->progress_dt = dt;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,6 +197,8 @@ static PetscErrorCode LocalEnergy(MbDomain d, MbEnergy *e)
     e->kinetic += ek;
     e->external += d->body[i]->work;
   }
+  e->contact  = d->work_contact;
+  e->friction = d->work_friction;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -260,16 +275,44 @@ PetscErrorCode MbDomainStep(MbDomain d)
 {
   PetscLogDouble t0, now;
   MbHistory     *r;
+  PetscBool      interact;
   PetscFunctionBegin;
   if (!d->started) {
     PetscCall(PetscTime(&d->run_start));
     d->started = PETSC_TRUE;
   }
+  /* bodies interact when there are two or more, or joints (the same on every rank) */
+  interact = d->nglobal > 1 || d->njoint > 0;
+  if (interact) {
+    PetscBool fresh = PETSC_FALSE;
+    if (d->nall != d->nglobal) {
+      PetscCall(MbDomainGhostSetup(d));
+      fresh = PETSC_TRUE;
+    }
+    for (PetscInt j = 0; j < d->njoint && !fresh; j++)
+      if (!d->joint[j].resolved) {
+        PetscCall(MbDomainGhostRefresh(d)); /* joints resolve against q(t) */
+        fresh = PETSC_TRUE;
+      }
+    PetscCall(MbDomainCheckJoints(d));
+  }
   PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepBegin(d->body[i]->scheme, d->body[i], d->t, d->h, d->g));
   PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
-  /* detection, local dynamics and the constraint solve go here (seed 001) */
+  if (interact) {
+    /* seed 001: detection at the mid-step placement, U = B + W R, reactions into u */
+    PetscCall(PhaseBegin(d, MB_PHASE_DETECT, &t0));
+    PetscCall(MbDomainGhostRefresh(d));
+    PetscCall(MbDomainDetect(d));
+    PetscCall(PhaseEnd(d, MB_PHASE_DETECT, t0));
+    PetscCall(PhaseBegin(d, MB_PHASE_LOCDYN, &t0));
+    PetscCall(MbDomainLocDyn(d));
+    PetscCall(PhaseEnd(d, MB_PHASE_LOCDYN, t0));
+    PetscCall(PhaseBegin(d, MB_PHASE_SOLVE, &t0));
+    PetscCall(MbDomainConstraintSolve(d));
+    PetscCall(PhaseEnd(d, MB_PHASE_SOLVE, t0));
+  }
   PetscCall(PhaseBegin(d, MB_PHASE_END, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepEnd(d->body[i]->scheme, d->body[i], d->t, d->h));
@@ -286,6 +329,9 @@ PetscErrorCode MbDomainStep(MbDomain d)
   r->time = d->t;
   r->step = d->h;
   PetscCall(MbDomainGetEnergy(d, &r->energy));
+  r->iterations = d->solver_iterations;
+  r->error      = d->solver_error;
+  r->contacts   = d->ncon;
   PetscCall(PetscTime(&now));
   r->walltime = now - d->run_start;
   PetscCall(PhaseEnd(d, MB_PHASE_REDUCE, t0));
@@ -348,7 +394,12 @@ PetscErrorCode MbDomainSummary(MbDomain d)
   PetscCall(PetscTime(&now));
   if (d->started) total = now - d->run_start;
   PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " steps to t = %g on %d rank%s, %" PetscInt_FMT " bodies, wall time %.3f s\n", d->nsteps, (double)d->t, d->size, d->size > 1 ? "s" : "", nbg, total));
-  PetscCall(PetscPrintf(d->comm, "moreau: energy kinetic %.9g, external work %.9g\n", (double)e.kinetic, (double)e.external));
+  PetscCall(PetscPrintf(d->comm, "moreau: energy kinetic %.9g, external work %.9g, contact work %.9g, friction dissipation %.9g\n", (double)e.kinetic, (double)e.external, (double)e.contact, (double)e.friction));
+  if (d->ncon || d->solver_failures) {
+    const char *type;
+    PetscCall(MbSolverGetType(d->solver, &type));
+    PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " constraints at the end (%" PetscInt_FMT " contacts); solver %s, %" PetscInt_FMT " steps missed its tolerance\n", d->ncon, d->ncontacts, type, d->solver_failures));
+  }
   PetscCall(PetscPrintf(d->comm, "moreau: time per phase (max over ranks):"));
   for (int p = 0; p < MB_PHASE_COUNT; p++) PetscCall(PetscPrintf(d->comm, " %s %.3f s%s", MbPhaseNames[p] + 2, t[p], p + 1 < MB_PHASE_COUNT ? "," : "\n"));
   /* one reduction per registered scheme name: that list is the same on every rank, while

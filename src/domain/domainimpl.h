@@ -3,6 +3,7 @@
 #define MOREAU_DOMAINIMPL_H
 
 #include <moreau/mbdomain.h>
+#include "../constraint/constraint.h"
 
 typedef struct {
   PetscReal   interval;  /* simulated time between calls */
@@ -34,6 +35,50 @@ struct _p_MbDomain {
   PetscLogDouble phase[MB_PHASE_COUNT]; /* wall time per phase, this rank */
   PetscLogDouble run_start;   /* wall clock at the first run */
   PetscBool      started;     /* a run has begun */
+  /* ghosts: read-only copies of the bodies other ranks own (ghost.c). For now every
+     remote body is a ghost; the distributed-memory issue restricts them to neighbours. */
+  PetscInt       nghost;      /* ghost bodies */
+  MbBody        *ghost;       /* ghosts, sorted by id */
+  MbBody        *all;         /* every body by id: owned or ghost (nall entries) */
+  PetscInt       nall;        /* bodies known when the ghosts were made */
+  /* constraints (interact.c, detect.c) */
+  PetscReal      geps;        /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
+  PetscInt       nmat;        /* surface materials */
+  MbSurfMat     *mat;
+  PetscInt       njoint;      /* joints given by the deck */
+  MbJoint       *joint;
+  PetscInt       ncon, ccap;  /* constraints of this step, on every rank, by (owner, key) */
+  MbCon         *con;
+  PetscInt       rstart, rend;/* block rows this rank owns */
+  PetscInt       ncontacts;   /* contacts (not joints) among them */
+  /* local dynamics (locdyn.c) and solver */
+  MbSolver       solver;      /* the constraint solver */
+  PetscInt       failure;     /* on a solver failure: 0 CONTINUE, 1 EXIT, 2 CALLBACK */
+  PetscErrorCode (*failure_fn)(MbDomain, void *); /* CALLBACK */
+  void          *failure_ctx;
+  Mat            W;           /* W = h H A⁻¹ Hᵀ, block size 3 */
+  Vec            B, R, U;     /* free velocity, reaction, velocity after */
+  MbLaw         *law;         /* laws of the local rows */
+  PetscInt      *wkey;        /* structure of W (per row: the bodies) when it was made */
+  PetscInt       nwkey;
+  PetscReal      work_contact;  /* work of normal reactions on this rank's rows */
+  PetscReal      work_friction; /* friction dissipation on this rank's rows */
+  PetscInt       solver_iterations; /* of the last step */
+  PetscReal      solver_error;
+  PetscInt       solver_failures;   /* steps whose solve missed the tolerance */
 };
+
+/* ghost.c */
+PETSC_INTERN PetscErrorCode MbDomainGhostSetup(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainGhostRefresh(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainGhostDestroy(MbDomain);
+/* detect.c: this step's constraints (joints and contacts), numbered and owned */
+PETSC_INTERN PetscErrorCode MbDomainDetect(MbDomain);
+/* interact.c: obstacle-only joints are errors; resolve new joints' referential points */
+PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
+/* locdyn.c: assemble W and B, solve, apply the reactions to owned bodies */
+PETSC_INTERN PetscErrorCode MbDomainLocDyn(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainConstraintSolve(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainLocDynDestroy(MbDomain);
 
 #endif

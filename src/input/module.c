@@ -792,6 +792,123 @@ static PyObject *py_sync(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------ interactions */
+
+/* solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot) */
+static PyObject *py_solfec_surface_material(PyObject *self, PyObject *args)
+{
+  int    h, model;
+  long   s1, s2;
+  double f, c, e, k, eta;
+  Sol   *s;
+  if (!PyArg_ParseTuple(args, "illiddddd", &h, &s1, &s2, &model, &f, &c, &e, &k, &eta) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainAddSurfaceMaterial(s->dom, (PetscInt)s1, (PetscInt)s2, model, f, c, e, k, eta));
+  Py_RETURN_NONE;
+}
+
+/* solfec_geps(h, eps) */
+static PyObject *py_solfec_geps(PyObject *self, PyObject *args)
+{
+  int    h;
+  double eps;
+  Sol   *s;
+  if (!PyArg_ParseTuple(args, "id", &h, &eps) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainSetGeometricEpsilon(s->dom, eps));
+  Py_RETURN_NONE;
+}
+
+/* A solver failure CALLBACK: fn(data) on every rank (the solver's stats are global, so
+   every rank fails alike); returning 0 stops the run with an error. */
+typedef struct {
+  PyObject *fn, *data;
+} PyFailure;
+
+static PyFailure Failure; /* one per run: RUN sets it */
+
+static PetscErrorCode PyFailureCall(MbDomain dom, void *ctx)
+{
+  PyFailure *f = (PyFailure *)ctx;
+  PyObject  *r;
+  PetscFunctionBegin;
+  if (!f->fn) PetscFunctionReturn(PETSC_SUCCESS);
+  r = f->data ? PyObject_CallFunctionObjArgs(f->fn, f->data, NULL) : PyObject_CallNoArgs(f->fn);
+  if (!r) {
+    PyErr_Print();
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "the solver's failure callback raised an exception (traceback above)");
+  }
+  PetscBool stop = (r == Py_False) || (PyLong_Check(r) && PyLong_AsLong(r) == 0);
+  Py_DECREF(r);
+  PetscCheck(!stop, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "the solver's failure callback returned 0: run stopped");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* solfec_solver(h, type, epsilon, maxit, failure, callback, data): before each RUN */
+static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
+{
+  int         h, maxit, failure;
+  const char *type;
+  double      eps;
+  PyObject   *fn, *data;
+  Sol        *s;
+  MbSolver    sv;
+  if (!PyArg_ParseTuple(args, "isdiiOO", &h, &type, &eps, &maxit, &failure, &fn, &data) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainGetSolver(s->dom, &sv));
+  MB_TRY(PyExc_ValueError, MbSolverSetType(sv, type));
+  MB_TRY(PyExc_ValueError, MbSolverSetTolerances(sv, eps, maxit));
+  MB_TRY(PyExc_ValueError, MbSolverSetFromOptions(sv)); /* options override the deck */
+  Py_CLEAR(Failure.fn);
+  Py_CLEAR(Failure.data);
+  if (fn != Py_None) Failure.fn = Py_NewRef(fn);
+  if (data != Py_None) Failure.data = Py_NewRef(data);
+  MB_TRY(PyExc_ValueError, MbDomainSetSolverFailure(s->dom, failure, PyFailureCall, &Failure));
+  Py_RETURN_NONE;
+}
+
+/* A prescribed velocity given by a callable of time. */
+static PetscErrorCode PyVelocityCall(void *ctx, PetscReal t, PetscReal *v)
+{
+  PyObject *r = PyObject_CallFunction((PyObject *)ctx, "d", (double)t);
+  PetscFunctionBegin;
+  if (!r) {
+    PyErr_Print();
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "SET_VELOCITY callback raised an exception at t = %g (traceback above)", (double)t);
+  }
+  *v = PyFloat_AsDouble(r);
+  Py_DECREF(r);
+  if (*v == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "SET_VELOCITY callback must return a number at t = %g", (double)t);
+  }
+  PetscCheck(PetscIsNormalReal(*v) || *v == 0, PETSC_COMM_SELF, MB_ERR_DECK, "SET_VELOCITY callback returned %g at t = %g", (double)*v, (double)t);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PyDecref(void *ctx)
+{
+  Py_XDECREF((PyObject *)ctx);
+  return PETSC_SUCCESS;
+}
+
+/* solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index; every rank */
+static PyObject *py_solfec_joint(PyObject *self, PyObject *args)
+{
+  int          h, kind;
+  long         b1, b2;
+  PyObject    *op1, *op2, *odir, *ots, *fn;
+  double       value;
+  PetscReal    p1[3], p2[3], dir[3] = {0, 0, 0};
+  MbTimeSeries ts = NULL;
+  PetscInt     index;
+  Sol         *s;
+  if (!PyArg_ParseTuple(args, "iillOOOdOO", &h, &kind, &b1, &b2, &op1, &op2, &odir, &value, &ots, &fn) || !(s = GetSol(h))) return NULL;
+  if (ReadReals(op1, 3, p1, "point") || ReadReals(op2, 3, p2, "point")) return NULL;
+  if (odir != Py_None && ReadReals(odir, 3, dir, "direction")) return NULL;
+  if (ots != Py_None && !(ts = (MbTimeSeries)PyCapsule_GetPointer(ots, TS_CAPSULE))) return NULL;
+  if (fn != Py_None) Py_INCREF(fn);
+  MB_TRY(PyExc_ValueError, MbDomainAddJoint(s->dom, (MbJointKind)kind, (PetscInt)b1, (PetscInt)b2, p1, p2, dir, value, ts, fn != Py_None ? PyVelocityCall : NULL, fn != Py_None ? fn : NULL, fn != Py_None ? PyDecref : NULL, &index));
+  return PyLong_FromLong((long)index);
+}
+
 /* ------------------------------------------------------------------ bodies */
 
 /* next_owned(h) -> whether this rank will own the next body */
@@ -1201,6 +1318,8 @@ PetscErrorCode MbModuleDestroyAll(void)
   }
   PetscCall(PetscFree(Sols));
   NSol = CapSol = 0;
+  Py_CLEAR(Failure.fn);
+  Py_CLEAR(Failure.data);
   Py_CLEAR(DeferredType);
   Py_CLEAR(DeferredValue);
   Py_CLEAR(DeferredTb);
@@ -1231,6 +1350,10 @@ static PyMethodDef Methods[] = {
   {"solfec_energy", py_solfec_energy, METH_VARARGS, "solfec_energy(h, id) -> 5 energies (collective)"},
   {"solfec_history", py_solfec_history, METH_VARARGS, "solfec_history(h, item, t0, t1) -> (t, v) (collective)"},
   {"solfec_history_body", py_solfec_history_body, METH_VARARGS, "solfec_history_body(h, id, X, item, t0, t1) -> (t, v) (collective)"},
+  {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot)"},
+  {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},
+  {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, epsilon, maxit, failure, callback, data)"},
+  {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},
   {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},
   {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
   {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label) -> id"},

@@ -531,8 +531,44 @@ static PetscErrorCode WriteFrame(MbOutput out)
   PetscCall(WriteDataset(out, g, path, "surface_velo", H5T_NATIVE_DOUBLE, 3, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cvel));
   PetscCall(WriteDataset(out, g, path, "sphere_center", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sc));
   PetscCall(WriteDataset(out, g, path, "sphere_velo", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sv));
-  MbH5Call(H5Gclose, (g), path);
   PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
+  {
+    /* the constraints each rank owns: point, normal, reaction force, kind, bodies, gap */
+    MbConstraintInfo *ci;
+    PetscInt          nci;
+    int64_t           nc, cof = 0, ctot;
+    PetscReal        *cp, *cn, *cf, *cg;
+    int64_t          *ck, *cb;
+    PetscCall(MbDomainGetConstraints(out->dom, &nci, &ci));
+    nc = nci;
+    PetscCallMPI(MPI_Exscan(&nc, &cof, 1, MPI_INT64_T, MPI_SUM, out->comm));
+    if (out->rank == 0) cof = 0;
+    PetscCallMPI(MPI_Allreduce(&nc, &ctot, 1, MPI_INT64_T, MPI_SUM, out->comm));
+    PetscCall(PetscMalloc6(3 * nc + 1, &cp, 3 * nc + 1, &cn, 3 * nc + 1, &cf, nc + 1, &cg, nc + 1, &ck, 2 * nc + 1, &cb));
+    for (int64_t k = 0; k < nc; k++) {
+      MbV3Copy(ci[k].point, &cp[3 * k]);
+      MbV3Copy(ci[k].normal, &cn[3 * k]);
+      MbV3Copy(ci[k].force, &cf[3 * k]);
+      cg[k]         = ci[k].gap;
+      ck[k]         = ci[k].kind;
+      cb[2 * k]     = ci[k].body[0];
+      cb[2 * k + 1] = ci[k].body[1];
+    }
+    PetscCall(WriteDataset(out, g, path, "contact_point", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cp));
+    PetscCall(WriteDataset(out, g, path, "contact_normal", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cn));
+    PetscCall(WriteDataset(out, g, path, "contact_force", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cf));
+    PetscCall(WriteDataset(out, g, path, "contact_gap", H5T_NATIVE_DOUBLE, 0, ctot, cof, nc, cg));
+    PetscCall(WriteDataset(out, g, path, "contact_kind", H5T_NATIVE_INT64, 0, ctot, cof, nc, ck));
+    PetscCall(WriteDataset(out, g, path, "contact_bodies", H5T_NATIVE_INT64, 2, ctot, cof, nc, cb));
+    PetscCall(PetscFree6(cp, cn, cf, cg, ck, cb));
+    PetscCall(PetscFree(ci));
+    if (out->nframe == out->fcap) {
+      out->fcap = out->fcap ? 2 * out->fcap : 64;
+      PetscCall(PetscRealloc(sizeof(MbOutFrame) * out->fcap, &out->frame));
+    }
+    out->frame[f].ncon = ctot;
+  }
+  MbH5Call(H5Gclose, (g), path);
 
   PetscCall(WriteHistory(out));
   MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);

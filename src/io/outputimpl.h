@@ -34,6 +34,7 @@ typedef struct {
 typedef struct {
   PetscReal time; /* simulated time */
   PetscInt  mesh; /* index of the mesh version it uses */
+  int64_t   ncon; /* constraints (contact points) in the frame */
 } MbOutFrame;
 
 /* Ties the output to its domain monitor: whichever of the two goes first cuts the tie. */

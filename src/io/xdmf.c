@@ -63,7 +63,7 @@ static void Attribute(FILE *fp, const char *name, const char *type, const char *
 /* One frame: a spatial collection of the grids "bodies" (convex surfaces, Mixed topology of
    triangles and quadrilaterals) and "spheres" (Polyvertex); a grid with no cells is left
    out, since the reader rejects empty arrays. */
-static void WriteFrame(FILE *fp, const char *h5name, PetscInt f, PetscReal t, PetscInt m, const MbOutMesh *mesh)
+static void WriteFrame(FILE *fp, const char *h5name, PetscInt f, PetscReal t, PetscInt m, const MbOutMesh *mesh, int64_t ncon)
 {
   char fr[64], me[64], p[128];
   snprintf(fr, sizeof(fr), "/frames/%06d", (int)f);
@@ -101,8 +101,23 @@ static void WriteFrame(FILE *fp, const char *h5name, PetscInt f, PetscReal t, Pe
     Attribute(fp, "velocity", "Vector", "Node", h5name, p, "Float", 8, mesh->nsph, 3);
     fprintf(fp, "    </Grid>\n");
   }
-  /* contacts: a grid "contacts" (Polyvertex at the contact points, with normal and force
-     vectors from /frames/NNNNNN/contacts/) goes here */
+  if (ncon > 0) { /* constraint points with normal and reaction force: glyphs in ParaView */
+    fprintf(fp, "    <Grid Name=\"contacts\" GridType=\"Uniform\">\n");
+    fprintf(fp, "     <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"%lld\" NodesPerElement=\"1\"/>\n", (long long)ncon);
+    fprintf(fp, "     <Geometry GeometryType=\"XYZ\">\n");
+    snprintf(p, sizeof(p), "%s/contact_point", fr);
+    DataItem(fp, "      ", h5name, p, "Float", 8, ncon, 3);
+    fprintf(fp, "     </Geometry>\n");
+    snprintf(p, sizeof(p), "%s/contact_normal", fr);
+    Attribute(fp, "normal", "Vector", "Node", h5name, p, "Float", 8, ncon, 3);
+    snprintf(p, sizeof(p), "%s/contact_force", fr);
+    Attribute(fp, "force", "Vector", "Node", h5name, p, "Float", 8, ncon, 3);
+    snprintf(p, sizeof(p), "%s/contact_gap", fr);
+    Attribute(fp, "gap", "Scalar", "Node", h5name, p, "Float", 8, ncon, 0);
+    snprintf(p, sizeof(p), "%s/contact_kind", fr);
+    Attribute(fp, "kind", "Scalar", "Node", h5name, p, "Int", 8, ncon, 0);
+    fprintf(fp, "    </Grid>\n");
+  }
   fprintf(fp, "   </Grid>\n");
 }
 
@@ -116,7 +131,7 @@ PetscErrorCode MbXdmfAddFrame(MbOutput out, PetscInt f)
     if (fseek(out->xfp, out->xtail, SEEK_SET))
       err = errno;
     else {
-      WriteFrame(out->xfp, h5name, f, out->frame[f].time, out->frame[f].mesh, &out->mesh[out->frame[f].mesh]);
+      WriteFrame(out->xfp, h5name, f, out->frame[f].time, out->frame[f].mesh, &out->mesh[out->frame[f].mesh], out->frame[f].ncon);
       out->xtail = ftell(out->xfp);
       fputs(XdmfTail, out->xfp);
       if (fflush(out->xfp) || ferror(out->xfp)) err = errno ? errno : EIO;

@@ -1,0 +1,77 @@
+/* Constraints (ARCHITECTURE.md, constraint/): contacts found by detection each step and
+   joints given by the deck, all turned into blocks of U = B + W R with a law (mbsolver.h).
+   Convention (Solfec-1.0): body[0] is the master, body[1] the slave (or none, -1); the
+   normal, third axis of the local frame, points from the slave towards the master; R is
+   the reaction on the master (−R on the slave) in the local frame, and
+   U = baseᵀ(ẋ_master − ẋ_slave) at the point, so U_N > 0 when the bodies separate. */
+#ifndef MOREAU_CONSTRAINT_H
+#define MOREAU_CONSTRAINT_H
+
+#include <moreau/mbsolver.h>
+#include <moreau/mbgeom.h>
+#include <moreau/mbbody.h>
+
+typedef enum { MB_CON_CONTACT = 0, MB_CON_FIXPNT, MB_CON_FIXDIR, MB_CON_VELODIR, MB_CON_RIGLNK } MbConKind;
+PETSC_EXTERN const char *const MbConKindNames[]; /* "CONTACT", "FIXPNT", ... as Solfec */
+
+/** One block row of the local dynamics, this step. */
+typedef struct {
+  MbConKind   kind;
+  PetscInt    body[2];  /* master, slave ids (slave −1: the ground) */
+  PetscInt    prim[2];  /* primitives of the two shapes (contacts) */
+  PetscInt    feature;  /* narrow-phase feature (contacts) */
+  PetscInt    joint;    /* index of the joint, −1 for contacts */
+  PetscInt    surf[2];  /* surface ids (contacts) */
+  PetscReal   X[2][3];  /* referential points on master and slave */
+  PetscReal   point[3]; /* spatial point */
+  PetscReal   base[9];  /* local frame, row-major with the axes as columns; normal third */
+  PetscReal   gap;      /* signed gap (contacts), length error (rigid links) */
+  PetscReal   V[3];     /* relative velocity at the start of the step */
+  PetscReal   U[3];     /* relative velocity at the end of the step */
+  PetscReal   R[3];     /* reaction on the master, local frame (warm start on input) */
+  MbLaw       law;      /* law and bias */
+  PetscMPIInt owner;    /* rank that owns the row */
+  PetscInt    row;      /* global block row */
+} MbCon;
+
+/** A joint as the deck gave it. Points are spatial at creation; referential points are
+    fixed at the first step. */
+typedef struct {
+  MbConKind    kind;
+  PetscInt     body[2];
+  PetscReal    p[2][3];    /* spatial points given by the deck */
+  PetscReal    X[2][3];    /* referential points (after resolving) */
+  PetscReal    dir[3];     /* spatial unit direction (FIXDIR, VELODIR) */
+  PetscReal    length;     /* rigid link length */
+  PetscReal    value;      /* prescribed velocity (VELODIR) when ts and fn are NULL */
+  MbTimeSeries ts;         /* prescribed velocity as a time series */
+  PetscErrorCode (*fn)(void *ctx, PetscReal t, PetscReal *v); /* or as a callback */
+  void        *ctx;
+  PetscErrorCode (*destroy)(void *);
+  PetscBool    resolved;   /* X and length are set */
+  PetscReal    R[3];       /* last reaction (warm start) */
+} MbJoint;
+
+/** A surface material for a pair of surface ids (either −1: any). */
+typedef struct {
+  PetscInt  surf[2];
+  PetscInt  model; /* 0 SIGNORINI_COULOMB, 1 SPRING_DASHPOT */
+  PetscReal friction, cohesion, restitution, spring, dashpot;
+} MbSurfMat;
+
+/** Orthonormal frame with normal n as the third axis; t1 hint (may be NULL) is projected
+    on the tangent plane and kept when it does not vanish, so frames persist across steps. */
+PETSC_INTERN void MbConFrame(const PetscReal n[3], const PetscReal t1hint[3], PetscReal base[9]);
+/** Relative velocity at the constraint, using each body's current u (or u0 when start). */
+PETSC_INTERN PetscErrorCode MbConVelocity(MbCon *c, MbBody b[2], PetscBool start, PetscReal U[3]);
+/** Fill c (everything but R, owner, row) for joint j at time t (end of step t+h for
+    prescribed velocities) with bodies b (slave may be NULL). */
+PETSC_INTERN PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], PetscReal t, PetscReal h, MbCon *c);
+/** Resolve the referential points of a joint from its spatial points (bodies at rest pose
+    of now); checks the data (zero link length, direction). */
+PETSC_INTERN PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2]);
+/** The material for surfaces (s1, s2): the last matching pair, else the last default,
+    else frictionless Signorini. */
+PETSC_INTERN const MbSurfMat *MbSurfMatFind(PetscInt n, const MbSurfMat mats[], PetscInt s1, PetscInt s2);
+
+#endif
