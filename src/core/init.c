@@ -1,6 +1,7 @@
 /* Package initialization: registries, log events. */
 #include <moreau/mblog.h>
 #include "../scheme/schemeimpl.h"
+#include "../solver/solverimpl.h"
 
 const char *const MbPhaseNames[] = {"MbStepBegin", "MbDetect", "MbLocDyn", "MbSolve", "MbStepEnd", "MbReduce", "MbOutput"};
 PetscLogEvent     MB_PhaseEvent[MB_PHASE_COUNT];
@@ -16,6 +17,7 @@ PetscErrorCode MbInitialize(void)
   PetscCall(PetscClassIdRegister("moreau", &MB_CLASSID));
   for (int i = 0; i < MB_PHASE_COUNT; i++) PetscCall(PetscLogEventRegister(MbPhaseNames[i], MB_CLASSID, &MB_PhaseEvent[i]));
   PetscCall(MbSchemeRegisterAll());
+  PetscCall(MbSolverRegisterAll());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -24,6 +26,7 @@ PetscErrorCode MbFinalize(void)
   PetscFunctionBegin;
   if (!MbInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbSchemeFinalizePackage());
+  PetscCall(MbSolverFinalizePackage());
   MbInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

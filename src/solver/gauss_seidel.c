@@ -1,0 +1,228 @@
+/* Nonsmooth block Gauss–Seidel (NSGS; Jean & Moreau 1987, Jean 1999 "The non-smooth contact
+   dynamics method", CMAME 177:235): for each block α in turn,
+     b = B_α + Σ_{β≠α} W_αβ R_β   (the newest R_β),
+     solve W_αα R_α + b = U_α, law(U_α, R_α) by the local semismooth Newton method (law.c),
+   until ‖R − R_prev‖ ≤ ε‖R‖ (Solfec's test) or, with -mb_solver_gs_test natural, until the
+   natural-map error (MbSolverNaturalError) is ≤ ε.
+
+   On several ranks the sweep is rank-ordered: rank 0 sweeps its rows, the new R reaches the
+   ghost copies of the other ranks by a VecScatter, then rank 1 sweeps, ... Each row sums its
+   blocks in global column order, so the iterates are those of one rank, bit for bit. */
+#include <stdlib.h>
+#include "solverimpl.h"
+
+static PetscBool   GSCited    = PETSC_FALSE;
+static const char  GSCitation[] = "@article{Jean1999,\n  author = {M. Jean},\n  title = {The non-smooth contact dynamics method},\n  journal = {Computer Methods in Applied Mechanics and Engineering},\n  volume = {177},\n  pages = {235--257},\n  year = {1999}\n}\n";
+static const char *const GSTests[] = {"increment", "natural", "MbGSTest", "MB_GS_TEST_", NULL};
+typedef enum { MB_GS_TEST_INCREMENT, MB_GS_TEST_NATURAL } MbGSTest;
+
+typedef struct {
+  PetscInt   local_maxit; /* local Newton iterations per block */
+  MbGSTest   test;        /* stopping test */
+  MbBlockCtx ctx;
+} MbSolver_GS;
+
+PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
+{
+  PetscBool seq, mpi, done;
+  PetscInt  bs, n, rend, local_maxit = ctx->local_maxit;
+  Vec       x;
+  IS        is;
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
+  ctx->local_maxit = local_maxit > 0 ? local_maxit : 50;
+  PetscCall(PetscObjectGetComm((PetscObject)W, &ctx->comm));
+  PetscCallMPI(MPI_Comm_rank(ctx->comm, &ctx->rank));
+  PetscCallMPI(MPI_Comm_size(ctx->comm, &ctx->size));
+  PetscCall(MatGetBlockSize(W, &bs));
+  PetscCall(PetscObjectTypeCompare((PetscObject)W, MATSEQBAIJ, &seq));
+  PetscCall(PetscObjectTypeCompare((PetscObject)W, MATMPIBAIJ, &mpi));
+  if (!seq && !mpi) { /* AIJ and others with block size 3: work on a BAIJ copy */
+    PetscCheck(bs == 3, ctx->comm, PETSC_ERR_ARG_WRONG, "W must have block size 3, got %" PetscInt_FMT, bs);
+    PetscCall(MatConvert(W, MATBAIJ, MAT_INITIAL_MATRIX, &ctx->Wb));
+    PetscCall(PetscObjectTypeCompare((PetscObject)ctx->Wb, MATMPIBAIJ, &mpi));
+  } else {
+    PetscCheck(bs == 3, ctx->comm, PETSC_ERR_ARG_WRONG, "W must have block size 3, got %" PetscInt_FMT, bs);
+    PetscCall(PetscObjectReference((PetscObject)W));
+    ctx->Wb = W;
+  }
+  PetscCall(MatGetOwnershipRange(ctx->Wb, &ctx->rstart, &rend));
+  ctx->rstart /= 3;
+  if (mpi) {
+    PetscInt nc;
+    PetscCall(MatMPIBAIJGetSeqBAIJ(ctx->Wb, &ctx->Ad, &ctx->Ao, &ctx->garray));
+    PetscCall(MatGetSize(ctx->Ao, NULL, &nc));
+    ctx->nghost = nc / 3;
+    for (PetscInt k = 1; k < ctx->nghost; k++) PetscAssert(ctx->garray[k - 1] < ctx->garray[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost columns of W are not sorted");
+  } else ctx->Ad = ctx->Wb;
+  PetscCall(MatGetRowIJ(ctx->Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ctx->ai, &ctx->aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "cannot get the block rows of W");
+  ctx->nb = n;
+  PetscCall(MatSeqBAIJGetArray(ctx->Ad, (PetscScalar **)&ctx->aa));
+  if (ctx->Ao) {
+    PetscCall(MatGetRowIJ(ctx->Ao, 0, PETSC_FALSE, PETSC_TRUE, &n, &ctx->bi, &ctx->bj, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "cannot get the off-process block rows of W");
+    PetscCall(MatSeqBAIJGetArray(ctx->Ao, (PetscScalar **)&ctx->ba));
+  }
+  PetscCall(PetscMalloc2(ctx->nb, &ctx->adiag, ctx->nb, &ctx->olow));
+  for (PetscInt i = 0; i < ctx->nb; i++) {
+    ctx->adiag[i] = -1;
+    for (PetscInt k = ctx->ai[i]; k < ctx->ai[i + 1]; k++)
+      if (ctx->aj[k] == i) ctx->adiag[i] = k;
+    PetscCheck(ctx->adiag[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "W has no diagonal block in block row %" PetscInt_FMT, ctx->rstart + i);
+    ctx->olow[i] = 0;
+    if (ctx->Ao)
+      for (PetscInt k = ctx->bi[i]; k < ctx->bi[i + 1] && ctx->garray[ctx->bj[k]] < ctx->rstart; k++) ctx->olow[i]++;
+  }
+  if (ctx->size > 1) {
+    PetscCall(MatCreateVecs(ctx->Wb, &x, NULL));
+    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, ctx->nghost, ctx->garray, PETSC_COPY_VALUES, &is));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * ctx->nghost, &ctx->ghost));
+    PetscCall(VecScatterCreate(x, is, ctx->ghost, NULL, &ctx->scatter));
+    PetscCall(ISDestroy(&is));
+    PetscCall(VecDestroy(&x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
+{
+  PetscInt  n;
+  PetscBool done;
+  PetscFunctionBegin;
+  if (!ctx->Wb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSeqBAIJRestoreArray(ctx->Ad, (PetscScalar **)&ctx->aa));
+  PetscCall(MatRestoreRowIJ(ctx->Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ctx->ai, &ctx->aj, &done));
+  if (ctx->Ao) {
+    PetscCall(MatSeqBAIJRestoreArray(ctx->Ao, (PetscScalar **)&ctx->ba));
+    PetscCall(MatRestoreRowIJ(ctx->Ao, 0, PETSC_FALSE, PETSC_TRUE, &n, &ctx->bi, &ctx->bj, &done));
+  }
+  PetscCall(PetscFree2(ctx->adiag, ctx->olow));
+  PetscCall(VecDestroy(&ctx->ghost));
+  PetscCall(VecScatterDestroy(&ctx->scatter));
+  PetscCall(MatDestroy(&ctx->Wb));
+  ctx->Ad = ctx->Ao = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* b += M x for the 3×3 block k of a (column-major) */
+static inline void AddBlock(const PetscScalar *a, PetscInt k, const PetscScalar *x, PetscReal b[3])
+{
+  const PetscScalar *m = a + 9 * k;
+  for (int i = 0; i < 3; i++) b[i] += PetscRealPart(m[i] * x[0] + m[3 + i] * x[1] + m[6 + i] * x[2]);
+}
+
+/* Sweep this rank's rows: r is this rank's part of R, g the ghost values. */
+static PetscErrorCode SweepLocal(MbBlockCtx *ctx, const PetscScalar *bv, const MbLaw law[], PetscScalar *r, const PetscScalar *g, PetscReal *dR2)
+{
+  PetscFunctionBegin;
+  ctx->local_fail = 0;
+  for (PetscInt i = 0; i < ctx->nb; i++) {
+    PetscReal b[3] = {PetscRealPart(bv[3 * i]), PetscRealPart(bv[3 * i + 1]), PetscRealPart(bv[3 * i + 2])}, Wd[9], R[3], R0[3];
+    PetscInt  k, olo = ctx->Ao ? ctx->bi[i] + ctx->olow[i] : 0;
+    PetscBool ok;
+    /* global column order: ghost columns below this rank's, then its own, then above */
+    if (ctx->Ao)
+      for (k = ctx->bi[i]; k < olo; k++) AddBlock(ctx->ba, k, g + 3 * ctx->bj[k], b);
+    for (k = ctx->ai[i]; k < ctx->ai[i + 1]; k++)
+      if (k != ctx->adiag[i]) AddBlock(ctx->aa, k, r + 3 * ctx->aj[k], b);
+    if (ctx->Ao)
+      for (k = olo; k < ctx->bi[i + 1]; k++) AddBlock(ctx->ba, k, g + 3 * ctx->bj[k], b);
+    MbBlockGet(ctx->aa, ctx->adiag[i], Wd);
+    for (int d = 0; d < 3; d++) R[d] = R0[d] = PetscRealPart(r[3 * i + d]);
+    PetscCall(MbLawLocalSolve(&law[i], Wd, b, ctx->local_maxit, R, NULL, &ok));
+    if (!ok) {
+      PetscCheck(law[i].kind == MB_LAW_CONTACT, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + i, law[i].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL", (double)Wd[8]);
+      ctx->local_fail++;
+    }
+    for (int d = 0; d < 3; d++) {
+      *dR2 += (R[d] - R0[d]) * (R[d] - R0[d]);
+      r[3 * i + d] = R[d];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2)
+{
+  const PetscScalar *bv, *g = NULL;
+  PetscScalar       *r;
+  PetscReal          loc[2] = {0, 0}, glob[2];
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(B, &bv));
+  for (PetscMPIInt p = 0; p < ctx->size; p++) {
+    if (ctx->size > 1) { /* the newest R of every rank, for rank p's ghost columns */
+      PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    }
+    if (p != ctx->rank) continue;
+    PetscCall(VecGetArray(R, &r));
+    if (ctx->ghost) PetscCall(VecGetArrayRead(ctx->ghost, &g));
+    PetscCall(SweepLocal(ctx, bv, law, r, g, &loc[0]));
+    if (ctx->ghost) PetscCall(VecRestoreArrayRead(ctx->ghost, &g));
+    for (PetscInt i = 0; i < 3 * ctx->nb; i++) loc[1] += PetscRealPart(r[i] * PetscConj(r[i]));
+    PetscCall(VecRestoreArray(R, &r));
+  }
+  PetscCall(VecRestoreArrayRead(B, &bv));
+  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, ctx->comm));
+  *dR2 = glob[0];
+  *R2  = glob[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law[], Vec R)
+{
+  MbSolver_GS *gs = (MbSolver_GS *)s->data;
+  PetscReal    dR2, R2, err;
+  PetscFunctionBegin;
+  if (!GSCited) PetscCall(PetscCitationsRegister(GSCitation, &GSCited));
+  gs->ctx.local_maxit = gs->local_maxit;
+  PetscCall(MbBlockCtxSetUp(W, &gs->ctx));
+  s->converged = PETSC_FALSE;
+  for (s->iterations = 0; s->iterations < s->maxit && !s->converged;) {
+    PetscCall(MbBlockSweep(&gs->ctx, B, law, R, &dR2, &R2));
+    s->iterations++;
+    if (gs->test == MB_GS_TEST_INCREMENT) { /* Solfec: ‖R − R_prev‖ ≤ ε ‖R‖ */
+      if (PetscSqrtReal(dR2) <= s->epsilon * PetscSqrtReal(R2)) s->converged = PETSC_TRUE;
+    } else {
+      PetscCall(MbSolverNaturalError(gs->ctx.Wb, B, law, R, &err));
+      if (err <= s->epsilon) s->converged = PETSC_TRUE;
+      if (getenv("MBDBG") && s->iterations % atoi(getenv("MBDBG")) == 0) PetscCall(PetscPrintf(s->comm, "gs %d err %g fails %d dR %g R %g\n", (int)s->iterations, err, (int)gs->ctx.local_fail, sqrt(dR2), sqrt(R2)));
+    }
+  }
+  PetscCall(MbBlockCtxReset(&gs->ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MbSolverSetFromOptions_GS(MbSolver s, PetscOptionItems *PetscOptionsObject)
+{
+  MbSolver_GS *gs = (MbSolver_GS *)s->data;
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Nonsmooth Gauss-Seidel options");
+  PetscCall(PetscOptionsInt("-mb_solver_gs_local_maxit", "Newton iterations of each 3x3 local problem", "MbSolver", gs->local_maxit, &gs->local_maxit, NULL));
+  PetscCall(PetscOptionsEnum("-mb_solver_gs_test", "Stopping test: increment (|R-R_prev| <= eps |R|, Solfec) or natural (natural-map error <= eps)", "MbSolver", GSTests, (PetscEnum)gs->test, (PetscEnum *)&gs->test, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(gs->local_maxit > 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_gs_local_maxit must be > 0, got %" PetscInt_FMT, gs->local_maxit);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MbSolverDestroy_GS(MbSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSolverCreate_GS(MbSolver s)
+{
+  MbSolver_GS *gs;
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&gs));
+  gs->local_maxit        = 50;
+  gs->test               = MB_GS_TEST_INCREMENT;
+  s->data                = gs;
+  s->ops.solve           = MbSolverSolve_GS;
+  s->ops.setfromoptions  = MbSolverSetFromOptions_GS;
+  s->ops.destroy         = MbSolverDestroy_GS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,244 @@
+/* The law of one constraint block (components t1, t2, n: the normal is the third).
+
+   Contact (Signorini–Coulomb) in De Saxcé and Feng's bipotential form (De Saxcé & Feng 1998):
+   with R̃ = R + c e_N and Ū = U + bias, R̃ ∈ K_μ, Ū + μ‖Ū_T‖ e_N ∈ K_μ*, orthogonal; its
+   natural map is F = R̃ − proj_K_μ(R̃ − (Ū + μ‖Ū_T‖ e_N)), zero exactly at solutions.
+
+   The local solver is the semismooth Newton method on the Alart–Curnier augmented
+   Lagrangian function (Alart & Curnier 1991, CMAME 92:353):
+     F_N = R̃_N − max(0, R̃_N − ρ Ū_N),
+     F_T = R̃_T − proj_D(μ max(0, R̃_N − ρ Ū_N)) (R̃_T − ρ Ū_T),
+   D(g) the disc of radius g; F = 0 ⇔ Coulomb's law with Signorini's condition (the same
+   solutions as the natural map). One element of the generalized Jacobian is returned as
+   dF = Dr dR + Du dU, so for U = W R + b the Newton matrix is Dr + Du W. */
+#include <math.h>
+#include "solverimpl.h"
+
+PetscErrorCode MbLawCheck(MPI_Comm comm, PetscInt block, const MbLaw *law)
+{
+  PetscFunctionBegin;
+  PetscCheck(law->kind == MB_LAW_CONTACT || law->kind == MB_LAW_EQUALITY || law->kind == MB_LAW_NORMAL, comm, PETSC_ERR_ARG_OUTOFRANGE, "law of block %" PetscInt_FMT ": unknown kind %d (CONTACT 0, EQUALITY 1, NORMAL 2)", block, (int)law->kind);
+  if (law->kind == MB_LAW_CONTACT) {
+    PetscCheck(law->mu >= 0 && PetscIsNormalReal(law->mu + 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "law of block %" PetscInt_FMT ": friction coefficient mu %g must be >= 0", block, (double)law->mu);
+    PetscCheck(law->cohesion >= 0 && PetscIsNormalReal(law->cohesion + 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "law of block %" PetscInt_FMT ": cohesion %g must be >= 0", block, (double)law->cohesion);
+  }
+  for (int d = 0; d < 3; d++) PetscCheck(!PetscIsInfOrNanReal(law->bias[d]), comm, PETSC_ERR_ARG_OUTOFRANGE, "law of block %" PetscInt_FMT ": bias[%d] is %g", block, d, (double)law->bias[d]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void MbConeProject(PetscReal mu, const PetscReal z[3], PetscReal p[3])
+{
+  PetscReal zt = PetscSqrtReal(z[0] * z[0] + z[1] * z[1]), zn = z[2];
+  if (zt <= mu * zn) { /* inside K */
+    p[0] = z[0], p[1] = z[1], p[2] = z[2];
+  } else if (mu * zt <= -zn) { /* inside the polar cone K° = {μ‖z_T‖ ≤ −z_N} */
+    p[0] = p[1] = p[2] = 0;
+  } else { /* onto the boundary ray through z_T/‖z_T‖ (here ‖z_T‖ > 0) */
+    PetscReal a = (zn + mu * zt) / (1 + mu * mu);
+    p[0] = mu * a * z[0] / zt;
+    p[1] = mu * a * z[1] / zt;
+    p[2] = a;
+  }
+}
+
+/* R̃ and Ū of a block */
+static inline void Shifted(const MbLaw *law, const PetscReal R[3], const PetscReal U[3], PetscReal r[3], PetscReal u[3])
+{
+  for (int d = 0; d < 3; d++) r[d] = R[d], u[d] = U[d] + law->bias[d];
+  if (law->kind == MB_LAW_CONTACT) r[2] += law->cohesion;
+}
+
+void MbLawNaturalMap(const MbLaw *law, const PetscReal R[3], const PetscReal U[3], PetscReal F[3])
+{
+  PetscReal r[3], u[3], z[3], p[3];
+  Shifted(law, R, U, r, u);
+  switch (law->kind) {
+  case MB_LAW_EQUALITY:
+    for (int d = 0; d < 3; d++) F[d] = u[d];
+    break;
+  case MB_LAW_NORMAL:
+    F[0] = r[0], F[1] = r[1], F[2] = u[2];
+    break;
+  default: {
+    PetscReal ut = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
+    z[0] = r[0] - u[0];
+    z[1] = r[1] - u[1];
+    z[2] = r[2] - (u[2] + law->mu * ut);
+    MbConeProject(law->mu, z, p);
+    for (int d = 0; d < 3; d++) F[d] = r[d] - p[d];
+  }
+  }
+}
+
+PetscReal MbLawRho(const PetscReal Wd[9])
+{
+  PetscReal t = Wd[0] + Wd[4] + Wd[8];
+  return (t > 0 && PetscIsNormalReal(t)) ? 3 / t : 1;
+}
+
+void MbLawAlartCurnier(const MbLaw *law, PetscReal rho, const PetscReal R[3], const PetscReal U[3], PetscReal F[3], PetscReal Dr[9], PetscReal Du[9])
+{
+  PetscReal r[3], u[3];
+  Shifted(law, R, U, r, u);
+  for (int k = 0; k < 9; k++) Dr[k] = Du[k] = 0;
+  if (law->kind == MB_LAW_EQUALITY) {
+    for (int d = 0; d < 3; d++) F[d] = rho * u[d], Du[4 * d] = rho;
+    return;
+  }
+  if (law->kind == MB_LAW_NORMAL) {
+    F[0] = r[0], F[1] = r[1], F[2] = rho * u[2];
+    Dr[0] = Dr[4] = 1;
+    Du[8]         = rho;
+    return;
+  }
+  PetscReal sig = r[2] - rho * u[2], mu = law->mu;
+  PetscBool active = sig > 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (active) F[2] = rho * u[2], Du[8] = rho;
+  else F[2] = r[2], Dr[8] = 1;
+  PetscReal g = active ? mu * sig : 0, s[2] = {r[0] - rho * u[0], r[1] - rho * u[1]}, ns = PetscSqrtReal(s[0] * s[0] + s[1] * s[1]);
+  if (ns <= g) { /* sticking: F_T = ρ Ū_T */
+    F[0] = rho * u[0], F[1] = rho * u[1];
+    Du[0] = Du[4] = rho;
+  } else { /* sliding or open: F_T = R̃_T − g ŝ */
+    PetscReal sh[2] = {s[0] / ns, s[1] / ns}, k = g / ns;
+    F[0] = r[0] - g * sh[0];
+    F[1] = r[1] - g * sh[1];
+    for (int i = 0; i < 2; i++) {
+      for (int j = 0; j < 2; j++) {
+        PetscReal Pij = k * ((i == j ? 1 : 0) - sh[i] * sh[j]); /* ∂proj/∂s */
+        Dr[3 * i + j] = (i == j ? 1 : 0) - Pij;
+        Du[3 * i + j] = rho * Pij;
+      }
+      if (active) { /* ∂proj/∂g = ŝ, ∂g = μ(∂R̃_N − ρ ∂Ū_N) */
+        Dr[3 * i + 2] = -sh[i] * mu;
+        Du[3 * i + 2] = sh[i] * mu * rho;
+      }
+    }
+  }
+}
+
+/* Solve A x = b (3×3 row-major) by Gaussian elimination with partial pivoting; false when
+   a pivot is below 1e-14 of the largest entry. */
+static PetscBool Solve3(const PetscReal A_[9], const PetscReal b_[3], PetscReal x[3])
+{
+  PetscReal A[9], b[3], amax = 0;
+  for (int k = 0; k < 9; k++) A[k] = A_[k], amax = PetscMax(amax, PetscAbsReal(A_[k]));
+  for (int k = 0; k < 3; k++) b[k] = b_[k];
+  if (!(amax > 0)) return PETSC_FALSE;
+  for (int c = 0; c < 3; c++) {
+    int p = c;
+    for (int i = c + 1; i < 3; i++)
+      if (PetscAbsReal(A[3 * i + c]) > PetscAbsReal(A[3 * p + c])) p = i;
+    if (!(PetscAbsReal(A[3 * p + c]) > 1e-14 * amax)) return PETSC_FALSE;
+    if (p != c) {
+      for (int j = 0; j < 3; j++) {
+        PetscReal t = A[3 * c + j];
+        A[3 * c + j] = A[3 * p + j], A[3 * p + j] = t;
+      }
+      PetscReal t = b[c];
+      b[c] = b[p], b[p] = t;
+    }
+    for (int i = c + 1; i < 3; i++) {
+      PetscReal f = A[3 * i + c] / A[3 * c + c];
+      for (int j = c; j < 3; j++) A[3 * i + j] -= f * A[3 * c + j];
+      b[i] -= f * b[c];
+    }
+  }
+  for (int i = 2; i >= 0; i--) {
+    PetscReal s = b[i];
+    for (int j = i + 1; j < 3; j++) s -= A[3 * i + j] * x[j];
+    x[i] = s / A[3 * i + i];
+  }
+  return PETSC_TRUE;
+}
+
+static inline void LocalU(const PetscReal Wd[9], const PetscReal b[3], const PetscReal R[3], PetscReal U[3])
+{
+  for (int i = 0; i < 3; i++) U[i] = b[i] + Wd[3 * i] * R[0] + Wd[3 * i + 1] * R[1] + Wd[3 * i + 2] * R[2];
+}
+
+static inline PetscReal Norm3(const PetscReal v[3]) { return PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+/* ½‖F_AC‖² at R with its Newton matrix J = Dr + Du Wd */
+static PetscReal Merit(const MbLaw *law, PetscReal rho, const PetscReal Wd[9], const PetscReal b[3], const PetscReal R[3], PetscReal F[3], PetscReal J[9])
+{
+  PetscReal U[3], Dr[9], Du[9];
+  LocalU(Wd, b, R, U);
+  MbLawAlartCurnier(law, rho, R, U, F, Dr, Du);
+  if (J)
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) J[3 * i + j] = Dr[3 * i + j] + Du[3 * i] * Wd[j] + Du[3 * i + 1] * Wd[3 + j] + Du[3 * i + 2] * Wd[6 + j];
+  return 0.5 * (F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
+}
+
+/* Fall-back: the projected fixed point of the natural map, R̃ ← proj_K(R̃ − ρ(Ū + μ‖Ū_T‖e_N)),
+   with ρ below 1/‖Wd‖_F; slow but it does not cycle the way Newton can. */
+static PetscBool ProjectedIteration(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscReal R[3])
+{
+  PetscReal nw = 0, U[3], z[3], p[3], rho;
+  for (int k = 0; k < 9; k++) nw += Wd[k] * Wd[k];
+  rho = nw > 0 ? 1 / PetscSqrtReal(nw) : 1;
+  for (int it = 0; it < 2000; it++) {
+    PetscReal r[3], u[3], ut, d = 0;
+    LocalU(Wd, b, R, U);
+    Shifted(law, R, U, r, u);
+    ut   = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
+    z[0] = r[0] - rho * u[0];
+    z[1] = r[1] - rho * u[1];
+    z[2] = r[2] - rho * (u[2] + law->mu * ut);
+    MbConeProject(law->mu, z, p);
+    p[2] -= law->cohesion;
+    for (int k = 0; k < 3; k++) d += (p[k] - R[k]) * (p[k] - R[k]), R[k] = p[k];
+    if (PetscSqrtReal(d) <= 1e-15 * Norm3(R)) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok)
+{
+  PetscReal bb[3];
+  PetscInt  it = 0;
+  PetscBool conv = PETSC_FALSE;
+  PetscFunctionBegin;
+  for (int d = 0; d < 3; d++) bb[d] = b[d] + law->bias[d];
+  if (law->kind == MB_LAW_EQUALITY) { /* R = −Wd⁻¹(b + bias) */
+    PetscReal x[3], mb[3] = {-bb[0], -bb[1], -bb[2]};
+    conv = Solve3(Wd, mb, x);
+    if (conv) R[0] = x[0], R[1] = x[1], R[2] = x[2];
+  } else if (law->kind == MB_LAW_NORMAL) { /* R_T = 0, R_N = −(b_N + bias_N)/Wd_NN */
+    conv = Wd[8] != 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (conv) R[0] = R[1] = 0, R[2] = -bb[2] / Wd[8];
+  } else {
+    PetscReal rho = MbLawRho(Wd), F[3], J[9], d[3], Rt[3], Ft[3], phi, scale;
+    phi = Merit(law, rho, Wd, b, R, F, J);
+    for (it = 0; it < maxit; it++) {
+      PetscReal mF[3] = {-F[0], -F[1], -F[2]}, t = 1, phit = phi;
+      scale = PetscMax(Norm3(R) + law->cohesion, rho * Norm3(bb));
+      if (PetscSqrtReal(2 * phi) <= 1e-14 * scale) {
+        conv = PETSC_TRUE;
+        break;
+      }
+      if (!Solve3(J, mF, d)) break;
+      /* backtracking (Armijo) on ½‖F‖²: the Newton direction has slope −‖F‖² */
+      for (int ls = 0; ls < 30; ls++, t *= 0.5) {
+        for (int k = 0; k < 3; k++) Rt[k] = R[k] + t * d[k];
+        phit = Merit(law, rho, Wd, b, Rt, Ft, NULL);
+        if (phit <= (1 - 2e-4 * t) * phi) break;
+      }
+      if (!(phit < phi)) { /* no decrease: converged to rounding or stuck */
+        conv = PetscSqrtReal(2 * phi) <= 1e-10 * scale ? PETSC_TRUE : PETSC_FALSE;
+        break;
+      }
+      for (int k = 0; k < 3; k++) R[k] = Rt[k];
+      phi = Merit(law, rho, Wd, b, R, F, J);
+    }
+    if (!conv && it == maxit) conv = PetscSqrtReal(2 * phi) <= 1e-10 * PetscMax(Norm3(R) + law->cohesion, rho * Norm3(bb)) ? PETSC_TRUE : PETSC_FALSE;
+    if (!conv) {
+      ProjectedIteration(law, Wd, b, R);
+      conv = PETSC_FALSE; /* the caller counts fall-backs */
+    }
+  }
+  if (its) *its = it;
+  if (ok) *ok = conv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

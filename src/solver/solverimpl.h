@@ -1,0 +1,82 @@
+/* Private layout of MbSolver; an implementation's constructor fills ops and data. Also the
+   per-block law kernels (law.c) and the block Gauss–Seidel sweep shared by the solvers. */
+#ifndef MOREAU_SOLVERIMPL_H
+#define MOREAU_SOLVERIMPL_H
+
+#include <moreau/mbsolver.h>
+
+typedef struct {
+  PetscErrorCode (*setfromoptions)(MbSolver, PetscOptionItems *);           /* type-specific options */
+  PetscErrorCode (*solve)(MbSolver, Mat, Vec, const MbLaw[], Vec);          /* R in/out; sets iterations, converged */
+  PetscErrorCode (*view)(MbSolver, PetscViewer);                            /* optional */
+  PetscErrorCode (*destroy)(MbSolver);                                      /* free data */
+} MbSolverOps;
+
+struct _p_MbSolver {
+  MPI_Comm    comm;       /* communicator of W, B, R */
+  char       *type;       /* registered name */
+  MbSolverOps ops;        /* filled by the constructor */
+  void       *data;       /* implementation data */
+  PetscReal   epsilon;    /* tolerance of the implementation's stopping test */
+  PetscInt    maxit;      /* iteration cap */
+  PetscInt    iterations; /* of the last solve */
+  PetscReal   error;      /* MbSolverNaturalError after the last solve */
+  PetscBool   converged;  /* the last solve met its stopping test */
+};
+
+PETSC_INTERN PetscErrorCode MbSolverCreate_GS(MbSolver);
+PETSC_INTERN PetscErrorCode MbSolverCreate_Newton(MbSolver);
+PETSC_INTERN PetscErrorCode MbSolverRegisterAll(void);
+PETSC_INTERN PetscErrorCode MbSolverFinalizePackage(void);
+
+/* ---- law.c: one 3×3 block, components (t1, t2, n): the normal is the third. */
+/* Check a law's data (mu >= 0, cohesion >= 0, known kind); names block in the message. */
+PETSC_INTERN PetscErrorCode MbLawCheck(MPI_Comm comm, PetscInt block, const MbLaw *law);
+/* p = proj_K_μ(z), K_μ = {‖z_T‖ ≤ μ z_N} (the closed Coulomb cone). */
+PETSC_INTERN void MbConeProject(PetscReal mu, const PetscReal z[3], PetscReal p[3]);
+/* The law's natural map F(R, U) (see mbsolver.h: contact with R̃ = R + c e_N, Ū = U + bias). */
+PETSC_INTERN void MbLawNaturalMap(const MbLaw *law, const PetscReal R[3], const PetscReal U[3], PetscReal F[3]);
+/* The Alart–Curnier function with parameter rho and one element of its generalized
+   Jacobian: dF = Dr dR + Du dU (3×3 row-major). EQUALITY: F = rho Ū; NORMAL: (R_T, rho Ū_N). */
+PETSC_INTERN void MbLawAlartCurnier(const MbLaw *law, PetscReal rho, const PetscReal R[3], const PetscReal U[3], PetscReal F[3], PetscReal Dr[9], PetscReal Du[9]);
+/* rho of the Alart–Curnier function for a block with diagonal W block Wd: 3 / tr(Wd). */
+PETSC_INTERN PetscReal MbLawRho(const PetscReal Wd[9]);
+/* Solve the local problem U = Wd R + b, law(U, R) for R (in: warm start). Semismooth Newton
+   on the Alart–Curnier function with a line search; projection fall-back. Returns the
+   Newton iterations in *its (may be NULL) and whether it converged in *ok (may be NULL). */
+PETSC_INTERN PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok);
+
+/* ---- gauss_seidel.c: the block structure of W as seen by one rank, and one sweep. */
+typedef struct {
+  MPI_Comm           comm;
+  PetscMPIInt        rank, size;
+  Mat                Wb;      /* W itself, or its MATBAIJ conversion when W is AIJ */
+  Mat                Ad, Ao;  /* diagonal and off-diagonal (ghost-column) parts; Ao NULL on one rank */
+  const PetscInt    *garray;  /* Ao's block columns in global block numbering (sorted) */
+  PetscInt           nb;      /* local block rows */
+  PetscInt           rstart;  /* first global block row of this rank */
+  PetscInt           nghost;  /* block columns of Ao */
+  const PetscInt    *ai, *aj, *bi, *bj; /* block CSR of Ad and Ao */
+  const PetscScalar *aa, *ba; /* their 3×3 blocks, column-major as BAIJ stores them */
+  PetscInt          *adiag;   /* index of the diagonal block in each block row of Ad */
+  PetscInt          *olow;    /* per row: Ao blocks with global column < rstart come first, olow of them */
+  Vec                ghost;   /* R at Ao's columns */
+  VecScatter         scatter; /* R -> ghost */
+  PetscInt           local_maxit; /* local Newton cap */
+  PetscInt           local_fail;  /* local solves that needed the fall-back, last sweep */
+} MbBlockCtx;
+
+PETSC_INTERN PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx);
+PETSC_INTERN PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx);
+/* One rank-ordered nonsmooth Gauss–Seidel sweep over all block rows (serial-equivalent on
+   any number of ranks). Returns the global ‖R − R_prev‖² and ‖R‖². Collective. */
+PETSC_INTERN PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2);
+/* 3×3 block k of A (from the column-major BAIJ storage) into row-major M. */
+static inline void MbBlockGet(const PetscScalar *a, PetscInt k, PetscReal M[9])
+{
+  const PetscScalar *b = a + 9 * k;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) M[3 * i + j] = PetscRealPart(b[3 * j + i]);
+}
+
+#endif

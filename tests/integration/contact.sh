@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Contact and joints against analytic and published values (VALIDATION.md): the decks of
+# cases/ that print PASSED, run on 1 rank, and the contact decks whose answer involves a
+# constraint solve again on 2 and 3 ranks (same check: the answers may differ within the
+# solver tolerance, never beyond the deck's own tolerance). Bad input by message.
+source "$(dirname "$0")/../lib.sh"
+[ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
+export MOREAU_PYTHONPATH="$MB_ROOT/python"
+CASES="$MB_ROOT/cases"
+cd "$TMP"
+
+# run_case NAME NP [ARGS...]: the deck prints PASSED
+run_case() {
+  local c=$1 np=$2 out rc; shift 2
+  out=$(timeout 600 $MPIRUN -np $np "$MOREAU" -mb_output_dir "$TMP/$c-$np" "$CASES/$c.py" "$@" 2>&1); rc=$?
+  echo "$out" | grep -E "^$c:" | sed "s/^/# np $np: /"
+  check "$c $* on $np rank(s) prints PASSED" bash -c '[ '$rc' -eq 0 ] && grep -qx PASSED <<<"$0" && ! grep -q FAILED <<<"$0"' "$out"
+  [ $rc -eq 0 ] || echo "$out" | tail -n 8 | sed 's/^/# /'
+}
+
+run_case resting_box 1
+run_case box_stack 1
+run_case newton_cradle 1
+run_case incline 1 0.5
+run_case incline 1 0.1
+run_case pendulum 1
+run_case block_sliding 1
+for np in 2 3; do
+  run_case box_stack $np
+  run_case pendulum $np
+  run_case newton_cradle $np
+done
+
+# --- bad input
+deck() { cat >"$TMP/$1.py"; }
+HEAD="s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s)"
+deck neg_friction <<PY
+$HEAD
+SURFACE_MATERIAL(s, friction=-0.3)
+PY
+expect_error "friction < 0" "SURFACE_MATERIAL: friction must be >= 0, got -0.3" "$MOREAU" "$TMP/neg_friction.py"
+deck restitution <<PY
+$HEAD
+SURFACE_MATERIAL(s, friction=0.3, restitution=1.5)
+PY
+expect_error "restitution > 1" "SURFACE_MATERIAL: restitution must be in \[0, 1\], got 1.5" "$MOREAU" "$TMP/restitution.py"
+deck two_obstacles <<PY
+$HEAD
+a = BODY(s, 'OBSTACLE', SPHERE((0, 0, 0), 1, 1, 1), m)
+b = BODY(s, 'OBSTACLE', SPHERE((3, 0, 0), 1, 1, 1), m)
+PUT_RIGID_LINK(a, b, (0, 0, 0), (3, 0, 0))
+PY
+expect_error "a constraint between two obstacles" "PUT_RIGID_LINK: body 0 is an OBSTACLE and so is body 1: a constraint between obstacles does nothing" "$MOREAU" "$TMP/two_obstacles.py"
+expect_error "a constraint between two obstacles names the deck line" 'two_obstacles\.py", line 6' "$MOREAU" "$TMP/two_obstacles.py"
+deck zero_link <<PY
+$HEAD
+a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+PUT_RIGID_LINK(a, None, (0.5, 0, 0), (0.5, 0, 0))
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-3, 100), 0.01)
+PY
+expect_error "a rigid link of zero length" "PUT_RIGID_LINK between bodies 0 and -1: the two points coincide" "$MOREAU" "$TMP/zero_link.py"
+expect_error "a rigid link of zero length on 2 ranks" "the two points coincide" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/zero_link.py"
+deck zero_dir <<PY
+$HEAD
+a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+FIX_DIRECTION(a, (0, 0, 0), (0, 0, 0))
+PY
+expect_error "FIX_DIRECTION with a zero direction" "FIX_DIRECTION: direction must be non-zero" "$MOREAU" "$TMP/zero_dir.py"
+deck bad_solver <<PY
+$HEAD
+a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+RUN(s, GAUSS_SEIDEL_SOLVER(-1e-3, 100), 0.01)
+PY
+expect_error "GAUSS_SEIDEL_SOLVER epsilon <= 0" "GAUSS_SEIDEL_SOLVER: epsilon must be > 0, got -0.001" "$MOREAU" "$TMP/bad_solver.py"
+deck geps <<PY
+$HEAD
+GEOMETRIC_EPSILON(0)
+PY
+expect_error "GEOMETRIC_EPSILON <= 0" "GEOMETRIC_EPSILON: epsilon must be > 0, got 0" "$MOREAU" "$TMP/geps.py"
