@@ -13,7 +13,7 @@ mat = BULK_MATERIAL(solfec, density=1.0)
 ball = BODY(solfec, 'RIGID', SPHERE((1, 0, 0), 0.05, 1, 1), mat, label='bob')
 BODY_CHARS(ball, 1.0, 1.0, (1, 0, 0), (1, 0, 0, 0, 1, 0, 0, 0, 1))
 PUT_RIGID_LINK(ball, None, (1, 0, 0), (0, 0, 0))
-OUTPUT(solfec, 0.005)
+OUTPUT(solfec, 0.01)
 RUN(solfec, GAUSS_SEIDEL_SOLVER(1e-3, 1000), 5.0)
 
 # the period from the upward crossings of x = 0 (linear interpolation between frames):

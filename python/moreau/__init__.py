@@ -873,7 +873,9 @@ def NEWTON_SOLVER(meritval=1e-6, maxiter=1000, locdyn='ON', linmaxiter=10, maxma
 
 
 def PENALTY_SOLVER(*args, **kwargs):
-    """PENALTY_SOLVER(...): Solfec-1.0 variants take no or a few arguments; all are stored."""
+    """PENALTY_SOLVER(...): contacts as spring-dashpot forces (SURFACE_MATERIAL model
+    'SPRING_DASHPOT', spring, dashpot), joints by Gauss-Seidel. Solfec-1.0's variants take
+    no or a few arguments; they are accepted and stored."""
     return Solver('PENALTY_SOLVER', dict(enumerate(args), **kwargs))
 
 
@@ -913,8 +915,8 @@ def RUN(solfec, solver, duration):
                              cb if a['failure'] == 'CALLBACK' else None, a.get('data'))
         elif solver.kind == 'NEWTON_SOLVER':
             _m.solfec_solver(solfec._h, 'newton', a['meritval'], a['maxiter'], 0, None, None)
-        else:
-            raise NotImplementedError('%s: PENALTY_SOLVER is not implemented yet; use GAUSS_SEIDEL_SOLVER or NEWTON_SOLVER' % fn)
+        else:  # contacts as spring-dashpot forces, joints by Gauss-Seidel
+            _m.solfec_solver(solfec._h, 'penalty', 1e-6, 1000, 0, None, None)
     _m.solfec_run(solfec._h, duration)
 
 

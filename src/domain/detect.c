@@ -75,6 +75,22 @@ static PetscErrorCode ToReferential(MbBody b, const PetscReal x[3], PetscReal X[
   return PETSC_SUCCESS;
 }
 
+/* PENALTY_SOLVER: a spring-dashpot normal force R_N = max(0, −k·gap − c·V_N) and Coulomb
+   friction regularized near sliding velocity zero, R_T = −μ R_N V_T / √(|V_T|² + δ²), with V
+   the relative velocity at the start of the step (explicit). */
+static PetscErrorCode PenaltyForce(const MbSurfMat *mat, MbCon *c)
+{
+  const PetscReal delta = 1e-6;
+  PetscReal       vt;
+  PetscFunctionBegin;
+  PetscCheck(mat->spring > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PENALTY_SOLVER: contact between surfaces %" PetscInt_FMT " and %" PetscInt_FMT " (bodies %" PetscInt_FMT " and %" PetscInt_FMT ") has no spring: give SURFACE_MATERIAL(model='SPRING_DASHPOT', spring=k > 0, dashpot=...)", c->surf[0], c->surf[1], c->body[0], c->body[1]);
+  c->R[2] = PetscMax(0.0, -mat->spring * c->gap - mat->dashpot * c->V[2]);
+  vt      = PetscSqrtReal(c->V[0] * c->V[0] + c->V[1] * c->V[1] + delta * delta);
+  c->R[0] = -mat->friction * c->R[2] * c->V[0] / vt;
+  c->R[1] = -mat->friction * c->R[2] * c->V[1] / vt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Push(MbDomain d, MbCon **list, PetscInt *n, PetscInt *cap, MbCon **c)
 {
   PetscFunctionBegin;
@@ -92,7 +108,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   Item      *item;
   MbBox     *box;
   PetscReal *vbuf, *vp;
-  MbCon     *list = NULL, *old = d->con;
+  MbCon     *list = NULL, *old = d->con, *pen = NULL;
+  PetscInt   npen = 0, pcap = 0;
   FilterCtx  fc;
   PetscFunctionBegin;
   /* joints */
@@ -156,7 +173,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbCon          *c;
       MbBody          b[2];
       const MbSurfMat *mat;
-      PetscCall(Push(d, &list, &n, &cap, &c));
+      if (d->penalty) PetscCall(Push(d, &pen, &npen, &pcap, &c));
+      else PetscCall(Push(d, &list, &n, &cap, &c));
       PetscCall(PetscMemzero(c, sizeof(*c)));
       /* the normal points from A to B: B is the master, A the slave */
       c->kind    = MB_CON_CONTACT;
@@ -187,6 +205,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       /* Solfec's restitution: Ū_N = U_N + e·min(0, V_N), V at the start of the step */
       PetscCall(MbConVelocity(c, b, PETSC_TRUE, c->V));
       c->law.bias[2] = mat->restitution * PetscMin(0.0, c->V[2]);
+      if (d->penalty) PetscCall(PenaltyForce(mat, c));
     }
   }
   PetscCall(PetscFree(pairs));
@@ -209,6 +228,12 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     if (list[k].owner < d->rank) d->rstart = d->rend = k + 1;
     else if (list[k].owner == d->rank) d->rend = k + 1;
   }
+  for (PetscInt k = 0; k < npen; k++) pen[k].owner = ConOwner(d, &pen[k]);
+  PetscCall(PetscFree(d->pen));
+  d->pen  = pen;
+  d->npen = npen;
+  d->pcap = pcap;
+  d->ncontacts += npen;
   PetscCall(PetscFree(d->con));
   d->con  = list;
   d->ncon = n;

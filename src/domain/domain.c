@@ -41,6 +41,7 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
   PetscCall(PetscFree(d->joint));
   PetscCall(PetscFree(d->mat));
   PetscCall(PetscFree(d->con));
+  PetscCall(PetscFree(d->pen));
   PetscCall(MbDomainGhostDestroy(d));
   PetscCall(MbDomainLocDynDestroy(d));
   PetscCall(MbSolverDestroy(&d->solver));
@@ -306,6 +307,10 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(MbDomainGhostRefresh(d));
     PetscCall(MbDomainDetect(d));
     PetscCall(PhaseEnd(d, MB_PHASE_DETECT, t0));
+    if (d->npen) {
+      PetscCall(MbDomainApplyPenalty(d));
+      PetscCall(MbDomainGhostRefresh(d)); /* joints see the velocities with the penalty forces */
+    }
     PetscCall(PhaseBegin(d, MB_PHASE_LOCDYN, &t0));
     PetscCall(MbDomainLocDyn(d));
     PetscCall(PhaseEnd(d, MB_PHASE_LOCDYN, t0));

@@ -51,6 +51,9 @@ struct _p_MbDomain {
   MbCon         *con;
   PetscInt       rstart, rend;/* block rows this rank owns */
   PetscInt       ncontacts;   /* contacts (not joints) among them */
+  PetscBool      penalty;     /* PENALTY_SOLVER: contacts are spring-dashpot forces ... */
+  PetscInt       npen, pcap;  /* ... kept here, on every rank, not in the rows of W */
+  MbCon         *pen;
   /* local dynamics (locdyn.c) and solver */
   MbSolver       solver;      /* the constraint solver */
   PetscInt       failure;     /* on a solver failure: 0 CONTINUE, 1 EXIT, 2 CALLBACK */
@@ -78,6 +81,7 @@ PETSC_INTERN PetscErrorCode MbDomainDetect(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
 /* locdyn.c: assemble W and B, solve, apply the reactions to owned bodies */
 PETSC_INTERN PetscErrorCode MbDomainLocDyn(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainApplyPenalty(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainConstraintSolve(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainLocDynDestroy(MbDomain);
 

@@ -83,15 +83,24 @@ PetscErrorCode MbDomainSetSolverFailure(MbDomain d, PetscInt policy, PetscErrorC
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbDomainSetPenalty(MbDomain d, PetscBool flg)
+{
+  d->penalty = flg;
+  return PETSC_SUCCESS;
+}
+
 PetscErrorCode MbDomainGetConstraints(MbDomain d, PetscInt *n, MbConstraintInfo **info)
 {
   MbConstraintInfo *a;
+  PetscInt          m = 0;
   PetscFunctionBegin;
   *n = d->rend - d->rstart;
+  for (PetscInt k = 0; k < d->npen; k++) *n += d->pen[k].owner == d->rank;
   PetscCall(PetscMalloc1(*n + 1, &a));
-  for (PetscInt r = d->rstart; r < d->rend; r++) {
-    MbCon            *c = &d->con[r];
-    MbConstraintInfo *o = &a[r - d->rstart];
+  for (PetscInt r = 0; r < d->ncon + d->npen; r++) {
+    MbCon *c = r < d->ncon ? &d->con[r] : &d->pen[r - d->ncon];
+    if (c->owner != d->rank) continue;
+    MbConstraintInfo *o = &a[m++];
     o->kind             = c->kind;
     o->body[0]          = c->body[0];
     o->body[1]          = c->body[1];

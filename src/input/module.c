@@ -853,7 +853,8 @@ static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
   MbSolver    sv;
   if (!PyArg_ParseTuple(args, "isdiiOO", &h, &type, &eps, &maxit, &failure, &fn, &data) || !(s = GetSol(h))) return NULL;
   MB_TRY(PyExc_RuntimeError, MbDomainGetSolver(s->dom, &sv));
-  MB_TRY(PyExc_ValueError, MbSolverSetType(sv, type));
+  MB_TRY(PyExc_RuntimeError, MbDomainSetPenalty(s->dom, strcmp(type, "penalty") ? PETSC_FALSE : PETSC_TRUE));
+  if (!strcmp(type, "penalty")) type = MBSOLVERGS; /* joints */
   MB_TRY(PyExc_ValueError, MbSolverSetTolerances(sv, eps, maxit));
   MB_TRY(PyExc_ValueError, MbSolverSetFromOptions(sv)); /* options override the deck */
   Py_CLEAR(Failure.fn);

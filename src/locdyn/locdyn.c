@@ -234,3 +234,33 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
   PetscCall(PetscFree2(Rall, Uall));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* PENALTY_SOLVER's contacts: their forces are known, so each body owner adds h A⁻¹(±Hᵀ R)
+   to the free velocity before the joints are solved (their B then includes it). The work
+   is h R·V with V at the start of the step (explicit, as the force). */
+PetscErrorCode MbDomainApplyPenalty(MbDomain d)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < d->npen; k++) {
+    MbCon *c = &d->pen[k];
+    if (c->owner == d->rank) {
+      d->work_contact += d->h * c->R[2] * c->V[2];
+      d->work_friction -= d->h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
+    }
+    for (int m = 0; m < 2; m++) {
+      PetscInt    id = c->body[m];
+      PetscMPIInt owner;
+      if (!Movable(d, id)) continue;
+      PetscCall(MbDomainOwnerRank(d, id, &owner));
+      if (owner != d->rank) continue;
+      MbBody    b = d->all[id];
+      PetscReal H[18], f[6] = {0}, du[6], s = m ? -d->h : d->h;
+      PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
+      for (int r = 0; r < 3; r++)
+        for (int j = 0; j < 6; j++) f[j] += H[6 * r + j] * c->R[r];
+      PetscCall(b->ops->inverse(b, f, du));
+      for (int j = 0; j < 6; j++) b->u[j] += s * du[j];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -8,7 +8,6 @@
    On several ranks the sweep is rank-ordered: rank 0 sweeps its rows, the new R reaches the
    ghost copies of the other ranks by a VecScatter, then rank 1 sweeps, ... Each row sums its
    blocks in global column order, so the iterates are those of one rank, bit for bit. */
-#include <stdlib.h>
 #include "solverimpl.h"
 
 static PetscBool   GSCited    = PETSC_FALSE;
@@ -187,7 +186,6 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
     } else {
       PetscCall(MbSolverNaturalError(gs->ctx.Wb, B, law, R, &err));
       if (err <= s->epsilon) s->converged = PETSC_TRUE;
-      if (getenv("MBDBG") && s->iterations % atoi(getenv("MBDBG")) == 0) PetscCall(PetscPrintf(s->comm, "gs %d err %g fails %d dR %g R %g\n", (int)s->iterations, err, (int)gs->ctx.local_fail, sqrt(dR2), sqrt(R2)));
     }
   }
   PetscCall(MbBlockCtxReset(&gs->ctx));

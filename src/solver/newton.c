@@ -1,15 +1,17 @@
 /* Semismooth Newton on the whole system (Alart & Curnier 1991, CMAME 92:353; the global
    form as in Acary, Brémond & Huber 2018): with U = W R + B, find R with
      F(R) = F_AC(R, W R + B) = 0,  F_AC blockwise (law.c),
-   by Newton steps (Dr + Du W) dR = −F, Dr, Du block diagonal elements of the generalized
-   Jacobian. J = Dr + Du W has W's block pattern: each block row of W is multiplied from the
-   left by its Du and the diagonal block gets Dr, in place in a copy of W. The linear systems
-   are solved by KSP (GMRES; -mb_solver_newton_ksp_type, -mb_solver_newton_pc_type, ...) with
-   a forcing term; a backtracking line search on ½‖F‖² follows, and when it stalls (or KSP
-   fails) the solver does -mb_solver_newton_gs_sweeps block Gauss–Seidel sweeps instead.
-   It stops when the natural-map error (MbSolverNaturalError) is ≤ epsilon. Iterations
-   count Newton steps plus Gauss–Seidel sweeps. */
-#include <stdlib.h>
+   by Newton steps (Dr + Du W + δI) dR = −F, Dr, Du block diagonal elements of the
+   generalized Jacobian and δ = c·min(1e-2, ‖F‖/‖F₀‖) a vanishing proximal (Levenberg–
+   Marquardt-like) shift that keeps the step unique where W is singular (rank-deficient
+   contact sets: boxes on four corners, granular packings). J has W's block pattern: each
+   block row of W is multiplied from the left by its Du and the diagonal block gets Dr + δI,
+   in place in a copy of W. The linear systems are solved by KSP (GMRES(100), right
+   point-block Jacobi; -mb_solver_newton_ksp_type, -mb_solver_newton_pc_type, ...) with a
+   forcing term; a backtracking (Armijo) line search on ½‖F‖² follows, and when it stalls
+   (or KSP fails) the solver does -mb_solver_newton_gs_sweeps block Gauss–Seidel sweeps
+   instead. It stops when the natural-map error (MbSolverNaturalError) is ≤ epsilon.
+   Iterations count Newton steps plus Gauss–Seidel sweeps. */
 #include <petscksp.h>
 #include "solverimpl.h"
 
@@ -24,6 +26,7 @@ typedef struct {
   PetscInt   gs_its;     /* fall-back sweeps, last solve */
   PetscInt   ksp_its;    /* linear iterations, last solve */
   PetscBool  monitor;    /* print ‖F‖ and the error per step */
+  PetscReal  regularization; /* c in J + δI, δ = c min(1e-2, ‖F‖/‖F₀‖) */
   MbBlockCtx ctx;        /* W's block structure (shared with the Gauss–Seidel fall-back) */
 } MbSolver_Newton;
 
@@ -148,7 +151,9 @@ static PetscErrorCode MbSolverSolve_Newton(MbSolver s, Mat W, Vec B, const MbLaw
       s->converged = PETSC_TRUE;
       break;
     }
-    PetscCall(AssembleJacobian(ctx, J, cur, getenv("MBDELTA") ? atof(getenv("MBDELTA")) * PetscMin(1e-2, PetscSqrtReal(cur->phi / phi0)) : 0));
+    /* δ = c min(1e-2, ‖F‖/‖F₀‖): J + δI is regular where W is singular (rank-deficient
+       contact sets), and δ → 0 keeps the fast local rate */
+    PetscCall(AssembleJacobian(ctx, J, cur, nt->regularization * PetscMin(1e-2, PetscSqrtReal(cur->phi / phi0))));
     PetscCall(KSPSetOperators(nt->ksp, J, J));
     /* forcing term: tighter as F falls, for the superlinear rate */
     PetscCall(KSPSetTolerances(nt->ksp, PetscMax(1e-12, PetscMin(1e-3, PetscSqrtReal(cur->phi / phi0))), PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
@@ -209,9 +214,11 @@ static PetscErrorCode MbSolverSetFromOptions_Newton(MbSolver s, PetscOptionItems
   PetscCall(PetscOptionsInt("-mb_solver_newton_gs_sweeps", "Gauss-Seidel sweeps when the line search stalls", "MbSolver", nt->gs_sweeps, &nt->gs_sweeps, NULL));
   PetscCall(PetscOptionsInt("-mb_solver_newton_ls_max", "Halvings of the line search", "MbSolver", nt->ls_max, &nt->ls_max, NULL));
   PetscCall(PetscOptionsInt("-mb_solver_gs_local_maxit", "Newton iterations of each 3x3 local problem (Gauss-Seidel fall-back)", "MbSolver", nt->ctx.local_maxit, &nt->ctx.local_maxit, NULL));
+  PetscCall(PetscOptionsReal("-mb_solver_newton_regularization", "c in the Newton matrix J + delta I, delta = c min(1e-2, |F|/|F0|); 0: none", "MbSolver", nt->regularization, &nt->regularization, NULL));
   PetscCall(PetscOptionsBool("-mb_solver_newton_monitor", "Print the residual and the error at each Newton step", "MbSolver", nt->monitor, &nt->monitor, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(nt->gs_sweeps > 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_newton_gs_sweeps must be > 0, got %" PetscInt_FMT, nt->gs_sweeps);
+  PetscCheck(nt->regularization >= 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_newton_regularization must be >= 0, got %g", (double)nt->regularization);
   PetscCheck(nt->ls_max > 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_newton_ls_max must be > 0, got %" PetscInt_FMT, nt->ls_max);
   PetscCall(KSPSetFromOptions(nt->ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -229,6 +236,7 @@ static PetscErrorCode MbSolverDestroy_Newton(MbSolver s)
 PetscErrorCode MbSolverCreate_Newton(MbSolver s)
 {
   MbSolver_Newton *nt;
+  PC               pc;
   PetscFunctionBegin;
   PetscCall(PetscNew(&nt));
   nt->gs_sweeps           = 10;
@@ -237,7 +245,15 @@ PetscErrorCode MbSolverCreate_Newton(MbSolver s)
   PetscCall(KSPCreate(s->comm, &nt->ksp));
   PetscCall(KSPSetOptionsPrefix(nt->ksp, "mb_solver_newton_"));
   PetscCall(KSPSetType(nt->ksp, KSPGMRES));
-  PetscCall(KSPSetTolerances(nt->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  nt->regularization      = 1;
+  PetscCall(KSPSetTolerances(nt->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 200));
+  /* right preconditioning: GMRES then measures the true residual (ILU(0) of a nearly
+     singular J made left-preconditioned residuals small and true ones huge); the 3×3
+     diagonal blocks of J are regular where W's are */
+  PetscCall(KSPSetPCSide(nt->ksp, PC_RIGHT));
+  PetscCall(KSPGMRESSetRestart(nt->ksp, 100));
+  PetscCall(KSPGetPC(nt->ksp, &pc));
+  PetscCall(PCSetType(pc, PCPBJACOBI));
   s->data               = nt;
   s->ops.solve          = MbSolverSolve_Newton;
   s->ops.setfromoptions = MbSolverSetFromOptions_Newton;

@@ -42,7 +42,7 @@ PetscErrorCode MbSolverListNames(char buf[], size_t len)
   PetscFunctionBegin;
   if (len) buf[0] = 0;
   PetscCall(PetscFunctionListGet(MbSolverList, &names, &n));
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n && names[i]; i++) { /* PETSc 3.18 counts the closing NULL in n */
     int k = snprintf(buf + used, len > used ? len - used : 0, "%s%s", used ? ", " : "", names[i]);
     if (k > 0) used += (size_t)k;
   }

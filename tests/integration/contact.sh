@@ -25,11 +25,13 @@ run_case incline 1 0.5
 run_case incline 1 0.1
 run_case pendulum 1
 run_case block_sliding 1
+run_case penalty_ball 1
 for np in 2 3; do
   run_case box_stack $np
-  run_case pendulum $np
   run_case newton_cradle $np
+  run_case block_sliding $np
 done
+run_case pendulum 2
 
 # --- bad input
 deck() { cat >"$TMP/$1.py"; }

@@ -42,6 +42,11 @@ for c in projectile torque_free tumbling_box default; do
     nall=$(find "$dir" -maxdepth 1 -type f 2>/dev/null | wc -l)
     check "$c on $np rank(s) writes exactly $c.h5 and $c.xmf" bash -c '[ '$nh5' -eq 1 ] && [ '$nx' -eq 1 ] && [ '$nall' -eq 2 ] && [ -s "$0/'$c'.h5" ] && [ -s "$0/'$c'.xmf" ]' "$dir"
   done
+  # the default deck solves contacts: the constraint rows are numbered by owner rank, so
+  # Gauss-Seidel sweeps them in a different order on each rank count and a granular scene
+  # amplifies differences within the solver tolerance (contact.sh checks its decks' answers
+  # on 1-3 ranks instead)
+  [ "$c" = default ] && continue
   for np in 2 3; do
     check "$c: /history on $np ranks equals 1 rank to 1e-12" history_same "$TMP/$c-np1/$c.h5" "$TMP/$c-np$np/$c.h5"
   done
