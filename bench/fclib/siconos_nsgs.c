@@ -36,9 +36,11 @@ static double NaturalError(int nc, NumericsMatrix *W, const double *q, const dou
     const double *rk = r + 3 * k, *uk = u + 3 * k;
     double        m = mu[k], ut = sqrt(uk[1] * uk[1] + uk[2] * uk[2]);
     double        z[3] = {rk[0] - (uk[0] + m * ut), rk[1] - uk[1], rk[2] - uk[2]}, p[3];
-    double        zt = sqrt(z[1] * z[1] + z[2] * z[2]);
-    if (zt <= m * z[0]) p[0] = z[0], p[1] = z[1], p[2] = z[2];
-    else if (m * zt <= -z[0]) p[0] = p[1] = p[2] = 0;
+    double        zt   = sqrt(z[1] * z[1] + z[2] * z[2]);
+    if (zt <= m * z[0])
+      p[0] = z[0], p[1] = z[1], p[2] = z[2];
+    else if (m * zt <= -z[0])
+      p[0] = p[1] = p[2] = 0;
     else {
       double a = (z[0] + m * zt) / (1 + m * m);
       p[0] = a, p[1] = m * a * z[1] / zt, p[2] = m * a * z[2] / zt;
@@ -51,16 +53,16 @@ static double NaturalError(int nc, NumericsMatrix *W, const double *q, const dou
 
 static PetscErrorCode SolveFile(const char *file, double tol, int maxit)
 {
-  MbFclibProblem          prob;
-  Mat                     A;
-  PetscInt                n3, ncols;
-  const PetscInt         *cols;
-  const PetscScalar      *vals, *qa;
-  NumericsMatrix         *T, *W;
+  MbFclibProblem               prob;
+  Mat                          A;
+  PetscInt                     n3, ncols;
+  const PetscInt              *cols;
+  const PetscScalar           *vals, *qa;
+  NumericsMatrix              *T, *W;
   SparseBlockStructuredMatrix *sbm;
-  double                 *q, *mu, *r, *u, t0, t1, err;
-  int                     nc, info = 0;
-  const char             *base = strrchr(file, '/');
+  double                      *q, *mu, *r, *u, t0, t1, err;
+  int                          nc, info = 0;
+  const char                  *base = strrchr(file, '/');
   PetscFunctionBegin;
   PetscCall(MbFclibRead(PETSC_COMM_SELF, file, &prob));
   nc = (int)prob.n;
@@ -87,15 +89,15 @@ static PetscErrorCode SolveFile(const char *file, double tol, int maxit)
   for (PetscInt i = 0; i < n3; i++) q[F(i)] = qa[i];
   PetscCall(VecRestoreArrayRead(prob.q, &qa));
   for (int k = 0; k < nc; k++) mu[k] = prob.law[k].mu;
-  FrictionContactProblem *p   = frictionContactProblem_new_with_data(3, nc, W, q, mu);
-  SolverOptions          *opt = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+  FrictionContactProblem *p            = frictionContactProblem_new_with_data(3, nc, W, q, mu);
+  SolverOptions          *opt          = solver_options_create(SICONOS_FRICTION_3D_NSGS);
   opt->iparam[SICONOS_IPARAM_MAX_ITER] = maxit;
   opt->dparam[SICONOS_DPARAM_TOL]      = tol;
-  t0 = MPI_Wtime();
-  info = fc3d_driver(p, r, u, opt);
-  t1  = MPI_Wtime();
-  err = NaturalError(nc, W, q, mu, r);
-  printf("file=%s contacts=%d solver=siconos_nsgs iterations=%d error=%.3e time=%.4f info=%d\n", base ? base + 1 : file, nc, opt->iparam[SICONOS_IPARAM_ITER_DONE], err, t1 - t0, info);
+  t0                                   = MPI_Wtime();
+  info                                 = fc3d_driver(p, r, u, opt);
+  t1                                   = MPI_Wtime();
+  err                                  = NaturalError(nc, W, q, mu, r);
+  printf("file=%s contacts=%d solver=siconos_nsgs iterations=%d error=%.3e time=%.6f info=%d\n", base ? base + 1 : file, nc, opt->iparam[SICONOS_IPARAM_ITER_DONE], err, t1 - t0, info);
   fflush(stdout);
   solver_options_delete(opt);
   frictionContactProblem_free(p); /* frees W, q, mu */
@@ -108,14 +110,17 @@ static PetscErrorCode SolveFile(const char *file, double tol, int maxit)
 
 int main(int argc, char **argv)
 {
-  double tol = 1e-8;
+  double tol   = 1e-8;
   int    maxit = 100000, fails = 0;
   if (PetscInitializeNoArguments() || MbInitialize()) return 1;
   if (getenv("SICONOS_VERBOSE")) numerics_set_verbose(atoi(getenv("SICONOS_VERBOSE")));
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-tol") && i + 1 < argc) tol = atof(argv[++i]);
-    else if (!strcmp(argv[i], "-maxit") && i + 1 < argc) maxit = atoi(argv[++i]);
-    else if (SolveFile(argv[i], tol, maxit)) fails++;
+    if (!strcmp(argv[i], "-tol") && i + 1 < argc)
+      tol = atof(argv[++i]);
+    else if (!strcmp(argv[i], "-maxit") && i + 1 < argc)
+      maxit = atoi(argv[++i]);
+    else if (SolveFile(argv[i], tol, maxit))
+      fails++;
   }
   MbFinalize();
   PetscFinalize();

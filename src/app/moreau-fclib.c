@@ -33,7 +33,7 @@ static void Usage(FILE *f)
              "  --help                      this text; -help lists every PETSc option too\n");
 }
 
-static char LastError[1024];
+static char           LastError[1024];
 static PetscErrorCode KeepMessage(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL && mess) snprintf(LastError, sizeof(LastError), "%s", mess);
@@ -72,9 +72,10 @@ static PetscErrorCode SolveFile(const char file[], PetscReal tol, PetscInt maxit
   PetscCall(MbSolverSolve(s, prob.W, prob.q, prob.law + rstart / 3, R, NULL));
   t1 = MPI_Wtime();
   PetscCall(MbSolverGetStats(s, &its, &err, &conv));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "file=%s contacts=%" PetscInt_FMT " solver=%s iterations=%" PetscInt_FMT " error=%.3e time=%.4f\n", base ? base + 1 : file, prob.n, type, its, (double)err, t1 - t0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "file=%s contacts=%" PetscInt_FMT " solver=%s iterations=%" PetscInt_FMT " error=%.3e time=%.6f\n", base ? base + 1 : file, prob.n, type, its, (double)err, t1 - t0));
   *met = err <= tol ? PETSC_TRUE : PETSC_FALSE;
-  if (!*met) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "moreau-fclib: %s missed -tol %g: error %.3e after %" PetscInt_FMT " iterations (%s)\n", file, (double)tol, (double)err, its, conv ? "the solver's test was met" : "iteration cap reached"));
+  if (!*met)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, stderr, "moreau-fclib: %s missed -tol %g: error %.3e after %" PetscInt_FMT " iterations (%s)\n", file, (double)tol, (double)err, its, conv ? "the solver's test was met" : "iteration cap reached"));
   PetscCall(VecDestroy(&R));
   PetscCall(MbSolverDestroy(&s));
   PetscCall(MbFclibProblemDestroy(&prob));
@@ -83,11 +84,11 @@ static PetscErrorCode SolveFile(const char file[], PetscReal tol, PetscInt maxit
 
 int main(int argc, char **argv)
 {
-  char     **pargv, **files;
-  int        pargc = 1, nfiles = 0, failed = 0, missed = 0;
-  PetscReal  tol   = 1e-8;
-  PetscInt   maxit = 100000;
-  PetscBool  set;
+  char    **pargv, **files;
+  int       pargc = 1, nfiles = 0, failed = 0, missed = 0;
+  PetscReal tol   = 1e-8;
+  PetscInt  maxit = 100000;
+  PetscBool set;
 
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -101,18 +102,20 @@ int main(int argc, char **argv)
   pargv[0] = argv[0];
   for (int i = 1; i < argc; i++) {
     int after_option = argv[i - 1][0] == '-' && i > 1 && strcmp(argv[i - 1], "--");
-    if (argv[i][0] != '-' && (!after_option || LooksLikeFile(argv[i]))) files[nfiles++] = argv[i];
-    else if (strcmp(argv[i], "--")) pargv[pargc++] = argv[i];
+    if (argv[i][0] != '-' && (!after_option || LooksLikeFile(argv[i])))
+      files[nfiles++] = argv[i];
+    else if (strcmp(argv[i], "--"))
+      pargv[pargc++] = argv[i];
   }
   if (PetscInitialize(&pargc, &pargv, NULL, Help)) return 1;
   if (MbInitialize()) return 1;
   if (PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL) || PetscOptionsGetInt(NULL, NULL, "-maxit", &maxit, NULL)) return 1;
   PetscOptionsHasName(NULL, NULL, "-help", &set);
-  if (!nfiles && !set) {
-    Usage(stderr);
+  if (!nfiles) { /* -help alone: PETSc's options are listed by the solver, which needs a file */
+    Usage(set ? stdout : stderr);
     MbFinalize();
     PetscFinalize();
-    return 2;
+    return set ? 0 : 2;
   }
   if (!(tol > 0) || maxit <= 0) {
     PetscFPrintf(PETSC_COMM_WORLD, stderr, "moreau-fclib: -tol must be > 0 (got %g) and -maxit > 0 (got %" PetscInt_FMT ")\n", (double)tol, maxit);
@@ -133,7 +136,8 @@ int main(int argc, char **argv)
     if (ierr) {
       PetscFPrintf(PETSC_COMM_WORLD, stderr, "moreau-fclib: %s\n", LastError[0] ? LastError : "error");
       failed++;
-    } else if (!met) missed++;
+    } else if (!met)
+      missed++;
   }
   if (missed || failed) PetscFPrintf(PETSC_COMM_WORLD, stderr, "moreau-fclib: %d of %d file(s) missed -tol %g, %d could not be solved\n", missed, nfiles, (double)tol, failed);
   MbFinalize();

@@ -42,7 +42,7 @@ static PetscErrorCode TripletsFree(Triplets *t)
 /* Does path exist (every component)? */
 static PetscBool Exists(hid_t fid, const char path[])
 {
-  char buf[256];
+  char   buf[256];
   size_t n = strlen(path);
   if (n >= sizeof(buf)) return PETSC_FALSE;
   for (size_t k = 1; k <= n; k++) {
@@ -156,7 +156,9 @@ static PetscErrorCode ReadSparse(MPI_Comm comm, hid_t fid, const char file[], co
         t->val[k] = x[k];
       }
   }
-  for (PetscInt k = 0; k < t->nnz; k++) PetscCheck(t->row[k] >= 0 && t->row[k] < t->m && t->col[k] >= 0 && t->col[k] < t->n, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT ") is outside %" PetscInt_FMT " x %" PetscInt_FMT, file, group, k, t->row[k], t->col[k], t->m, t->n);
+  for (PetscInt k = 0; k < t->nnz; k++)
+    PetscCheck(t->row[k] >= 0 && t->row[k] < t->m && t->col[k] >= 0 && t->col[k] < t->n, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT ") is outside %" PetscInt_FMT " x %" PetscInt_FMT,
+               file, group, k, t->row[k], t->col[k], t->m, t->n);
   PetscCall(PetscFree(p));
   PetscCall(PetscFree(ix));
   PetscCall(PetscFree(x));
@@ -198,13 +200,15 @@ static PetscErrorCode BuildW(MPI_Comm comm, PetscInt n, const Triplets *t, Mat *
     PetscInt64 blk = key[2 * k] / 9;
     if (k > 0 && key[2 * (k - 1)] / 9 == blk) continue;
     PetscInt r = (PetscInt)(blk / n), c = (PetscInt)(blk % n);
-    if (c >= bstart && c < bend) dnnz[r - bstart]++;
-    else onnz[r - bstart]++;
+    if (c >= bstart && c < bend)
+      dnnz[r - bstart]++;
+    else
+      onnz[r - bstart]++;
   }
   PetscCall(MatCreateBAIJ(comm, 3, 3 * nloc, 3 * nloc, 3 * n, 3 * n, 0, dnnz, 0, onnz, W));
   PetscCall(MatSetOption(*W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   for (PetscInt k = 0; k < nk;) { /* one block at a time */
-    PetscInt64 blk = key[2 * k] / 9;
+    PetscInt64 blk  = key[2 * k] / 9;
     PetscReal  v[9] = {0};
     for (; k < nk && key[2 * k] / 9 == blk; k++)
       if (key[2 * k + 1] >= 0) v[key[2 * k] % 9] += t->val[key[2 * k + 1]];
@@ -269,7 +273,8 @@ static PetscErrorCode GlobalToLocal(MPI_Comm comm, const char file[], const Trip
   const PetscScalar *c;
   PetscScalar       *a;
   PetscFunctionBegin;
-  PetscCheck(Mt->m == Mt->n && Ht->m == Mt->m, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': M is %" PetscInt_FMT " x %" PetscInt_FMT " and H is %" PetscInt_FMT " x %" PetscInt_FMT "; expected M square and H with M's rows", file, Mt->m, Mt->n, Ht->m, Ht->n);
+  PetscCheck(Mt->m == Mt->n && Ht->m == Mt->m, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': M is %" PetscInt_FMT " x %" PetscInt_FMT " and H is %" PetscInt_FMT " x %" PetscInt_FMT "; expected M square and H with M's rows", file, Mt->m, Mt->n, Ht->m,
+             Ht->n);
   for (PetscInt k = 0; k < Mt->nnz; k++) {
     if (Mt->row[k] < Mt->col[k]) upper++;
     if (Mt->row[k] > Mt->col[k]) lower++;
@@ -300,9 +305,9 @@ static PetscErrorCode GlobalToLocal(MPI_Comm comm, const char file[], const Trip
     for (PetscInt k = 0; k < Ht->nnz; k++) ci[next[Ht->col[k]]++] = k;
     PetscCall(PetscFree(next));
   }
-  cap     = 16 * m + 16;
-  Wt->m   = Wt->n = m;
-  Wt->nnz = 0;
+  cap   = 16 * m + 16;
+  Wt->m = Wt->n = m;
+  Wt->nnz       = 0;
   PetscCall(PetscMalloc3(cap, &Wt->row, cap, &Wt->col, cap, &Wt->val));
   for (PetscInt j = 0; j < m; j++) { /* column j of W: Hᵀ M⁻¹ H e_j */
     PetscCall(VecZeroEntries(h));
@@ -353,11 +358,11 @@ static PetscErrorCode GlobalToLocal(MPI_Comm comm, const char file[], const Trip
 
 PetscErrorCode MbFclibRead(MPI_Comm comm, const char file[], MbFclibProblem *prob)
 {
-  hid_t      fid;
-  htri_t     is5;
-  PetscInt   nmu, dim;
-  PetscReal *mu = NULL, *q = NULL;
-  Triplets   Wt = {0};
+  hid_t       fid;
+  htri_t      is5;
+  PetscInt    nmu, dim;
+  PetscReal  *mu = NULL, *q = NULL;
+  Triplets    Wt = {0};
   const char *g;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(prob, sizeof(*prob)));
@@ -396,7 +401,8 @@ PetscErrorCode MbFclibRead(MPI_Comm comm, const char file[], MbFclibProblem *pro
   if (!prob->global) {
     PetscReal *ql;
     PetscCall(ReadSparse(comm, fid, file, "/fclib_local/W", &Wt));
-    PetscCheck(Wt.m == 3 * nmu && Wt.n == 3 * nmu, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': W is %" PetscInt_FMT " x %" PetscInt_FMT " but mu has %" PetscInt_FMT " contacts (expected %" PetscInt_FMT " x %" PetscInt_FMT ")", file, Wt.m, Wt.n, nmu, 3 * nmu, 3 * nmu);
+    PetscCheck(Wt.m == 3 * nmu && Wt.n == 3 * nmu, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': W is %" PetscInt_FMT " x %" PetscInt_FMT " but mu has %" PetscInt_FMT " contacts (expected %" PetscInt_FMT " x %" PetscInt_FMT ")", file, Wt.m, Wt.n, nmu,
+               3 * nmu, 3 * nmu);
     PetscCall(ReadReals(comm, fid, file, "/fclib_local/vectors/q", 3 * nmu, &ql));
     PetscCall(PetscArraycpy(q, ql, 3 * nmu));
     PetscCall(PetscFree(ql));

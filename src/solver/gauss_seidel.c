@@ -10,8 +10,9 @@
    blocks in global column order, so the iterates are those of one rank, bit for bit. */
 #include "solverimpl.h"
 
-static PetscBool   GSCited    = PETSC_FALSE;
-static const char  GSCitation[] = "@article{Jean1999,\n  author = {M. Jean},\n  title = {The non-smooth contact dynamics method},\n  journal = {Computer Methods in Applied Mechanics and Engineering},\n  volume = {177},\n  pages = {235--257},\n  year = {1999}\n}\n";
+static PetscBool  GSCited = PETSC_FALSE;
+static const char GSCitation[] =
+    "@article{Jean1999,\n  author = {M. Jean},\n  title = {The non-smooth contact dynamics method},\n  journal = {Computer Methods in Applied Mechanics and Engineering},\n  volume = {177},\n  pages = {235--257},\n  year = {1999}\n}\n";
 static const char *const GSTests[] = {"increment", "natural", "MbGSTest", "MB_GS_TEST_", NULL};
 typedef enum { MB_GS_TEST_INCREMENT, MB_GS_TEST_NATURAL } MbGSTest;
 
@@ -53,7 +54,8 @@ PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
     PetscCall(MatGetSize(ctx->Ao, NULL, &nc));
     ctx->nghost = nc / 3;
     for (PetscInt k = 1; k < ctx->nghost; k++) PetscAssert(ctx->garray[k - 1] < ctx->garray[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost columns of W are not sorted");
-  } else ctx->Ad = ctx->Wb;
+  } else
+    ctx->Ad = ctx->Wb;
   PetscCall(MatGetRowIJ(ctx->Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ctx->ai, &ctx->aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "cannot get the block rows of W");
   ctx->nb = n;
@@ -131,7 +133,8 @@ static PetscErrorCode SweepLocal(MbBlockCtx *ctx, const PetscScalar *bv, const M
     for (int d = 0; d < 3; d++) R[d] = R0[d] = PetscRealPart(r[3 * i + d]);
     PetscCall(MbLawLocalSolve(&law[i], Wd, b, ctx->local_maxit, R, NULL, &ok));
     if (!ok) {
-      PetscCheck(law[i].kind == MB_LAW_CONTACT, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + i, law[i].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL", (double)Wd[8]);
+      PetscCheck(law[i].kind == MB_LAW_CONTACT, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + i, law[i].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL",
+                 (double)Wd[8]);
       ctx->local_fail++;
     }
     for (int d = 0; d < 3; d++) {
@@ -216,11 +219,11 @@ PetscErrorCode MbSolverCreate_GS(MbSolver s)
   MbSolver_GS *gs;
   PetscFunctionBegin;
   PetscCall(PetscNew(&gs));
-  gs->local_maxit        = 50;
-  gs->test               = MB_GS_TEST_INCREMENT;
-  s->data                = gs;
-  s->ops.solve           = MbSolverSolve_GS;
-  s->ops.setfromoptions  = MbSolverSetFromOptions_GS;
-  s->ops.destroy         = MbSolverDestroy_GS;
+  gs->local_maxit       = 50;
+  gs->test              = MB_GS_TEST_INCREMENT;
+  s->data               = gs;
+  s->ops.solve          = MbSolverSolve_GS;
+  s->ops.setfromoptions = MbSolverSetFromOptions_GS;
+  s->ops.destroy        = MbSolverDestroy_GS;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -35,9 +35,9 @@ void MbConeProject(PetscReal mu, const PetscReal z[3], PetscReal p[3])
     p[0] = p[1] = p[2] = 0;
   } else { /* onto the boundary ray through z_T/‖z_T‖ (here ‖z_T‖ > 0) */
     PetscReal a = (zn + mu * zt) / (1 + mu * mu);
-    p[0] = mu * a * z[0] / zt;
-    p[1] = mu * a * z[1] / zt;
-    p[2] = a;
+    p[0]        = mu * a * z[0] / zt;
+    p[1]        = mu * a * z[1] / zt;
+    p[2]        = a;
   }
 }
 
@@ -61,9 +61,9 @@ void MbLawNaturalMap(const MbLaw *law, const PetscReal R[3], const PetscReal U[3
     break;
   default: {
     PetscReal ut = PetscSqrtReal(u[0] * u[0] + u[1] * u[1]);
-    z[0] = r[0] - u[0];
-    z[1] = r[1] - u[1];
-    z[2] = r[2] - (u[2] + law->mu * ut);
+    z[0]         = r[0] - u[0];
+    z[1]         = r[1] - u[1];
+    z[2]         = r[2] - (u[2] + law->mu * ut);
     MbConeProject(law->mu, z, p);
     for (int d = 0; d < 3; d++) F[d] = r[d] - p[d];
   }
@@ -93,8 +93,10 @@ void MbLawAlartCurnier(const MbLaw *law, PetscReal rho, const PetscReal R[3], co
   }
   PetscReal sig = r[2] - rho * u[2], mu = law->mu;
   PetscBool active = sig > 0 ? PETSC_TRUE : PETSC_FALSE;
-  if (active) F[2] = rho * u[2], Du[8] = rho;
-  else F[2] = r[2], Dr[8] = 1;
+  if (active)
+    F[2] = rho * u[2], Du[8] = rho;
+  else
+    F[2] = r[2], Dr[8] = 1;
   PetscReal g = active ? mu * sig : 0, s[2] = {r[0] - rho * u[0], r[1] - rho * u[1]}, ns = PetscSqrtReal(s[0] * s[0] + s[1] * s[1]);
   if (ns <= g) { /* sticking: F_T = ρ Ū_T */
     F[0] = rho * u[0], F[1] = rho * u[1];
@@ -132,7 +134,7 @@ static PetscBool Solve3(const PetscReal A_[9], const PetscReal b_[3], PetscReal 
     if (!(PetscAbsReal(A[3 * p + c]) > 1e-14 * amax)) return PETSC_FALSE;
     if (p != c) {
       for (int j = 0; j < 3; j++) {
-        PetscReal t = A[3 * c + j];
+        PetscReal t  = A[3 * c + j];
         A[3 * c + j] = A[3 * p + j], A[3 * p + j] = t;
       }
       PetscReal t = b[c];
@@ -197,7 +199,7 @@ static PetscBool ProjectedIteration(const MbLaw *law, const PetscReal Wd[9], con
 PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok)
 {
   PetscReal bb[3];
-  PetscInt  it = 0;
+  PetscInt  it   = 0;
   PetscBool conv = PETSC_FALSE;
   PetscFunctionBegin;
   for (int d = 0; d < 3; d++) bb[d] = b[d] + law->bias[d];
@@ -210,7 +212,7 @@ PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const Pe
     if (conv) R[0] = R[1] = 0, R[2] = -bb[2] / Wd[8];
   } else {
     PetscReal rho = MbLawRho(Wd), F[3], J[9], d[3], Rt[3], Ft[3], phi, scale;
-    phi = Merit(law, rho, Wd, b, R, F, J);
+    phi           = Merit(law, rho, Wd, b, R, F, J);
     for (it = 0; it < maxit; it++) {
       PetscReal mF[3] = {-F[0], -F[1], -F[2]}, t = 1, phit = phi;
       scale = PetscMax(Norm3(R) + law->cohesion, rho * Norm3(bb));

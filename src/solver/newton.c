@@ -15,26 +15,27 @@
 #include <petscksp.h>
 #include "solverimpl.h"
 
-static PetscBool  NewtonCited = PETSC_FALSE;
-static const char NewtonCitation[] = "@article{AlartCurnier1991,\n  author = {P. Alart and A. Curnier},\n  title = {A mixed formulation for frictional contact problems prone to {N}ewton like solution methods},\n  journal = {Computer Methods in Applied Mechanics and Engineering},\n  volume = {92},\n  pages = {353--375},\n  year = {1991}\n}\n";
+static PetscBool  NewtonCited      = PETSC_FALSE;
+static const char NewtonCitation[] = "@article{AlartCurnier1991,\n  author = {P. Alart and A. Curnier},\n  title = {A mixed formulation for frictional contact problems prone to {N}ewton like solution methods},\n  journal = {Computer Methods in "
+                                     "Applied Mechanics and Engineering},\n  volume = {92},\n  pages = {353--375},\n  year = {1991}\n}\n";
 
 typedef struct {
-  KSP        ksp;        /* linear solver of the Newton steps */
-  PetscInt   gs_sweeps;  /* Gauss–Seidel sweeps when the line search stalls */
-  PetscInt   ls_max;     /* halvings of the line search */
-  PetscInt   newton_its; /* Newton steps, last solve */
-  PetscInt   gs_its;     /* fall-back sweeps, last solve */
-  PetscInt   ksp_its;    /* linear iterations, last solve */
-  PetscBool  monitor;    /* print ‖F‖ and the error per step */
+  KSP        ksp;            /* linear solver of the Newton steps */
+  PetscInt   gs_sweeps;      /* Gauss–Seidel sweeps when the line search stalls */
+  PetscInt   ls_max;         /* halvings of the line search */
+  PetscInt   newton_its;     /* Newton steps, last solve */
+  PetscInt   gs_its;         /* fall-back sweeps, last solve */
+  PetscInt   ksp_its;        /* linear iterations, last solve */
+  PetscBool  monitor;        /* print ‖F‖ and the error per step */
   PetscReal  regularization; /* c in J + δI, δ = c min(1e-2, ‖F‖/‖F₀‖) */
-  MbBlockCtx ctx;        /* W's block structure (shared with the Gauss–Seidel fall-back) */
+  MbBlockCtx ctx;            /* W's block structure (shared with the Gauss–Seidel fall-back) */
 } MbSolver_Newton;
 
 typedef struct {
-  Vec        U, F;   /* U = W R + B, F_AC */
+  Vec        U, F;    /* U = W R + B, F_AC */
   PetscReal *Dr, *Du; /* 9 per local block */
-  PetscReal  phi;    /* ½‖F‖² */
-  PetscReal  err;    /* natural-map error */
+  PetscReal  phi;     /* ½‖F‖² */
+  PetscReal  err;     /* natural-map error */
 } Eval;
 
 /* U = W R + B, F, Dr, Du at R, with the merit and the natural-map error. Collective. */
@@ -138,13 +139,13 @@ static PetscErrorCode MbSolverSolve_Newton(MbSolver s, Mat W, Vec B, const MbLaw
   }
   PetscCall(VecNorm(B, NORM_2, &nb));
   nt->newton_its = nt->gs_its = nt->ksp_its = 0;
-  s->converged = PETSC_FALSE;
+  s->converged                              = PETSC_FALSE;
   PetscCall(Evaluate(ctx, B, nb, law, rho, R, cur));
   phi0 = PetscMax(cur->phi, 1e-300);
   while (s->iterations < s->maxit) {
     KSPConvergedReason reason;
     PetscInt           kits;
-    PetscReal          t = 1;
+    PetscReal          t        = 1;
     PetscBool          accepted = PETSC_FALSE;
     if (nt->monitor) PetscCall(PetscPrintf(s->comm, "  newton %" PetscInt_FMT ": |F_AC| %.3e error %.3e\n", s->iterations, (double)PetscSqrtReal(2 * cur->phi), (double)cur->err));
     if (cur->err <= s->epsilon) {
@@ -239,13 +240,13 @@ PetscErrorCode MbSolverCreate_Newton(MbSolver s)
   PC               pc;
   PetscFunctionBegin;
   PetscCall(PetscNew(&nt));
-  nt->gs_sweeps           = 10;
-  nt->ls_max              = 20;
-  nt->ctx.local_maxit     = 50;
+  nt->gs_sweeps       = 10;
+  nt->ls_max          = 20;
+  nt->ctx.local_maxit = 50;
   PetscCall(KSPCreate(s->comm, &nt->ksp));
   PetscCall(KSPSetOptionsPrefix(nt->ksp, "mb_solver_newton_"));
   PetscCall(KSPSetType(nt->ksp, KSPGMRES));
-  nt->regularization      = 1;
+  nt->regularization = 1;
   PetscCall(KSPSetTolerances(nt->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 200));
   /* right preconditioning: GMRES then measures the true residual (ILU(0) of a nearly
      singular J made left-preconditioned residuals small and true ones huge); the 3×3

@@ -6,10 +6,10 @@
 #include <moreau/mbsolver.h>
 
 typedef struct {
-  PetscErrorCode (*setfromoptions)(MbSolver, PetscOptionItems *);           /* type-specific options */
-  PetscErrorCode (*solve)(MbSolver, Mat, Vec, const MbLaw[], Vec);          /* R in/out; sets iterations, converged */
-  PetscErrorCode (*view)(MbSolver, PetscViewer);                            /* optional */
-  PetscErrorCode (*destroy)(MbSolver);                                      /* free data */
+  PetscErrorCode (*setfromoptions)(MbSolver, PetscOptionItems *);  /* type-specific options */
+  PetscErrorCode (*solve)(MbSolver, Mat, Vec, const MbLaw[], Vec); /* R in/out; sets iterations, converged */
+  PetscErrorCode (*view)(MbSolver, PetscViewer);                   /* optional */
+  PetscErrorCode (*destroy)(MbSolver);                             /* free data */
 } MbSolverOps;
 
 struct _p_MbSolver {
@@ -50,20 +50,20 @@ PETSC_INTERN PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd
 typedef struct {
   MPI_Comm           comm;
   PetscMPIInt        rank, size;
-  Mat                Wb;      /* W itself, or its MATBAIJ conversion when W is AIJ */
-  Mat                Ad, Ao;  /* diagonal and off-diagonal (ghost-column) parts; Ao NULL on one rank */
-  const PetscInt    *garray;  /* Ao's block columns in global block numbering (sorted) */
-  PetscInt           nb;      /* local block rows */
-  PetscInt           rstart;  /* first global block row of this rank */
-  PetscInt           nghost;  /* block columns of Ao */
+  Mat                Wb;                /* W itself, or its MATBAIJ conversion when W is AIJ */
+  Mat                Ad, Ao;            /* diagonal and off-diagonal (ghost-column) parts; Ao NULL on one rank */
+  const PetscInt    *garray;            /* Ao's block columns in global block numbering (sorted) */
+  PetscInt           nb;                /* local block rows */
+  PetscInt           rstart;            /* first global block row of this rank */
+  PetscInt           nghost;            /* block columns of Ao */
   const PetscInt    *ai, *aj, *bi, *bj; /* block CSR of Ad and Ao */
-  const PetscScalar *aa, *ba; /* their 3×3 blocks, column-major as BAIJ stores them */
-  PetscInt          *adiag;   /* index of the diagonal block in each block row of Ad */
-  PetscInt          *olow;    /* per row: Ao blocks with global column < rstart come first, olow of them */
-  Vec                ghost;   /* R at Ao's columns */
-  VecScatter         scatter; /* R -> ghost */
-  PetscInt           local_maxit; /* local Newton cap */
-  PetscInt           local_fail;  /* local solves that needed the fall-back, last sweep */
+  const PetscScalar *aa, *ba;           /* their 3×3 blocks, column-major as BAIJ stores them */
+  PetscInt          *adiag;             /* index of the diagonal block in each block row of Ad */
+  PetscInt          *olow;              /* per row: Ao blocks with global column < rstart come first, olow of them */
+  Vec                ghost;             /* R at Ao's columns */
+  VecScatter         scatter;           /* R -> ghost */
+  PetscInt           local_maxit;       /* local Newton cap */
+  PetscInt           local_fail;        /* local solves that needed the fall-back, last sweep */
 } MbBlockCtx;
 
 PETSC_INTERN PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx);

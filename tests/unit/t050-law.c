@@ -25,7 +25,7 @@ static MbLaw Contact(PetscReal mu)
    2/1.25 = 1.6, p = (μ a, 0, a) = (0.8, 0, 1.6), and z − p = (1.2, 0, −0.6) ⊥ p. */
 static void test_cone_projection(void **state)
 {
-  PetscReal p[3];
+  PetscReal       p[3];
   const PetscReal in[3] = {0.1, 0.2, 1}, polar[3] = {0.1, 0, -1}, out[3] = {2, 0, 1}, pout[3] = {0.8, 0, 1.6}, zero[3] = {0, 0, 0};
   MbConeProject(0.5, in, p);
   CheckVec3("inside", p, in, 0);
@@ -57,7 +57,7 @@ static const PetscReal Eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
 
 static void test_natural_map_solutions(void **state)
 {
-  MbLaw           law = Contact(0.5);
+  MbLaw            law  = Contact(0.5);
   const PetscReal *b[3] = {Bstick, Bslide, Bsep}, *r[3] = {Rstick, Rslide, Rsep};
   const char      *name[3] = {"sticking", "sliding", "separating"};
   for (int k = 0; k < 3; k++) {
@@ -109,7 +109,7 @@ static void test_alart_curnier_jacobian(void **state)
 
 static void test_local_solver(void **state)
 {
-  MbLaw           law = Contact(0.5);
+  MbLaw            law  = Contact(0.5);
   const PetscReal *b[3] = {Bstick, Bslide, Bsep}, *r[3] = {Rstick, Rslide, Rsep};
   const char      *name[3] = {"sticking", "sliding", "separating"};
   for (int k = 0; k < 3; k++) {
@@ -138,8 +138,8 @@ static void test_local_solver(void **state)
   MbLaw           lb = Contact(0.5), lc = Contact(0.5);
   const PetscReal b1[3] = {0, 0, -1}, r1[3] = {0, 0, 0.5}, b2[3] = {0, 0, 0.1}, r2[3] = {0, 0, -0.1};
   PetscReal       R[3] = {0, 0, 0};
-  lb.bias[2]  = 0.5;
-  lc.cohesion = 0.2;
+  lb.bias[2]           = 0.5;
+  lc.cohesion          = 0.2;
   MB_OK(MbLawLocalSolve(&lb, Eye, b1, 50, R, NULL, NULL));
   CheckVec3("bias", R, r1, 1e-14);
   R[0] = R[1] = R[2] = 0;
@@ -232,7 +232,7 @@ static void SolveWith(const char *type, MatType mtype, const MbLaw law[], Vec *R
   MB_CLOSE(err, err2, 0);
   if (!(err <= 1e-11)) fail_msg("%s: natural-map error %g", type, (double)err);
   /* U = W R + B */
-  Vec U2;
+  Vec       U2;
   PetscReal d;
   MB_OK(VecDuplicate(R, &U2));
   MB_OK(MatMult(W, R, U2));
@@ -320,7 +320,9 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_cone_projection), cmocka_unit_test(test_natural_map_solutions), cmocka_unit_test(test_alart_curnier_jacobian), cmocka_unit_test(test_local_solver), cmocka_unit_test(test_equality_normal), cmocka_unit_test(test_small_problem_gs_newton), cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_cone_projection), cmocka_unit_test(test_natural_map_solutions), cmocka_unit_test(test_alart_curnier_jacobian),
+    cmocka_unit_test(test_local_solver),    cmocka_unit_test(test_equality_normal),       cmocka_unit_test(test_small_problem_gs_newton),
+    cmocka_unit_test(test_bad_input),
 };
 
 MB_TEST_MAIN(tests)
