@@ -831,7 +831,7 @@ static PetscErrorCode PyFailureCall(MbDomain dom, void *ctx)
   PyObject  *r;
   PetscFunctionBegin;
   if (!f->fn) PetscFunctionReturn(PETSC_SUCCESS);
-  r = f->data ? PyObject_CallFunctionObjArgs(f->fn, f->data, NULL) : PyObject_CallNoArgs(f->fn);
+  r = PyObject_CallFunctionObjArgs(f->fn, f->data ? f->data : Py_None, NULL); /* Solfec: callback(data) */
   if (!r) {
     PyErr_Print();
     SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "the solver's failure callback raised an exception (traceback above)");

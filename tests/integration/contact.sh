@@ -81,3 +81,50 @@ $HEAD
 GEOMETRIC_EPSILON(0)
 PY
 expect_error "GEOMETRIC_EPSILON <= 0" "GEOMETRIC_EPSILON: epsilon must be > 0, got 0" "$MOREAU" "$TMP/geps.py"
+
+# --- solver failure policies (a stack with 2 Gauss-Seidel iterations cannot converge)
+STACK="$HEAD
+SURFACE_MATERIAL(s, friction=0.5)
+GRAVITY(s, (0, 0, -9.81))
+for k in range(4):
+    BODY(s, 'RIGID', HEX([0, 0, k * 0.2, 0.5, 0, k * 0.2, 0.5, 0.5, k * 0.2, 0, 0.5, k * 0.2, 0, 0, (k + 1) * 0.2, 0.5, 0, (k + 1) * 0.2, 0.5, 0.5, (k + 1) * 0.2, 0, 0.5, (k + 1) * 0.2], 1, 1, 1, 1, [1] * 6), m)
+BODY(s, 'OBSTACLE', HEX([-1, -1, -0.5, 2, -1, -0.5, 2, 2, -0.5, -1, 2, -0.5, -1, -1, 0, 2, -1, 0, 2, 2, 0, -1, 2, 0], 1, 1, 1, 2, [2] * 6), m)"
+deck fail_exit <<PY
+$STACK
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-12, 2, failure='EXIT'), 0.01)
+PY
+expect_error "failure='EXIT' stops with the solver's error" "constraint solver did not converge at t = 0\.?: error .* after 2 iterations .*failure = 'EXIT'" "$MOREAU" "$TMP/fail_exit.py"
+expect_error "failure='EXIT' on 2 ranks" "constraint solver did not converge at t = 0" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/fail_exit.py"
+deck fail_callback <<PY
+$STACK
+calls = []
+def cb(data):
+    calls.append(s.time)
+    return 0 if len(calls) >= 3 else 1
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-12, 2, failure='CALLBACK', data=None, callback=cb), 0.01)
+PY
+expect_error "failure='CALLBACK' returning 0 stops the run" "failure callback returned 0: run stopped" "$MOREAU" "$TMP/fail_callback.py"
+deck fail_continue <<PY
+$STACK
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-12, 2), 0.01)
+PY
+out=$("$MOREAU" "$TMP/fail_continue.py" 2>&1); rc=$?
+check "failure='CONTINUE' runs on and the summary counts the missed steps" bash -c '[ '$rc' -eq 0 ] && grep -qE "solver gauss_seidel, [1-9][0-9]* steps missed its tolerance" <<<"$0"' "$out"
+
+# --- contacts in the output: datasets per frame and a "contacts" grid in the XDMF index
+"$PY" - "$TMP/box_stack-1/box_stack.h5" "$TMP/box_stack-1/box_stack.xmf" <<'PY' && ok "contact points, normals and forces in the frames; contacts grid in the XDMF" || notok "contact output"
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], 'r')
+last = sorted(f['frames'])[-1]
+fr = f['frames'][last]
+p, n, F, k = (np.asarray(fr[x]) for x in ('contact_point', 'contact_normal', 'contact_force', 'contact_kind'))
+assert p.shape == (40, 3) and n.shape == (40, 3) and F.shape == (40, 3) and (k == 0).all(), (p.shape, k)
+assert np.allclose(np.linalg.norm(n, axis=1), 1.0)
+# the forces hold the 10 boxes up: their vertical sum on the ground contacts equals the weight
+w = 10 * 0.5 * 0.5 * 0.2 * 1000 * 9.81
+ground = np.asarray(fr['contact_bodies'])[:, 1] == 10
+fz = np.abs(F[np.asarray(fr['contact_bodies'])[:, 0] == 10, 2]).sum() + np.abs(F[ground, 2]).sum()
+assert abs(fz - w) < 1e-3 * w, (fz, w)
+x = open(sys.argv[2]).read()
+assert 'Name="contacts"' in x and 'contact_force' in x
+PY
