@@ -75,6 +75,38 @@ PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
     if (ctx->Ao)
       for (PetscInt k = ctx->bi[i]; k < ctx->bi[i + 1] && ctx->garray[ctx->bj[k]] < ctx->rstart; k++) ctx->olow[i]++;
   }
+  /* per solve, not per sweep: each row's diagonal block (inverse, rho) and its other blocks
+     copied contiguously in global column order (ghosts below, own, ghosts above) */
+  {
+    PetscInt nnz = ctx->ai[ctx->nb] - ctx->ai[0] - ctx->nb + (ctx->Ao ? ctx->bi[ctx->nb] - ctx->bi[0] : 0), m = 0;
+    PetscCall(PetscMalloc5(ctx->nb, &ctx->diag, 9 * nnz + 1, &ctx->ob, nnz + 1, &ctx->oc, ctx->nb + 1, &ctx->optr, 2 * ctx->nb + 1, &ctx->oseg));
+    for (PetscInt i = 0; i < ctx->nb; i++) {
+      PetscReal Wd[9];
+      PetscInt  olo = ctx->Ao ? ctx->bi[i] + ctx->olow[i] : 0;
+      MbBlockGet(ctx->aa, ctx->adiag[i], Wd);
+      MbBlockDiagSetUp(Wd, &ctx->diag[i]);
+      ctx->optr[i] = m;
+      if (ctx->Ao)
+        for (PetscInt k = ctx->bi[i]; k < olo; k++, m++) {
+          PetscCall(PetscArraycpy(ctx->ob + 9 * m, ctx->ba + 9 * k, 9));
+          ctx->oc[m] = 3 * ctx->bj[k];
+        }
+      ctx->oseg[2 * i] = m;
+      for (PetscInt k = ctx->ai[i]; k < ctx->ai[i + 1]; k++)
+        if (k != ctx->adiag[i]) {
+          PetscCall(PetscArraycpy(ctx->ob + 9 * m, ctx->aa + 9 * k, 9));
+          ctx->oc[m++] = 3 * ctx->aj[k];
+        }
+      ctx->oseg[2 * i + 1] = m;
+      if (ctx->Ao)
+        for (PetscInt k = olo; k < ctx->bi[i + 1]; k++, m++) {
+          PetscCall(PetscArraycpy(ctx->ob + 9 * m, ctx->ba + 9 * k, 9));
+          ctx->oc[m] = 3 * ctx->bj[k];
+        }
+    }
+    ctx->optr[ctx->nb] = m;
+    PetscAssert(m == nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "W has %" PetscInt_FMT " off-diagonal blocks, counted %" PetscInt_FMT, m, nnz);
+  }
   if (ctx->size > 1) {
     PetscCall(MatCreateVecs(ctx->Wb, &x, NULL));
     PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, ctx->nghost, ctx->garray, PETSC_COPY_VALUES, &is));
@@ -99,6 +131,7 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
     PetscCall(MatRestoreRowIJ(ctx->Ao, 0, PETSC_FALSE, PETSC_TRUE, &n, &ctx->bi, &ctx->bj, &done));
   }
   PetscCall(PetscFree2(ctx->adiag, ctx->olow));
+  PetscCall(PetscFree5(ctx->diag, ctx->ob, ctx->oc, ctx->optr, ctx->oseg));
   PetscCall(VecDestroy(&ctx->ghost));
   PetscCall(VecScatterDestroy(&ctx->scatter));
   PetscCall(MatDestroy(&ctx->Wb));
@@ -106,50 +139,56 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* b += M x for the 3×3 block k of a (column-major) */
-static inline void AddBlock(const PetscScalar *a, PetscInt k, const PetscScalar *x, PetscReal b[3])
-{
-  const PetscScalar *m = a + 9 * k;
-  for (int i = 0; i < 3; i++) b[i] += PetscRealPart(m[i] * x[0] + m[3 + i] * x[1] + m[6 + i] * x[2]);
-}
+/* b += M x for the (column-major) 3×3 block m; b in registers, not memory */
+#define MB_ADD_BLOCK(m, x)                                                                                                                                                                                                                               \
+  do {                                                                                                                                                                                                                                                   \
+    const PetscReal *m_ = (m);                                                                                                                                                                                                                           \
+    PetscReal        x0 = PetscRealPart((x)[0]), x1 = PetscRealPart((x)[1]), x2 = PetscRealPart((x)[2]);                                                                                                                                                 \
+    b0 += m_[0] * x0 + m_[3] * x1 + m_[6] * x2;                                                                                                                                                                                                          \
+    b1 += m_[1] * x0 + m_[4] * x1 + m_[7] * x2;                                                                                                                                                                                                          \
+    b2 += m_[2] * x0 + m_[5] * x1 + m_[8] * x2;                                                                                                                                                                                                          \
+  } while (0)
 
-/* Sweep this rank's rows: r is this rank's part of R, g the ghost values. */
-static PetscErrorCode SweepLocal(MbBlockCtx *ctx, const PetscScalar *bv, const MbLaw law[], PetscScalar *r, const PetscScalar *g, PetscReal *dR2)
+/* Sweep this rank's rows: r is this rank's part of R, g the ghost values. Accumulates
+   ‖ΔR‖² and ‖R‖² of the rows; returns the block of a singular EQUALITY/NORMAL row, or −1. */
+static PetscInt SweepLocal(MbBlockCtx *ctx, const PetscScalar *bv, const MbLaw law[], PetscScalar *r, const PetscScalar *g, PetscReal *dR2, PetscReal *R2)
 {
-  PetscFunctionBegin;
+  const PetscReal *ob = ctx->ob;
+  const PetscInt  *oc = ctx->oc, *optr = ctx->optr, *oseg = ctx->oseg;
+  PetscReal        d2 = 0, r2 = 0;
   ctx->local_fail = 0;
   for (PetscInt i = 0; i < ctx->nb; i++) {
-    PetscReal b[3] = {PetscRealPart(bv[3 * i]), PetscRealPart(bv[3 * i + 1]), PetscRealPart(bv[3 * i + 2])}, Wd[9], R[3], R0[3];
-    PetscInt  k, olo = ctx->Ao ? ctx->bi[i] + ctx->olow[i] : 0;
-    PetscBool ok;
+    PetscReal b0 = PetscRealPart(bv[3 * i]), b1 = PetscRealPart(bv[3 * i + 1]), b2 = PetscRealPart(bv[3 * i + 2]), R[3], R0[3];
+    PetscInt  k;
     /* global column order: ghost columns below this rank's, then its own, then above */
-    if (ctx->Ao)
-      for (k = ctx->bi[i]; k < olo; k++) AddBlock(ctx->ba, k, g + 3 * ctx->bj[k], b);
-    for (k = ctx->ai[i]; k < ctx->ai[i + 1]; k++)
-      if (k != ctx->adiag[i]) AddBlock(ctx->aa, k, r + 3 * ctx->aj[k], b);
-    if (ctx->Ao)
-      for (k = olo; k < ctx->bi[i + 1]; k++) AddBlock(ctx->ba, k, g + 3 * ctx->bj[k], b);
-    MbBlockGet(ctx->aa, ctx->adiag[i], Wd);
+    for (k = optr[i]; k < oseg[2 * i]; k++) MB_ADD_BLOCK(ob + 9 * k, g + oc[k]);
+    for (; k < oseg[2 * i + 1]; k++) MB_ADD_BLOCK(ob + 9 * k, r + oc[k]);
+    for (; k < optr[i + 1]; k++) MB_ADD_BLOCK(ob + 9 * k, g + oc[k]);
+    const PetscReal b[3] = {b0, b1, b2};
     for (int d = 0; d < 3; d++) R[d] = R0[d] = PetscRealPart(r[3 * i + d]);
-    PetscCall(MbLawLocalSolve(&law[i], Wd, b, ctx->local_maxit, R, NULL, &ok));
-    if (!ok) {
-      PetscCheck(law[i].kind == MB_LAW_CONTACT, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + i, law[i].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL",
-                 (double)Wd[8]);
+    if (!MbLawLocalSolveDiag(&law[i], &ctx->diag[i], b, ctx->local_maxit, R, NULL)) {
+      if (law[i].kind != MB_LAW_CONTACT) return i;
       ctx->local_fail++;
     }
     for (int d = 0; d < 3; d++) {
-      *dR2 += (R[d] - R0[d]) * (R[d] - R0[d]);
+      d2 += (R[d] - R0[d]) * (R[d] - R0[d]);
+      r2 += R[d] * R[d];
       r[3 * i + d] = R[d];
     }
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
+  *dR2 += d2;
+  *R2 += r2;
+  return -1;
 }
+
+#undef MB_ADD_BLOCK
 
 PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2)
 {
   const PetscScalar *bv, *g = NULL;
   PetscScalar       *r;
   PetscReal          loc[2] = {0, 0}, glob[2];
+  PetscInt           bad;
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(B, &bv));
   for (PetscMPIInt p = 0; p < ctx->size; p++) {
@@ -160,9 +199,10 @@ PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, Pe
     if (p != ctx->rank) continue;
     PetscCall(VecGetArray(R, &r));
     if (ctx->ghost) PetscCall(VecGetArrayRead(ctx->ghost, &g));
-    PetscCall(SweepLocal(ctx, bv, law, r, g, &loc[0]));
+    bad = SweepLocal(ctx, bv, law, r, g, &loc[0], &loc[1]);
+    PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + bad, law[bad].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL",
+               (double)ctx->diag[bad].Wd[8]);
     if (ctx->ghost) PetscCall(VecRestoreArrayRead(ctx->ghost, &g));
-    for (PetscInt i = 0; i < 3 * ctx->nb; i++) loc[1] += PetscRealPart(r[i] * PetscConj(r[i]));
     PetscCall(VecRestoreArray(R, &r));
   }
   PetscCall(VecRestoreArrayRead(B, &bv));

@@ -161,18 +161,6 @@ static inline void LocalU(const PetscReal Wd[9], const PetscReal b[3], const Pet
 
 static inline PetscReal Norm3(const PetscReal v[3]) { return PetscSqrtReal(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
-/* ½‖F_AC‖² at R with its Newton matrix J = Dr + Du Wd */
-static PetscReal Merit(const MbLaw *law, PetscReal rho, const PetscReal Wd[9], const PetscReal b[3], const PetscReal R[3], PetscReal F[3], PetscReal J[9])
-{
-  PetscReal U[3], Dr[9], Du[9];
-  LocalU(Wd, b, R, U);
-  MbLawAlartCurnier(law, rho, R, U, F, Dr, Du);
-  if (J)
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) J[3 * i + j] = Dr[3 * i + j] + Du[3 * i] * Wd[j] + Du[3 * i + 1] * Wd[3 + j] + Du[3 * i + 2] * Wd[6 + j];
-  return 0.5 * (F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
-}
-
 /* Fall-back: the projected fixed point of the natural map, R̃ ← proj_K(R̃ − ρ(Ū + μ‖Ū_T‖e_N)),
    with ρ below 1/‖Wd‖_F; slow but it does not cycle the way Newton can. */
 static PetscBool ProjectedIteration(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscReal R[3])
@@ -196,51 +184,166 @@ static PetscBool ProjectedIteration(const MbLaw *law, const PetscReal Wd[9], con
   return PETSC_FALSE;
 }
 
-PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok)
+void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D)
 {
-  PetscReal bb[3];
-  PetscInt  it   = 0;
-  PetscBool conv = PETSC_FALSE;
-  PetscFunctionBegin;
-  for (int d = 0; d < 3; d++) bb[d] = b[d] + law->bias[d];
-  if (law->kind == MB_LAW_EQUALITY) { /* R = −Wd⁻¹(b + bias) */
+  PetscReal c[9], det, amax = 0;
+  for (int k = 0; k < 9; k++) D->Wd[k] = Wd[k], amax = PetscMax(amax, PetscAbsReal(Wd[k]));
+  D->rho = MbLawRho(Wd);
+  /* cofactors: Wd⁻¹ = adj(Wd)/det */
+  c[0]   = Wd[4] * Wd[8] - Wd[5] * Wd[7];
+  c[1]   = Wd[2] * Wd[7] - Wd[1] * Wd[8];
+  c[2]   = Wd[1] * Wd[5] - Wd[2] * Wd[4];
+  c[3]   = Wd[5] * Wd[6] - Wd[3] * Wd[8];
+  c[4]   = Wd[0] * Wd[8] - Wd[2] * Wd[6];
+  c[5]   = Wd[2] * Wd[3] - Wd[0] * Wd[5];
+  c[6]   = Wd[3] * Wd[7] - Wd[4] * Wd[6];
+  c[7]   = Wd[1] * Wd[6] - Wd[0] * Wd[7];
+  c[8]   = Wd[0] * Wd[4] - Wd[1] * Wd[3];
+  det    = Wd[0] * c[0] + Wd[1] * c[3] + Wd[2] * c[6];
+  D->inv = (amax > 0 && PetscIsNormalReal(det) && PetscAbsReal(det) > 1e-10 * amax * amax * amax) ? PETSC_TRUE : PETSC_FALSE;
+  for (int k = 0; k < 9; k++) D->Wi[k] = D->inv ? c[k] / det : 0;
+}
+
+/* x = A⁻¹ b (3×3 row-major) by cofactors: the Newton direction, where pivoting buys nothing
+   on a well-conditioned J; a small determinant falls back to Solve3. */
+static inline PetscBool Solve3Fast(const PetscReal A[9], const PetscReal b[3], PetscReal x[3])
+{
+  PetscReal c0 = A[4] * A[8] - A[5] * A[7], c3 = A[5] * A[6] - A[3] * A[8], c6 = A[3] * A[7] - A[4] * A[6];
+  PetscReal det = A[0] * c0 + A[1] * c3 + A[2] * c6, n0, n1, n2, sc;
+  n0            = PetscAbsReal(A[0]) + PetscAbsReal(A[1]) + PetscAbsReal(A[2]);
+  n1            = PetscAbsReal(A[3]) + PetscAbsReal(A[4]) + PetscAbsReal(A[5]);
+  n2            = PetscAbsReal(A[6]) + PetscAbsReal(A[7]) + PetscAbsReal(A[8]);
+  sc            = n0 * n1 * n2;
+  if (!(PetscAbsReal(det) > 1e-6 * sc)) return Solve3(A, b, x);
+  PetscReal id = 1 / det;
+  x[0]         = (c0 * b[0] + (A[2] * A[7] - A[1] * A[8]) * b[1] + (A[1] * A[5] - A[2] * A[4]) * b[2]) * id;
+  x[1]         = (c3 * b[0] + (A[0] * A[8] - A[2] * A[6]) * b[1] + (A[2] * A[3] - A[0] * A[5]) * b[2]) * id;
+  x[2]         = (c6 * b[0] + (A[1] * A[6] - A[0] * A[7]) * b[1] + (A[0] * A[4] - A[1] * A[3]) * b[2]) * id;
+  return PETSC_TRUE;
+}
+
+/* ½‖F_AC‖² of the contact law at R and its Newton matrix J = Dr + Du Wd, written out per
+   case of MbLawAlartCurnier (the same function); bb = b + bias. */
+static inline PetscReal MeritContact(const MbLaw *law, PetscReal rho, const PetscReal Wd[9], const PetscReal bb[3], const PetscReal R[3], PetscReal F[3], PetscReal J[9])
+{
+  PetscReal mu = law->mu, r[3] = {R[0], R[1], R[2] + law->cohesion}, u[3], sig, g, s0, s1, ns;
+  int       active;
+  for (int i = 0; i < 3; i++) u[i] = bb[i] + Wd[3 * i] * R[0] + Wd[3 * i + 1] * R[1] + Wd[3 * i + 2] * R[2];
+  sig    = r[2] - rho * u[2];
+  active = sig > 0;
+  if (active) {
+    F[2] = rho * u[2];
+    for (int j = 0; j < 3; j++) J[6 + j] = rho * Wd[6 + j];
+  } else {
+    F[2] = r[2];
+    J[6] = J[7] = 0, J[8] = 1;
+  }
+  g  = active ? mu * sig : 0;
+  s0 = r[0] - rho * u[0];
+  s1 = r[1] - rho * u[1];
+  ns = PetscSqrtReal(s0 * s0 + s1 * s1);
+  if (ns <= g) { /* sticking */
+    F[0] = rho * u[0], F[1] = rho * u[1];
+    for (int j = 0; j < 6; j++) J[j] = rho * Wd[j];
+  } else { /* sliding or open */
+    PetscReal sh[2] = {s0 / ns, s1 / ns}, k = g / ns, P[4];
+    F[0] = r[0] - g * sh[0];
+    F[1] = r[1] - g * sh[1];
+    P[0] = k * (1 - sh[0] * sh[0]), P[1] = -k * sh[0] * sh[1], P[2] = P[1], P[3] = k * (1 - sh[1] * sh[1]);
+    for (int i = 0; i < 2; i++) {
+      PetscReal a = active ? sh[i] * mu : 0;
+      for (int j = 0; j < 3; j++) J[3 * i + j] = (j == i ? 1 : 0) - (j < 2 ? P[2 * i + j] : a) + rho * (P[2 * i] * Wd[j] + P[2 * i + 1] * Wd[3 + j] + a * Wd[6 + j]);
+    }
+  }
+  return 0.5 * (F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
+}
+
+/* The contact law by the semismooth Newton method from R (the warm start). */
+static int ContactNewton(const MbLaw *law, const PetscReal Wd[9], PetscReal rho, const PetscReal bb[3], PetscInt maxit, PetscReal R[3], PetscInt *its)
+{
+  PetscReal F[3], J[9], d[3], Rt[3], Ft[3], Jt[9], phi, scale, sb = rho * Norm3(bb);
+  PetscInt  it;
+  int       conv = 0;
+  phi            = MeritContact(law, rho, Wd, bb, R, F, J);
+  for (it = 0; it < maxit; it++) {
+    PetscReal mF[3] = {-F[0], -F[1], -F[2]}, t = 1, phit = phi;
+    scale = PetscMax(Norm3(R) + law->cohesion, sb);
+    if (2 * phi <= 1e-28 * scale * scale) { /* ‖F‖ ≤ 1e-14 scale */
+      conv = 1;
+      break;
+    }
+    if (!Solve3Fast(J, mF, d)) break;
+    /* backtracking (Armijo) on ½‖F‖²: the Newton direction has slope −‖F‖²; each trial
+       also gives its Newton matrix, so an accepted step needs no second evaluation */
+    for (int ls = 0; ls < 30; ls++, t *= 0.5) {
+      for (int k = 0; k < 3; k++) Rt[k] = R[k] + t * d[k];
+      phit = MeritContact(law, rho, Wd, bb, Rt, Ft, Jt);
+      if (phit <= (1 - 2e-4 * t) * phi) break;
+    }
+    if (!(phit < phi)) { /* no decrease: converged to rounding or stuck */
+      conv = PetscSqrtReal(2 * phi) <= 1e-10 * scale;
+      break;
+    }
+    for (int k = 0; k < 3; k++) R[k] = Rt[k], F[k] = Ft[k];
+    for (int k = 0; k < 9; k++) J[k] = Jt[k];
+    phi = phit;
+  }
+  if (!conv && it == maxit) conv = PetscSqrtReal(2 * phi) <= 1e-10 * PetscMax(Norm3(R) + law->cohesion, rho * Norm3(bb));
+  if (its) *its = it;
+  return conv;
+}
+
+int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its)
+{
+  const PetscReal *Wd = D->Wd, *Wi = D->Wi;
+  PetscReal        bb[3] = {b[0] + law->bias[0], b[1] + law->bias[1], b[2] + law->bias[2]};
+  int              conv  = 0;
+  if (its) *its = 0;
+  if (law->kind == MB_LAW_EQUALITY) { /* R = −Wd⁻¹(b + bias), by elimination with pivoting */
     PetscReal x[3], mb[3] = {-bb[0], -bb[1], -bb[2]};
     conv = Solve3(Wd, mb, x);
     if (conv) R[0] = x[0], R[1] = x[1], R[2] = x[2];
-  } else if (law->kind == MB_LAW_NORMAL) { /* R_T = 0, R_N = −(b_N + bias_N)/Wd_NN */
-    conv = Wd[8] != 0 ? PETSC_TRUE : PETSC_FALSE;
-    if (conv) R[0] = R[1] = 0, R[2] = -bb[2] / Wd[8];
-  } else {
-    PetscReal rho = MbLawRho(Wd), F[3], J[9], d[3], Rt[3], Ft[3], phi, scale;
-    phi           = Merit(law, rho, Wd, b, R, F, J);
-    for (it = 0; it < maxit; it++) {
-      PetscReal mF[3] = {-F[0], -F[1], -F[2]}, t = 1, phit = phi;
-      scale = PetscMax(Norm3(R) + law->cohesion, rho * Norm3(bb));
-      if (PetscSqrtReal(2 * phi) <= 1e-14 * scale) {
-        conv = PETSC_TRUE;
-        break;
+    return conv;
+  }
+  if (law->kind == MB_LAW_NORMAL) { /* R_T = 0, R_N = −(b_N + bias_N)/Wd_NN */
+    if (Wd[8] == 0) return 0;
+    R[0] = R[1] = 0, R[2] = -bb[2] / Wd[8];
+    return 1;
+  }
+  PetscReal c = law->cohesion;
+  /* separation, R̃ = 0: Ū = bb − c Wd e_N must have Ū_N ≥ 0 (then Ū + μ‖Ū_T‖e_N ∈ K*) */
+  if (bb[2] - c * Wd[8] >= 0) {
+    R[0] = R[1] = 0, R[2] = -c;
+    return 1;
+  }
+  /* sticking, Ū = 0: R = −Wd⁻¹ bb, accepted when R̃ ∈ K_μ and the residual is at rounding */
+  if (D->inv) {
+    PetscReal x[3], u[3], rn;
+    for (int i = 0; i < 3; i++) x[i] = -(Wi[3 * i] * bb[0] + Wi[3 * i + 1] * bb[1] + Wi[3 * i + 2] * bb[2]);
+    rn = x[2] + c;
+    if (rn > 0 && x[0] * x[0] + x[1] * x[1] <= law->mu * law->mu * rn * rn) {
+      PetscReal x2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], sx = c > 0 ? PetscSqr(PetscSqrtReal(x2) + c) : x2, rho2 = D->rho * D->rho;
+      for (int i = 0; i < 3; i++) u[i] = bb[i] + Wd[3 * i] * x[0] + Wd[3 * i + 1] * x[1] + Wd[3 * i + 2] * x[2];
+      /* ρ‖Ū‖ ≤ 1e-12 max(‖R‖ + c, ρ‖b̄‖), squared */
+      if (rho2 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) <= 1e-24 * PetscMax(sx, rho2 * (bb[0] * bb[0] + bb[1] * bb[1] + bb[2] * bb[2]))) {
+        R[0] = x[0], R[1] = x[1], R[2] = x[2];
+        return 1;
       }
-      if (!Solve3(J, mF, d)) break;
-      /* backtracking (Armijo) on ½‖F‖²: the Newton direction has slope −‖F‖² */
-      for (int ls = 0; ls < 30; ls++, t *= 0.5) {
-        for (int k = 0; k < 3; k++) Rt[k] = R[k] + t * d[k];
-        phit = Merit(law, rho, Wd, b, Rt, Ft, NULL);
-        if (phit <= (1 - 2e-4 * t) * phi) break;
-      }
-      if (!(phit < phi)) { /* no decrease: converged to rounding or stuck */
-        conv = PetscSqrtReal(2 * phi) <= 1e-10 * scale ? PETSC_TRUE : PETSC_FALSE;
-        break;
-      }
-      for (int k = 0; k < 3; k++) R[k] = Rt[k];
-      phi = Merit(law, rho, Wd, b, R, F, J);
-    }
-    if (!conv && it == maxit) conv = PetscSqrtReal(2 * phi) <= 1e-10 * PetscMax(Norm3(R) + law->cohesion, rho * Norm3(bb)) ? PETSC_TRUE : PETSC_FALSE;
-    if (!conv) {
-      ProjectedIteration(law, Wd, b, R);
-      conv = PETSC_FALSE; /* the caller counts fall-backs */
     }
   }
-  if (its) *its = it;
-  if (ok) *ok = conv;
+  /* sliding (or a block the shortcuts cannot settle): Newton from the warm start */
+  conv = ContactNewton(law, Wd, D->rho, bb, maxit, R, its);
+  if (!conv) ProjectedIteration(law, Wd, b, R); /* the caller counts fall-backs */
+  return conv;
+}
+
+PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok)
+{
+  MbBlockDiag D;
+  int         conv;
+  PetscFunctionBegin;
+  MbBlockDiagSetUp(Wd, &D);
+  conv = MbLawLocalSolveDiag(law, &D, b, maxit, R, its);
+  if (ok) *ok = conv ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

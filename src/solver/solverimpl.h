@@ -45,6 +45,20 @@ PETSC_INTERN PetscReal MbLawRho(const PetscReal Wd[9]);
    on the Alart–Curnier function with a line search; projection fall-back. Returns the
    Newton iterations in *its (may be NULL) and whether it converged in *ok (may be NULL). */
 PETSC_INTERN PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok);
+/* The diagonal block of a row as the local solver wants it, set up once per solve. */
+typedef struct {
+  PetscReal Wd[9]; /* W_αα row-major */
+  PetscReal Wi[9]; /* its inverse row-major (when inv) */
+  PetscReal rho;   /* MbLawRho(Wd) */
+  PetscBool inv;   /* Wd is invertible: |det| > 1e-10 max|Wd_ij|³ */
+} MbBlockDiag;
+/* Fill D from the row-major Wd: inverse by cofactors, rho. */
+PETSC_INTERN void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D);
+/* MbLawLocalSolve for the sweep's inner loop: no error codes, the diagonal block set up
+   once. Contact: R̃ = 0 is accepted when Ū_N ≥ 0 (separation), R = −Wd⁻¹(b + bias) when
+   R̃ lies in the cone (sticking), both exact solutions of the local problem; else the
+   semismooth Newton method from the given R. Returns 1 when converged; *its may be NULL. */
+PETSC_INTERN int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its);
 
 /* ---- gauss_seidel.c: the block structure of W as seen by one rank, and one sweep. */
 typedef struct {
@@ -62,6 +76,11 @@ typedef struct {
   PetscInt          *olow;              /* per row: Ao blocks with global column < rstart come first, olow of them */
   Vec                ghost;             /* R at Ao's columns */
   VecScatter         scatter;           /* R -> ghost */
+  MbBlockDiag       *diag;              /* per row: its diagonal block, inverse and rho (set up per solve) */
+  PetscReal         *ob;                /* per row: its off-diagonal blocks, global column order, contiguous (column-major) */
+  PetscInt          *oc;                /* their columns: 3 × local block column, or 3 × ghost index */
+  PetscInt          *optr;              /* row i's blocks are optr[i] .. optr[i+1] in ob/oc */
+  PetscInt          *oseg;              /* oseg[2i], oseg[2i+1]: ends of the ghost-below and local parts of row i */
   PetscInt           local_maxit;       /* local Newton cap */
   PetscInt           local_fail;        /* local solves that needed the fall-back, last sweep */
 } MbBlockCtx;
