@@ -166,6 +166,27 @@ PetscErrorCode MbDomainLocDyn(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* u += h A⁻¹(±Hᵀ R) of constraint c on its owned movable bodies (+ master, − slave). */
+static PetscErrorCode ApplyReaction(MbDomain d, const MbCon *c)
+{
+  PetscFunctionBegin;
+  for (int m = 0; m < 2; m++) {
+    PetscInt    id = c->body[m];
+    PetscMPIInt owner;
+    if (!Movable(d, id) || (m == 1 && id == c->body[0])) continue;
+    PetscCall(MbDomainOwnerRank(d, id, &owner));
+    if (owner != d->rank) continue;
+    MbBody    b = d->all[id];
+    PetscReal H[18], f[6] = {0}, du[6], s = m ? -d->h : d->h;
+    PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
+    for (int r = 0; r < 3; r++)
+      for (int j = 0; j < 6; j++) f[j] += H[6 * r + j] * c->R[r];
+    PetscCall(b->ops->inverse(b, f, du));
+    for (int j = 0; j < 6; j++) b->u[j] += s * du[j];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Every rank gets the whole of v (3 reals per constraint) into out[k].field. */
 static PetscErrorCode GatherAll(MbDomain d, Vec v, PetscReal *all)
 {
@@ -215,21 +236,7 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
       d->work_contact += 0.5 * d->h * c->R[2] * (c->V[2] + c->U[2]);
       d->work_friction -= 0.5 * d->h * (c->R[0] * (c->V[0] + c->U[0]) + c->R[1] * (c->V[1] + c->U[1]));
     }
-    /* u += h A⁻¹ (±Hᵀ R) on the owned movable bodies */
-    for (int m = 0; m < 2; m++) {
-      PetscInt id = c->body[m];
-      PetscMPIInt owner;
-      if (!Movable(d, id) || (m == 1 && id == c->body[0])) continue;
-      PetscCall(MbDomainOwnerRank(d, id, &owner));
-      if (owner != d->rank) continue;
-      MbBody    b = d->all[id];
-      PetscReal H[18], f[6] = {0}, du[6], s = m ? -d->h : d->h;
-      PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
-      for (int r = 0; r < 3; r++)
-        for (int j = 0; j < 6; j++) f[j] += H[6 * r + j] * c->R[r];
-      PetscCall(b->ops->inverse(b, f, du));
-      for (int j = 0; j < 6; j++) b->u[j] += s * du[j];
-    }
+    PetscCall(ApplyReaction(d, c));
   }
   PetscCall(PetscFree2(Rall, Uall));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -247,20 +254,7 @@ PetscErrorCode MbDomainApplyPenalty(MbDomain d)
       d->work_contact += d->h * c->R[2] * c->V[2];
       d->work_friction -= d->h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
     }
-    for (int m = 0; m < 2; m++) {
-      PetscInt    id = c->body[m];
-      PetscMPIInt owner;
-      if (!Movable(d, id)) continue;
-      PetscCall(MbDomainOwnerRank(d, id, &owner));
-      if (owner != d->rank) continue;
-      MbBody    b = d->all[id];
-      PetscReal H[18], f[6] = {0}, du[6], s = m ? -d->h : d->h;
-      PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
-      for (int r = 0; r < 3; r++)
-        for (int j = 0; j < 6; j++) f[j] += H[6 * r + j] * c->R[r];
-      PetscCall(b->ops->inverse(b, f, du));
-      for (int j = 0; j < 6; j++) b->u[j] += s * du[j];
-    }
+    PetscCall(ApplyReaction(d, c));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
