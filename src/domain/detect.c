@@ -91,7 +91,7 @@ static PetscErrorCode PenaltyForce(const MbSurfMat *mat, MbCon *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Push(MbDomain d, MbCon **list, PetscInt *n, PetscInt *cap, MbCon **c)
+static PetscErrorCode Push(MbCon **list, PetscInt *n, PetscInt *cap, MbCon **c)
 {
   PetscFunctionBegin;
   if (*n == *cap) {
@@ -118,7 +118,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     MbBody   b[2];
     MbCon   *c;
     for (int k = 0; k < 2; k++) b[k] = jt->body[k] >= 0 ? d->all[jt->body[k]] : NULL;
-    PetscCall(Push(d, &list, &n, &cap, &c));
+    PetscCall(Push(&list, &n, &cap, &c));
     PetscCall(MbJointToConstraint(jt, j, b, d->t, d->h, c));
   }
   /* primitives of every body in their spatial placement */
@@ -173,8 +173,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbCon          *c;
       MbBody          b[2];
       const MbSurfMat *mat;
-      if (d->penalty) PetscCall(Push(d, &pen, &npen, &pcap, &c));
-      else PetscCall(Push(d, &list, &n, &cap, &c));
+      if (d->penalty) PetscCall(Push(&pen, &npen, &pcap, &c));
+      else PetscCall(Push(&list, &n, &cap, &c));
       PetscCall(PetscMemzero(c, sizeof(*c)));
       /* the normal points from A to B: B is the master, A the slave */
       c->kind    = MB_CON_CONTACT;
@@ -232,11 +232,9 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   PetscCall(PetscFree(d->pen));
   d->pen  = pen;
   d->npen = npen;
-  d->pcap = pcap;
   d->ncontacts += npen;
   PetscCall(PetscFree(d->con));
   d->con  = list;
   d->ncon = n;
-  d->ccap = cap;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -47,12 +47,12 @@ struct _p_MbDomain {
   MbSurfMat     *mat;
   PetscInt       njoint;      /* joints given by the deck */
   MbJoint       *joint;
-  PetscInt       ncon, ccap;  /* constraints of this step, on every rank, by (owner, key) */
+  PetscInt       ncon;        /* constraints of this step, on every rank, by (owner, key) */
   MbCon         *con;
   PetscInt       rstart, rend;/* block rows this rank owns */
   PetscInt       ncontacts;   /* contacts (not joints) among them */
   PetscBool      penalty;     /* PENALTY_SOLVER: contacts are spring-dashpot forces ... */
-  PetscInt       npen, pcap;  /* ... kept here, on every rank, not in the rows of W */
+  PetscInt       npen;        /* ... kept here, on every rank, not in the rows of W */
   MbCon         *pen;
   /* local dynamics (locdyn.c) and solver */
   MbSolver       solver;      /* the constraint solver */

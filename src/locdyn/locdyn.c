@@ -94,15 +94,15 @@ static PetscBool SameGraph(MbDomain d)
 PetscErrorCode MbDomainLocDyn(MbDomain d)
 {
   PetscInt  *ptr = NULL, *adj = NULL;
-  PetscInt   flag[2], gflag[2];
+  PetscInt   rebuild, any;
   PetscFunctionBegin;
   if (!d->ncon) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(BodyAdjacency(d, &ptr, &adj));
-  /* the graph is replicated on every rank, so every rank reaches the same decision */
-  flag[0] = SameGraph(d) ? 0 : 1;
-  flag[1] = 0;
-  PetscCallMPI(MPI_Allreduce(flag, gflag, 2, MPIU_INT, MPI_MAX, d->comm));
-  if (gflag[0]) PetscCall(CreateW(d, ptr, adj));
+  /* the graph is replicated, so every rank decides alike; the reduction makes sure that the
+     collective matrix creation is entered by all or none */
+  rebuild = SameGraph(d) ? 0 : 1;
+  PetscCallMPI(MPI_Allreduce(&rebuild, &any, 1, MPIU_INT, MPI_MAX, d->comm));
+  if (any) PetscCall(CreateW(d, ptr, adj));
   else PetscCall(MatZeroEntries(d->W));
   /* blocks of each owned movable body */
   for (PetscInt i = 0; i < d->nbody; i++) {
