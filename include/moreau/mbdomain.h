@@ -1,6 +1,7 @@
 /* moreau — the domain: the bodies this rank owns, gravity, the step loop, energies,
    history and monitors. Body ids are global and given out in creation order on every
-   rank; the owner of body id is rank id mod size (ARCHITECTURE.md, parallel design). */
+   rank; a body starts on rank id mod size and may migrate when METIS repartitions
+   (ARCHITECTURE.md, parallel design). */
 #ifndef MOREAU_MBDOMAIN_H
 #define MOREAU_MBDOMAIN_H
 
@@ -55,7 +56,7 @@ PETSC_EXTERN PetscErrorCode MbDomainGetScheme(MbDomain dom, const char name[], M
 PETSC_EXTERN PetscErrorCode MbDomainNextBodyId(MbDomain dom, PetscInt *id);
 /** Total number of bodies created so far (all ranks). */
 PETSC_EXTERN PetscErrorCode MbDomainGetGlobalBodyCount(MbDomain dom, PetscInt *n);
-/** Rank that owns body id. */
+/** Rank that owns body id now. */
 PETSC_EXTERN PetscErrorCode MbDomainOwnerRank(MbDomain dom, PetscInt id, PetscMPIInt *rank);
 /** Hand a body to the domain (it takes ownership); its id must be owned by this rank.
     A rigid body with no scheme gets the domain's default (RIG_NEG unless -mb_scheme). */
@@ -113,6 +114,20 @@ typedef struct {
 /** This rank's constraints of the last step (owned rows only), copied into a new array
     (PetscFree it). Not collective. */
 PETSC_EXTERN PetscErrorCode MbDomainGetConstraints(MbDomain dom, PetscInt *n, MbConstraintInfo **info);
+
+/** IMBALANCE_TOLERANCE (Solfec): every freq steps the load imbalance (max over ranks of the
+    owned bodies' cost — 1 + their constraints — over the mean) is measured, and above tol
+    the bodies are repartitioned by METIS and migrate. freq 0 turns it off. Defaults 1.3, 10
+    (options -mb_imbalance_tolerance, -mb_balance_freq, -mb_balance metis|none). */
+PETSC_EXTERN PetscErrorCode MbDomainSetImbalanceTolerance(MbDomain dom, PetscReal tol, PetscInt freq);
+/** Partition statistics: repartitions, bodies migrated, METIS edge cut, last imbalance. */
+PETSC_EXTERN PetscErrorCode MbDomainGetBalanceStats(MbDomain dom, PetscInt *nrepart, PetscInt *nmigrated, PetscInt *edgecut, PetscReal *imbalance);
+/** A callback by reference: register (fn, ctx) on EVERY rank in the same order (the deck
+    does), so that *ref names it everywhere and a body's callback load can migrate.
+    destroy(ctx) is called when the domain goes. Not collective. */
+PETSC_EXTERN PetscErrorCode MbDomainAddCallback(MbDomain dom, MbLoadCallback fn, void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *ref);
+/** Give the owned body id a load by callback ref (MbDomainAddCallback). */
+PETSC_EXTERN PetscErrorCode MbDomainAddLoadCallback(MbDomain dom, PetscInt id, PetscInt ref);
 
 /** Print the end-of-run summary (steps, wall time, time per phase) on rank 0. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainSummary(MbDomain dom);

@@ -46,6 +46,8 @@ PETSC_EXTERN PetscErrorCode MbSolverSetFromOptions(MbSolver solver);
     error: MbSolverGetStats says so. Collective. */
 PETSC_EXTERN PetscErrorCode MbSolverSolve(MbSolver solver, Mat W, Vec B, const MbLaw law[], Vec R, Vec U);
 /** Iterations and error of the last solve, and whether it met the tolerance. */
+/** Seconds this rank waited in the Gauss–Seidel sweeps' ghost-column scatters, all solves. */
+PETSC_EXTERN PetscErrorCode MbSolverGetCommTime(MbSolver s, PetscLogDouble *t);
 PETSC_EXTERN PetscErrorCode MbSolverGetStats(MbSolver solver, PetscInt *iterations, PetscReal *error, PetscBool *converged);
 /** The solver-independent merit: ‖F‖/max(‖B‖, tiny) over all blocks, with F the natural map
     of each block's law (for EQUALITY F = Ū, for NORMAL F = (R_T, Ū_N)). Collective. */

@@ -20,7 +20,7 @@ __all__ = [
     'SOLFEC', 'BULK_MATERIAL', 'SURFACE_MATERIAL', 'SPHERE', 'HEX', 'CONVEX', 'HULL', 'MESH',
     'TRANSLATE', 'ROTATE', 'COPY', 'BODY', 'BODY_CHARS', 'INITIAL_VELOCITY', 'GRAVITY',
     'FORCE', 'TORQUE', 'TIME_SERIES', 'OUTPUT', 'CALLBACK', 'RUN', 'GAUSS_SEIDEL_SOLVER',
-    'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'FIX_POINT', 'FIX_DIRECTION',
+    'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'IMBALANCE_TOLERANCE', 'FIX_POINT', 'FIX_DIRECTION',
     'SET_VELOCITY', 'PUT_RIGID_LINK', 'VIEWER', 'ENERGY', 'HISTORY',
     'BYLABEL', 'MASS_CENTER', 'DURATION', 'RANK', 'NCPU', 'HERE',
 ]
@@ -564,11 +564,16 @@ _LATER_KINDS = ('PSEUDO_RIGID', 'EXTENDED_PSEUDO_RIGID', 'FINITE_ELEMENT')
 class Body:
     """A body. On the owner rank it reads the C state; elsewhere it is a proxy whose conf
     and velo read None (as in Solfec); mass, volume and center are known on every rank."""
-    __slots__ = ('_sol', '_id', '_own', 'kind', 'label', '_shape', '_rho', '_x')
+    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_rho', '_x')
 
     @property
     def id(self):
         return self._id
+
+    @property
+    def _own(self):
+        # bodies migrate when METIS repartitions: ask the domain, not id mod size
+        return _m.body_owned(self._sol._h, self._id)
 
     def _props(self):
         if self._own:
@@ -683,10 +688,9 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     b = Body()
     b._sol = solfec
     b._id = bid
-    b._own = bid % _SIZE == _RANK
     b.kind = kind
     b.label = label
-    b._shape = None if b._own else shape  # the owner has it in C; others need it for mass
+    b._shape = shape  # mass properties where the body is not owned (bodies migrate)
     b._rho = material.density
     b._x = None
     solfec.bodies.append(b)
@@ -787,8 +791,8 @@ def _load(fn, body, kind, frame, point, direction, value, data):
     elif _isnum(value):
         v, ts = _num(fn, 'value', value), None
     elif callable(value):
-        if body._own:
-            _m.body_load_callback(body._sol._h, body._id, fn, value, data)
+        # every rank registers the callable (by reference, so the load can migrate)
+        _m.body_load_callback(body._sol._h, body._id, fn, value, data)
         return
     else:
         raise TypeError('%s: value must be a number, a TIME_SERIES or a callable, got %r' % (fn, value))
@@ -877,6 +881,19 @@ def PENALTY_SOLVER(*args, **kwargs):
     'SPRING_DASHPOT', spring, dashpot), joints by Gauss-Seidel. Solfec-1.0's variants take
     no or a few arguments; they are accepted and stored."""
     return Solver('PENALTY_SOLVER', dict(enumerate(args), **kwargs))
+
+
+def IMBALANCE_TOLERANCE(solfec, tolerance, updatefreq=10):
+    """IMBALANCE_TOLERANCE(solfec, tolerance, updatefreq=10): every updatefreq steps the load
+    imbalance (max over ranks of the owned bodies' cost over the mean) is measured, and
+    above tolerance (>= 1) METIS repartitions the bodies, which migrate. updatefreq = 0
+    turns load balancing off (bodies stay on rank id mod size). Defaults: 1.3, 10."""
+    _check_solfec('IMBALANCE_TOLERANCE', solfec)
+    if not _isnum(tolerance) or not tolerance >= 1:
+        raise ValueError('IMBALANCE_TOLERANCE: tolerance must be a number >= 1 (max load over mean load), got %r' % (tolerance,))
+    if not isinstance(updatefreq, int) or isinstance(updatefreq, bool) or updatefreq < 0:
+        raise ValueError('IMBALANCE_TOLERANCE: updatefreq must be an integer >= 0 (steps), got %r' % (updatefreq,))
+    _m.solfec_balance(solfec._h, float(tolerance), updatefreq)
 
 
 def GEOMETRIC_EPSILON(epsilon, solfec=None):

@@ -145,6 +145,7 @@ static PetscErrorCode PushLoad(MbBody b, MbLoad **l)
   PetscCall(PetscFree(b->load));
   b->load = nl;
   *l      = &b->load[b->nload++];
+  (*l)->ref = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -174,6 +175,17 @@ PetscErrorCode MbBodyAddLoadCallback(MbBody b, MbLoadCallback fn, void *ctx, Pet
   l->fn      = fn;
   l->ctx     = ctx;
   l->destroy = destroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyAddLoadCallbackRef(MbBody b, MbLoadCallback fn, void *ctx, PetscInt ref)
+{
+  MbLoad *l;
+  PetscFunctionBegin;
+  PetscCall(PushLoad(b, &l));
+  l->fn  = fn;
+  l->ctx = ctx;
+  l->ref = ref;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

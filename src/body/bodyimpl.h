@@ -25,6 +25,8 @@ typedef struct {
   MbLoadCallback fn;      /* callback returning the rigid 9-tuple, or NULL */
   void          *ctx;     /* callback context */
   PetscErrorCode (*destroy)(void *); /* destroys ctx, or NULL */
+  PetscInt       ref;     /* fn and ctx are entry ref of the domain's callback table (they
+                             migrate by that index), or −1 */
 } MbLoad;
 
 struct _p_MbBody {
@@ -48,15 +50,23 @@ struct _p_MbBody {
   PetscInt          nload;   /* number of loads */
   MbLoad           *load;    /* loads */
   void             *user;    /* user pointer (deck object) */
+  PetscInt          mark;    /* scratch of the domain (ghost refresh stamp) */
 };
 
 PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;
 PETSC_INTERN const MbBodyOps MbBodyOps_Obstacle;
 
 /* Bytes of a packed body; pack into buf (MbBodyPackSize bytes); unpack a new body from
-   buf (len bytes available), *used bytes consumed. See pack.c for what travels. */
-PETSC_INTERN PetscErrorCode MbBodyPackSize(MbBody, size_t *);
-PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, char *, size_t *);
-PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *);
+   buf (len bytes available), *used bytes consumed. A ghost (migrate false) carries what
+   detection and W need; a migrating body also its loads (callbacks by their index in the
+   domain's callback table: fn and ctx are NULL after unpacking, ref set) and the name of
+   its scheme (scheme[0] = 0 when none or a ghost). See pack.c. */
+PETSC_INTERN PetscErrorCode MbBodyPackSize(MbBody, PetscBool migrate, size_t *);
+PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, PetscBool migrate, char *, size_t *);
+PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *, char scheme[64]);
+/* A load given by entry ref (fn, ctx) of the domain's callback table (not destroyed here). */
+PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, void *, PetscInt ref);
+/* The points of a time series (borrowed). */
+PETSC_INTERN PetscErrorCode MbTimeSeriesGetPoints(MbTimeSeries, PetscInt *, const PetscReal **, const PetscReal **);
 
 #endif

@@ -1,7 +1,11 @@
-/* Packing a body into bytes and back: ghost copies now, migration between ranks later
+/* Packing a body into bytes and back, for ghost copies and for migration between ranks
    (ARCHITECTURE.md, "Parallel design"). What travels: id, kind, label, reference shape,
    mass properties, q, u, u0 (the start-of-step velocity, which restitution needs), work
-   and damping. Loads and the scheme stay with the owner (a ghost is read-only). */
+   and damping; a migrating body also its scheme's name and its loads — time series by
+   their points, callbacks by their index in the domain's callback table (the deck runs on
+   every rank and registers every callable in the same order, so an index names the same
+   callable everywhere). A ghost is read-only: it needs neither. */
+#include <moreau/mbscheme.h>
 #include "bodyimpl.h"
 #include "../shape/shapeimpl.h"
 
@@ -30,10 +34,12 @@ static PetscErrorCode Get(Reader *r, void *dst, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void PutBody(Writer *w, MbBody b)
+static void PutBody(Writer *w, MbBody b, PetscBool migrate)
 {
   MbShape  s  = b->shape;
   PetscInt ll = b->label ? (PetscInt)strlen(b->label) : -1;
+  char     mig = migrate ? 1 : 0;
+  Put(w, &mig, 1);
   Put(w, &b->id, sizeof(PetscInt));
   Put(w, &b->kind, sizeof(MbBodyKind));
   Put(w, &ll, sizeof(PetscInt));
@@ -65,32 +71,74 @@ static void PutBody(Writer *w, MbBody b)
       Put(w, p->fsurf, (size_t)p->nf * sizeof(PetscInt));
     }
   }
+  if (!migrate) return;
+  {
+    const char *name = NULL;
+    PetscInt    nl;
+    if (b->scheme) (void)MbSchemeGetType(b->scheme, &name);
+    nl = name ? (PetscInt)strlen(name) : 0;
+    Put(w, &nl, sizeof(PetscInt));
+    if (nl) Put(w, name, (size_t)nl);
+  }
+  Put(w, &b->nload, sizeof(PetscInt));
+  for (PetscInt i = 0; i < b->nload; i++) {
+    MbLoad          *l = &b->load[i];
+    PetscInt         n = -1;
+    const PetscReal *t, *v;
+    Put(w, &l->kind, sizeof(MbLoadKind));
+    Put(w, &l->frame, sizeof(MbFrame));
+    Put(w, l->X, 3 * sizeof(PetscReal));
+    Put(w, l->dir, 3 * sizeof(PetscReal));
+    Put(w, &l->value, sizeof(PetscReal));
+    Put(w, &l->ref, sizeof(PetscInt));
+    if (l->ts) (void)MbTimeSeriesGetPoints(l->ts, &n, &t, &v);
+    Put(w, &n, sizeof(PetscInt));
+    if (n > 0) {
+      Put(w, t, (size_t)n * sizeof(PetscReal));
+      Put(w, v, (size_t)n * sizeof(PetscReal));
+    }
+  }
 }
 
-PetscErrorCode MbBodyPackSize(MbBody b, size_t *size)
+/* A callback load that is not in the domain's table cannot name its callable elsewhere. */
+static PetscErrorCode CheckMigratable(MbBody b)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < b->nload; i++) PetscCheck(!b->load[i].fn || b->load[i].ref >= 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT ": load %" PetscInt_FMT " is a callback outside the domain's callback table (MbDomainAddCallback) and cannot migrate", b->id, i);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyPackSize(MbBody b, PetscBool migrate, size_t *size)
 {
   Writer w = {NULL, 0};
-  PutBody(&w, b);
+  PetscFunctionBegin;
+  if (migrate) PetscCall(CheckMigratable(b));
+  PutBody(&w, b, migrate);
   *size = w.n;
-  return PETSC_SUCCESS;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbBodyPack(MbBody b, char *buf, size_t *size)
+PetscErrorCode MbBodyPack(MbBody b, PetscBool migrate, char *buf, size_t *size)
 {
   Writer w = {buf, 0};
-  PutBody(&w, b);
+  PetscFunctionBegin;
+  if (migrate) PetscCall(CheckMigratable(b));
+  PutBody(&w, b, migrate);
   *size = w.n;
-  return PETSC_SUCCESS;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *body)
+PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *body, char scheme[64])
 {
   Reader   r = {buf, 0, len};
   MbBody   b;
   MbShape  s;
   PetscInt ll, nq, nu;
+  char     mig;
   PetscFunctionBegin;
+  if (scheme) scheme[0] = 0;
   PetscCall(PetscNew(&b));
+  PetscCall(Get(&r, &mig, 1));
   PetscCall(Get(&r, &b->id, sizeof(PetscInt)));
   PetscCall(Get(&r, &b->kind, sizeof(MbBodyKind)));
   PetscCheck(b->kind == MB_BODY_RIGID || b->kind == MB_BODY_OBSTACLE, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " has unknown kind %d", b->id, (int)b->kind);
@@ -144,6 +192,38 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
       PetscCall(Get(&r, p->fsurf, (size_t)p->nf * sizeof(PetscInt)));
     }
     s->n++;
+  }
+  if (mig) {
+    PetscInt nl, nload;
+    char     name[64];
+    PetscCall(Get(&r, &nl, sizeof(PetscInt)));
+    PetscCheck(nl >= 0 && nl < 64, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": scheme name of %" PetscInt_FMT " characters", b->id, nl);
+    PetscCall(Get(&r, name, (size_t)nl));
+    name[nl] = 0;
+    if (scheme) PetscCall(PetscStrncpy(scheme, name, 64));
+    PetscCall(Get(&r, &nload, sizeof(PetscInt)));
+    PetscCheck(nload >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": %" PetscInt_FMT " loads", b->id, nload);
+    if (nload) PetscCall(PetscCalloc1(nload, &b->load));
+    for (PetscInt i = 0; i < nload; i++) {
+      MbLoad  *l = &b->load[i];
+      PetscInt n;
+      PetscCall(Get(&r, &l->kind, sizeof(MbLoadKind)));
+      PetscCall(Get(&r, &l->frame, sizeof(MbFrame)));
+      PetscCall(Get(&r, l->X, 3 * sizeof(PetscReal)));
+      PetscCall(Get(&r, l->dir, 3 * sizeof(PetscReal)));
+      PetscCall(Get(&r, &l->value, sizeof(PetscReal)));
+      PetscCall(Get(&r, &l->ref, sizeof(PetscInt)));
+      PetscCall(Get(&r, &n, sizeof(PetscInt)));
+      b->nload++;
+      if (n > 0) {
+        PetscReal *t, *v;
+        PetscCall(PetscMalloc2(n, &t, n, &v));
+        PetscCall(Get(&r, t, (size_t)n * sizeof(PetscReal)));
+        PetscCall(Get(&r, v, (size_t)n * sizeof(PetscReal)));
+        PetscCall(MbTimeSeriesCreate(n, t, v, &l->ts));
+        PetscCall(PetscFree2(t, v));
+      }
+    }
   }
   *used = r.n;
   *body = b;

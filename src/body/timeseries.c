@@ -1,6 +1,6 @@
 /* Piecewise-linear scalar functions of time (Solfec's TIME_SERIES), reference counted so
    that several loads can share one table. */
-#include <moreau/mbbody.h>
+#include "bodyimpl.h"
 
 struct _p_MbTimeSeries {
   PetscInt   n;    /* number of points */
@@ -60,4 +60,12 @@ PetscErrorCode MbTimeSeriesDestroy(MbTimeSeries *ts)
   }
   *ts = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbTimeSeriesGetPoints(MbTimeSeries ts, PetscInt *n, const PetscReal **t, const PetscReal **v)
+{
+  *n = ts->n;
+  *t = ts->t;
+  *v = ts->v;
+  return PETSC_SUCCESS;
 }

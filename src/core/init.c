@@ -3,7 +3,7 @@
 #include "../scheme/schemeimpl.h"
 #include "../solver/solverimpl.h"
 
-const char *const MbPhaseNames[] = {"MbStepBegin", "MbDetect", "MbLocDyn", "MbSolve", "MbStepEnd", "MbReduce", "MbOutput"};
+const char *const MbPhaseNames[] = {"MbStepBegin", "MbGhost", "MbDetect", "MbLocDyn", "MbSolve", "MbStepEnd", "MbReduce", "MbBalance", "MbOutput"};
 PetscLogEvent     MB_PhaseEvent[MB_PHASE_COUNT];
 
 static PetscBool     MbInitialized = PETSC_FALSE;

@@ -20,21 +20,40 @@ typedef struct {
   Item    *item;
 } FilterCtx;
 
+/* The owner of a constraint: the owner of its lowest-numbered movable body. */
+static PetscMPIInt OwnerOf(MbDomain d, PetscInt b0, PetscInt b1)
+{
+  PetscInt    id = -1;
+  PetscInt    b[2] = {b0, b1};
+  PetscMPIInt owner;
+  for (int k = 0; k < 2; k++) {
+    if (b[k] < 0 || !d->movable[b[k]]) continue;
+    if (id < 0 || b[k] < id) id = b[k];
+  }
+  if (id < 0) id = b0;
+  (void)MbDomainOwnerRank(d, id, &owner);
+  return owner;
+}
+
+/* Pairs of primitives of two bodies, one of them movable, whose constraint this rank owns:
+   each pair is found on exactly one rank. */
 static PetscBool Filter(void *ctx, PetscInt i, PetscInt j)
 {
   FilterCtx *f = (FilterCtx *)ctx;
-  MbBody     a = f->d->all[f->item[i].body], b = f->d->all[f->item[j].body];
-  if (a == b) return PETSC_FALSE;
-  return (a->kind == MB_BODY_OBSTACLE && b->kind == MB_BODY_OBSTACLE) ? PETSC_FALSE : PETSC_TRUE;
+  MbDomain   d = f->d;
+  PetscInt   a = f->item[i].body, b = f->item[j].body;
+  if (a == b || (!d->movable[a] && !d->movable[b])) return PETSC_FALSE;
+  return OwnerOf(d, a, b) == d->rank ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* Lexicographic order of contacts by (owner, joint first, bodies, primitives, feature). */
+/* Order of the rows a rank owns: joints first (by joint number), then contacts by (bodies,
+   primitives, feature) — independent of the local numbering of bodies and ghosts. */
 static int CompareCon(const void *x, const void *y)
 {
   const MbCon *a = (const MbCon *)x, *b = (const MbCon *)y;
-  PetscInt     ka[7] = {a->owner, a->joint >= 0 ? 0 : 1, a->joint, a->body[0], a->body[1], a->prim[0], a->prim[1]};
-  PetscInt     kb[7] = {b->owner, b->joint >= 0 ? 0 : 1, b->joint, b->body[0], b->body[1], b->prim[0], b->prim[1]};
-  for (int k = 0; k < 7; k++)
+  PetscInt     ka[6] = {a->joint >= 0 ? 0 : 1, a->joint, a->body[0], a->body[1], a->prim[0], a->prim[1]};
+  PetscInt     kb[6] = {b->joint >= 0 ? 0 : 1, b->joint, b->body[0], b->body[1], b->prim[0], b->prim[1]};
+  for (int k = 0; k < 6; k++)
     if (ka[k] != kb[k]) return ka[k] < kb[k] ? -1 : 1;
   return a->feature < b->feature ? -1 : (a->feature > b->feature ? 1 : 0);
 }
@@ -48,21 +67,6 @@ static int CompareKey(const void *x, const void *y)
   for (int k = 0; k < 5; k++)
     if (ka[k] != kb[k]) return ka[k] < kb[k] ? -1 : 1;
   return 0;
-}
-
-/* The owner of a constraint: the owner of its lowest-numbered movable body. */
-static PetscMPIInt ConOwner(MbDomain d, const MbCon *c)
-{
-  PetscInt id = -1;
-  for (int k = 0; k < 2; k++) {
-    PetscInt b = c->body[k];
-    if (b < 0 || d->all[b]->kind == MB_BODY_OBSTACLE) continue;
-    if (id < 0 || b < id) id = b;
-  }
-  PetscMPIInt owner;
-  if (id < 0) id = c->body[0];
-  (void)MbDomainOwnerRank(d, id, &owner);
-  return owner;
 }
 
 static PetscErrorCode ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
@@ -102,6 +106,61 @@ static PetscErrorCode Push(MbCon **list, PetscInt *n, PetscInt *cap, MbCon **c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Send the record of every owned constraint (rows of W and penalty forces) to the owners of
+   its other movable bodies: they compute that body's blocks of W and apply its reaction.
+   Collective. */
+static PetscErrorCode ShareRecords(MbDomain d)
+{
+  MbBuf   *send, *recv;
+  PetscInt nf = 0, np = 0;
+  PetscFunctionBegin;
+  d->nfor = d->nfpen = 0;
+  if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCalloc2(d->size, &send, d->size, &recv));
+  for (PetscInt k = 0; k < d->ncon + d->npen; k++) {
+    const MbCon *c    = k < d->ncon ? &d->con[k] : &d->pen[k - d->ncon];
+    char         kind = k < d->ncon ? 0 : 1;
+    PetscMPIInt  to   = -1;
+    for (int m = 0; m < 2; m++) {
+      PetscInt    b = c->body[m];
+      PetscMPIInt r;
+      if (b < 0 || !d->movable[b]) continue;
+      r = d->owner[b];
+      if (r == d->rank || r == to) continue;
+      PetscCall(MbBufPut(&send[r], &kind, 1));
+      PetscCall(MbBufPut(&send[r], c, sizeof(MbCon)));
+      to = r;
+    }
+  }
+  PetscCall(MbExchange(d->comm, send, recv));
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    if (r == d->rank) continue;
+    for (size_t off = 0; off < recv[r].n; off += 1 + sizeof(MbCon)) {
+      if (recv[r].buf[off]) np++;
+      else nf++;
+    }
+  }
+  PetscCall(PetscFree(d->fcon));
+  PetscCall(PetscFree(d->fpen));
+  PetscCall(PetscMalloc1(nf + 1, &d->fcon));
+  PetscCall(PetscMalloc1(np + 1, &d->fpen));
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    size_t pos = 0;
+    if (r == d->rank) continue;
+    while (pos < recv[r].n) {
+      char kind;
+      PetscCall(MbBufGet(&recv[r], &pos, &kind, 1));
+      PetscCall(MbBufGet(&recv[r], &pos, kind ? &d->fpen[d->nfpen++] : &d->fcon[d->nfor++], sizeof(MbCon)));
+    }
+  }
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    PetscCall(MbBufFree(&send[r]));
+    PetscCall(MbBufFree(&recv[r]));
+  }
+  PetscCall(PetscFree2(send, recv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainDetect(MbDomain d)
 {
   PetscInt   nitem = 0, nv = 0, npairs = 0, *pairs = NULL, n = 0, cap = 0, nold = d->ncon;
@@ -117,28 +176,32 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     MbJoint *jt = &d->joint[j];
     MbBody   b[2];
     MbCon   *c;
-    for (int k = 0; k < 2; k++) b[k] = jt->body[k] >= 0 ? d->all[jt->body[k]] : NULL;
+    if (OwnerOf(d, jt->body[0], jt->body[1]) != d->rank) continue;
+    for (int k = 0; k < 2; k++) {
+      b[k] = jt->body[k] >= 0 ? d->all[jt->body[k]] : NULL;
+      PetscCheck(jt->body[k] < 0 || b[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns the joint", j, jt->body[k], d->rank);
+    }
     PetscCall(Push(&list, &n, &cap, &c));
     PetscCall(MbJointToConstraint(jt, j, b, d->t, d->h, c));
   }
-  /* primitives of every body in their spatial placement */
-  for (PetscInt i = 0; i < d->nall; i++) {
-    MbShape s = d->all[i]->shape;
+  /* primitives of the owned bodies and the ghosts in their spatial placement */
+  for (PetscInt i = 0; i < d->nbody + d->nghost; i++) {
+    MbShape s = (i < d->nbody ? d->body[i] : d->ghost[i - d->nbody])->shape;
     nitem += s->n;
     for (PetscInt k = 0; k < s->n; k++)
       if (s->prim[k].kind == MB_PRIM_CONVEX) nv += s->prim[k].nv;
   }
-  PetscCall(PetscMalloc3(nitem, &item, nitem, &box, 3 * nv + 1, &vbuf));
+  PetscCall(PetscMalloc3(nitem + 1, &item, nitem + 1, &box, 3 * nv + 1, &vbuf));
   nitem = 0;
   vp    = vbuf;
-  for (PetscInt i = 0; i < d->nall; i++) {
-    MbBody  b = d->all[i];
+  for (PetscInt i = 0; i < d->nbody + d->nghost; i++) {
+    MbBody  b = i < d->nbody ? d->body[i] : d->ghost[i - d->nbody];
     MbShape s = b->shape;
     for (PetscInt k = 0; k < s->n; k++) {
       MbPrim *p  = &s->prim[k];
       Item   *it = &item[nitem];
       PetscCall(PetscMemzero(it, sizeof(*it)));
-      it->body   = i;
+      it->body   = b->id;
       it->prim   = k;
       it->g.kind = p->kind;
       if (p->kind == MB_PRIM_SPHERE) {
@@ -166,6 +229,11 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   qsort(old, (size_t)nold, sizeof(MbCon), CompareKey);
   for (PetscInt k = 0; k < npairs; k++) {
     Item          *A = &item[pairs[2 * k]], *Bi = &item[pairs[2 * k + 1]];
+    if (A->body > Bi->body || (A->body == Bi->body && A->prim > Bi->prim)) { /* canonical: the same on any number of ranks */
+      Item *t = A;
+      A       = Bi;
+      Bi      = t;
+    }
     MbContactPoint pts[MB_MAX_CONTACT_POINTS];
     PetscInt       np;
     PetscCall(MbCollide(&A->g, &Bi->g, d->geps, d->geps, &np, pts));
@@ -210,7 +278,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   }
   PetscCall(PetscFree(pairs));
   PetscCall(PetscFree3(item, box, vbuf));
-  /* velocities at the start for joints (energy), ownership, order, rows */
+  /* velocities at the start for joints (energy), order, rows */
   d->ncontacts = 0;
   for (PetscInt k = 0; k < n; k++) {
     MbCon *c = &list[k];
@@ -219,16 +287,20 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       for (int m = 0; m < 2; m++) b[m] = c->body[m] >= 0 ? d->all[c->body[m]] : NULL;
       PetscCall(MbConVelocity(c, b, PETSC_TRUE, c->V));
     } else d->ncontacts++;
-    c->owner = ConOwner(d, c);
+    c->owner = d->rank;
   }
   qsort(list, (size_t)n, sizeof(MbCon), CompareCon);
-  d->rstart = d->rend = 0;
-  for (PetscInt k = 0; k < n; k++) {
-    list[k].row = k;
-    if (list[k].owner < d->rank) d->rstart = d->rend = k + 1;
-    else if (list[k].owner == d->rank) d->rend = k + 1;
+  {
+    PetscInt nloc = n;
+    PetscCallMPI(MPI_Scan(&nloc, &d->rend, 1, MPIU_INT, MPI_SUM, d->comm));
+    d->rstart = d->rend - nloc;
+    PetscCallMPI(MPI_Allreduce(&nloc, &d->nconglobal, 1, MPIU_INT, MPI_SUM, d->comm));
   }
-  for (PetscInt k = 0; k < npen; k++) pen[k].owner = ConOwner(d, &pen[k]);
+  for (PetscInt k = 0; k < n; k++) list[k].row = d->rstart + k;
+  for (PetscInt k = 0; k < npen; k++) {
+    pen[k].owner = d->rank;
+    pen[k].row   = -1;
+  }
   PetscCall(PetscFree(d->pen));
   d->pen  = pen;
   d->npen = npen;
@@ -236,5 +308,6 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   PetscCall(PetscFree(d->con));
   d->con  = list;
   d->ncon = n;
+  PetscCall(ShareRecords(d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

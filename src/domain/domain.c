@@ -1,6 +1,7 @@
 /* MbDomain: bodies of this rank, schemes, monitors and the step loop (ARCHITECTURE.md,
    "One time step"): 1. scheme begin, 2–4. constraints (to come), 5. scheme end,
    6. reductions into /history, 7. monitors (output, callbacks). */
+#include <sys/resource.h>
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
@@ -19,7 +20,11 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->verbose     = PETSC_TRUE;
   d->progress_dt = 1.0;
   PetscCall(PetscStrncpy(d->default_scheme, MBRIGNEG, sizeof(d->default_scheme)));
-  d->geps = 1e-6;
+  d->geps          = 1e-6;
+  d->imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
+  d->balance_freq  = 10;
+  d->balance_metis = PETSC_TRUE;
+  d->imbalance     = 1.0;
   PetscCall(MbSolverCreate(comm, &d->solver));
   *dom = d;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -42,7 +47,13 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
   PetscCall(PetscFree(d->mat));
   PetscCall(PetscFree(d->con));
   PetscCall(PetscFree(d->pen));
+  PetscCall(PetscFree(d->fcon));
+  PetscCall(PetscFree(d->fpen));
   PetscCall(MbDomainGhostDestroy(d));
+  PetscCall(MbDomainOwnerDestroy(d));
+  for (PetscInt i = 0; i < d->ncb; i++)
+    if (d->cb[i].destroy) PetscCall(d->cb[i].destroy(d->cb[i].ctx));
+  PetscCall(PetscFree(d->cb));
   PetscCall(MbDomainLocDynDestroy(d));
   PetscCall(MbSolverDestroy(&d->solver));
   PetscCall(PetscFree(d->mon));
@@ -68,6 +79,17 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   }
   PetscCall(PetscOptionsBool("-mb_quiet", "Print no progress lines", "MbDomainSetVerbose", quiet, &quiet, NULL));
   PetscCall(PetscOptionsReal("-mb_progress", "Seconds of wall time between progress lines", "MbDomainRun", dt, &dt, NULL));
+  {
+    const char *const kinds[] = {"none", "metis", "MbBalance", "MB_BALANCE_", NULL};
+    PetscEnum         k       = d->balance_metis ? (PetscEnum)1 : (PetscEnum)0;
+    PetscReal         tol     = d->imbalance_tol;
+    PetscInt          freq    = d->balance_freq;
+    PetscCall(PetscOptionsEnum("-mb_balance", "Load balance: metis (partition the body graph, migrate) or none (bodies stay on rank id mod size)", "MbDomainSetImbalanceTolerance", kinds, k, &k, NULL));
+    PetscCall(PetscOptionsReal("-mb_imbalance_tolerance", "Repartition when max/mean load exceeds this", "MbDomainSetImbalanceTolerance", tol, &tol, NULL));
+    PetscCall(PetscOptionsInt("-mb_balance_freq", "Steps between load-balance checks (0: never)", "MbDomainSetImbalanceTolerance", freq, &freq, NULL));
+    d->balance_metis = k ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(MbDomainSetImbalanceTolerance(d, tol, freq));
+  }
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
   d->verbose     = quiet ? PETSC_FALSE : PETSC_TRUE;
@@ -128,12 +150,6 @@ PetscErrorCode MbDomainNextBodyId(MbDomain d, PetscInt *id)
   return PETSC_SUCCESS;
 }
 
-PetscErrorCode MbDomainOwnerRank(MbDomain d, PetscInt id, PetscMPIInt *rank)
-{
-  *rank = (PetscMPIInt)(id % d->size);
-  return PETSC_SUCCESS;
-}
-
 PetscErrorCode MbDomainAddBody(MbDomain d, MbBody b)
 {
   PetscFunctionBegin;
@@ -170,6 +186,28 @@ PetscErrorCode MbDomainFindBody(MbDomain d, PetscInt id, MbBody *b)
     else hi = mid - 1;
   }
   return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbDomainAddCallback(MbDomain d, MbLoadCallback fn, void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *ref)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscRealloc(sizeof(*d->cb) * (d->ncb + 1), &d->cb));
+  d->cb[d->ncb].fn      = fn;
+  d->cb[d->ncb].ctx     = ctx;
+  d->cb[d->ncb].destroy = destroy;
+  *ref                  = d->ncb++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainAddLoadCallback(MbDomain d, PetscInt id, PetscInt ref)
+{
+  MbBody b;
+  PetscFunctionBegin;
+  PetscCheck(ref >= 0 && ref < d->ncb, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "callback %" PetscInt_FMT " is not registered (%" PetscInt_FMT " are)", ref, d->ncb);
+  PetscCall(MbDomainFindBody(d, id, &b));
+  PetscCheck(b, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " is not on rank %d", id, d->rank);
+  PetscCall(MbBodyAddLoadCallbackRef(b, d->cb[ref].fn, d->cb[ref].ctx, ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbDomainAddMonitor(MbDomain d, PetscReal interval, MbMonitorFn fn, void *ctx, PetscErrorCode (*destroy)(void *))
@@ -284,17 +322,23 @@ PetscErrorCode MbDomainStep(MbDomain d)
   }
   /* bodies interact when there are two or more, or joints (the same on every rank) */
   interact = d->nglobal > 1 || d->njoint > 0;
+  if (interact && d->size > 1 && d->balance_freq > 0 && (!d->partitioned || d->nsteps % d->balance_freq == 0)) {
+    /* the first step partitions the id-mod-size start; later checks repartition when the
+       imbalance passes the tolerance */
+    PetscCall(PhaseBegin(d, MB_PHASE_BALANCE, &t0));
+    PetscCall(MbDomainBalance(d, d->partitioned ? PETSC_FALSE : PETSC_TRUE));
+    PetscCall(PhaseEnd(d, MB_PHASE_BALANCE, t0));
+  }
   if (interact) {
     PetscBool fresh = PETSC_FALSE;
-    if (d->nall != d->nglobal) {
-      PetscCall(MbDomainGhostSetup(d));
-      fresh = PETSC_TRUE;
-    }
     for (PetscInt j = 0; j < d->njoint && !fresh; j++)
       if (!d->joint[j].resolved) {
+        PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
         PetscCall(MbDomainGhostRefresh(d)); /* joints resolve against q(t) */
+        PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));
         fresh = PETSC_TRUE;
       }
+    if (!fresh) PetscCall(MbDomainKnowBodies(d));
     PetscCall(MbDomainCheckJoints(d));
   }
   PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
@@ -303,13 +347,19 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
   if (interact) {
     /* seed 001: detection at the mid-step placement, U = B + W R, reactions into u */
-    PetscCall(PhaseBegin(d, MB_PHASE_DETECT, &t0));
+    PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
     PetscCall(MbDomainGhostRefresh(d));
+    PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));
+    PetscCall(PhaseBegin(d, MB_PHASE_DETECT, &t0));
     PetscCall(MbDomainDetect(d));
     PetscCall(PhaseEnd(d, MB_PHASE_DETECT, t0));
-    if (d->npen) {
+    if (d->npen || d->nfpen || d->njoint) {
       PetscCall(MbDomainApplyPenalty(d));
-      PetscCall(MbDomainGhostRefresh(d)); /* joints see the velocities with the penalty forces */
+      if (d->njoint) { /* joints see the velocities with the penalty forces */
+        PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
+        PetscCall(MbDomainGhostRefresh(d));
+        PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));
+      }
     }
     PetscCall(PhaseBegin(d, MB_PHASE_LOCDYN, &t0));
     PetscCall(MbDomainLocDyn(d));
@@ -333,10 +383,19 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PetscMemzero(r, sizeof(*r)));
   r->time = d->t;
   r->step = d->h;
-  PetscCall(MbDomainGetEnergy(d, &r->energy));
+  {
+    /* energies and the constraint count in one reduction */
+    MbEnergy  l;
+    PetscReal loc[6], glob[6];
+    PetscCall(LocalEnergy(d, &l));
+    PetscCall(PetscArraycpy(loc, (PetscReal *)&l, 5));
+    loc[5] = (PetscReal)(d->ncon + d->npen);
+    PetscCallMPI(MPI_Allreduce(loc, glob, 6, MPIU_REAL, MPIU_SUM, d->comm));
+    PetscCall(PetscArraycpy((PetscReal *)&r->energy, glob, 5));
+    r->contacts = (PetscInt)(glob[5] + 0.5);
+  }
   r->iterations = d->solver_iterations;
   r->error      = d->solver_error;
-  r->contacts   = d->ncon;
   PetscCall(PetscTime(&now));
   r->walltime = now - d->run_start;
   PetscCall(PhaseEnd(d, MB_PHASE_REDUCE, t0));
@@ -400,10 +459,30 @@ PetscErrorCode MbDomainSummary(MbDomain d)
   if (d->started) total = now - d->run_start;
   PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " steps to t = %g on %d rank%s, %" PetscInt_FMT " bodies, wall time %.3f s\n", d->nsteps, (double)d->t, d->size, d->size > 1 ? "s" : "", nbg, total));
   PetscCall(PetscPrintf(d->comm, "moreau: energy kinetic %.9g, external work %.9g, contact work %.9g, friction dissipation %.9g\n", (double)e.kinetic, (double)e.external, (double)e.contact, (double)e.friction));
-  if (d->ncon || d->solver_failures) {
-    const char *type;
-    PetscCall(MbSolverGetType(d->solver, &type));
-    PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " constraints at the end (%" PetscInt_FMT " contacts); solver %s, %" PetscInt_FMT " steps missed its tolerance\n", d->ncon, d->ncontacts, type, d->solver_failures));
+  {
+    PetscInt l[2] = {d->ncon + d->npen, d->ncontacts}, g[2];
+    PetscCallMPI(MPI_Allreduce(l, g, 2, MPIU_INT, MPI_SUM, d->comm));
+    if (g[0] || d->solver_failures) {
+      const char *type;
+      PetscCall(MbSolverGetType(d->solver, &type));
+      PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " constraints at the end (%" PetscInt_FMT " contacts); solver %s, %" PetscInt_FMT " steps missed its tolerance\n", g[0], g[1], type, d->solver_failures));
+    }
+  }
+  if (d->size > 1) PetscCall(PetscPrintf(d->comm, "moreau: load balance: %s, %" PetscInt_FMT " partition%s, %" PetscInt_FMT " bodies migrated, METIS edge cut %" PetscInt_FMT ", imbalance %.3f at the last check (tolerance %g, every %" PetscInt_FMT " steps)\n", d->balance_metis ? "metis" : "none", d->nrepart, d->nrepart == 1 ? "" : "s", d->nmigrated, d->edgecut, (double)d->imbalance, (double)d->imbalance_tol, d->balance_freq));
+  {
+    /* communication: the ghost phase and the Gauss–Seidel scatters; memory: peak RSS */
+    PetscLogDouble sc, lc[2], gmax[2];
+    struct rusage  ru;
+    double         mem[2], mg[2];
+    PetscCall(MbSolverGetCommTime(d->solver, &sc));
+    lc[0] = d->phase[MB_PHASE_GHOST];
+    lc[1] = sc;
+    PetscCallMPI(MPI_Allreduce(lc, gmax, 2, MPI_DOUBLE, MPI_MAX, d->comm));
+    getrusage(RUSAGE_SELF, &ru);
+    mem[0] = (double)ru.ru_maxrss / 1024.0; /* kB on Linux */
+    mem[1] = -mem[0];
+    PetscCallMPI(MPI_Allreduce(mem, mg, 2, MPI_DOUBLE, MPI_MAX, d->comm));
+    PetscCall(PetscPrintf(d->comm, "moreau: communication (max over ranks): ghost refresh %.3f s, solver scatters %.3f s; peak memory per rank %.1f MB (min %.1f MB)\n", gmax[0], gmax[1], mg[0], -mg[1]));
   }
   PetscCall(PetscPrintf(d->comm, "moreau: time per phase (max over ranks):"));
   for (int p = 0; p < MB_PHASE_COUNT; p++) PetscCall(PetscPrintf(d->comm, " %s %.3f s%s", MbPhaseNames[p] + 2, t[p], p + 1 < MB_PHASE_COUNT ? "," : "\n"));

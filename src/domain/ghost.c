@@ -1,109 +1,214 @@
-/* Ghost bodies: read-only copies of bodies owned by other ranks, so that detection and
-   the local dynamics see every body they touch. Made by packing whole bodies once
-   (MbBodyPack) and refreshed each step with their states only (q, u, u0). For now every
-   remote body is a ghost and the exchange is an MPI_Allgatherv; the distributed-memory
-   issue replaces that by neighbours found from bounding boxes. */
+/* Ghost bodies: read-only copies of remote bodies near this rank's bodies, so that the
+   detection and the local dynamics of the constraints this rank owns see both bodies.
+   A body goes to rank r as a ghost when its bounding box (a ball around its mass centre
+   that holds the shape, widened by GEOMETRIC_EPSILON) meets r's box (the union of the
+   boxes of r's movable bodies), and always to the owners of the bodies it shares a joint
+   with. Every refresh recomputes that set from the current placement: a body sent last
+   time travels as its state (q, u, u0), a new one packed whole (MbBodyPack), and a ghost
+   that was not sent this time is dropped — so both sides agree on the set without asking.
+   Communication per step is therefore the bodies near partition boundaries, not N. */
+#include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
+#include "../shape/shapeimpl.h"
+
+enum { GHOST_STATE = 0, GHOST_FULL = 1 };
+
+/* Radius about the mass centre that holds the shape (referential, so once per body). */
+static PetscReal Extent(MbBody b)
+{
+  MbShape   s = b->shape;
+  PetscReal e = 0, a[3];
+  for (PetscInt k = 0; k < s->n; k++) {
+    MbPrim *p = &s->prim[k];
+    if (p->kind == MB_PRIM_SPHERE) {
+      MbV3Sub(p->c, b->mp.center, a);
+      e = PetscMax(e, MbV3Norm(a) + p->r);
+    } else
+      for (PetscInt v = 0; v < p->nv; v++) {
+        MbV3Sub(&p->v[3 * v], b->mp.center, a);
+        e = PetscMax(e, MbV3Norm(a));
+      }
+  }
+  return e;
+}
+
+/* Spatial box of b: the mass centre is q[9..11] for the rigid and obstacle layouts. */
+static void BodyBox(MbBody b, PetscReal eps, PetscReal box[6])
+{
+  PetscReal e = Extent(b) + eps;
+  for (int k = 0; k < 3; k++) {
+    box[k]     = b->q[9 + k] - e;
+    box[3 + k] = b->q[9 + k] + e;
+  }
+}
+
+static PetscBool Overlap(const PetscReal a[6], const PetscReal b[6])
+{
+  for (int k = 0; k < 3; k++)
+    if (a[k] > b[3 + k] || b[k] > a[3 + k]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+static int CompareInt(const void *x, const void *y)
+{
+  PetscInt a = *(const PetscInt *)x, b = *(const PetscInt *)y;
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
 
 PetscErrorCode MbDomainGhostDestroy(MbDomain d)
 {
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->nghost; i++) PetscCall(MbBodyDestroy(&d->ghost[i]));
+  for (PetscInt i = 0; i < d->nghost; i++) {
+    if (d->all && d->ghost[i]->id < d->nknown) d->all[d->ghost[i]->id] = NULL;
+    PetscCall(MbBodyDestroy(&d->ghost[i]));
+  }
   PetscCall(PetscFree(d->ghost));
-  PetscCall(PetscFree(d->all));
-  d->nghost = d->nall = 0;
+  d->nghost = d->gcap = 0;
+  if (d->sent) {
+    for (PetscMPIInt r = 0; r < d->size; r++) PetscCall(PetscFree(d->sent[r]));
+    PetscCall(PetscFree2(d->sent, d->nsent));
+  }
+  if (d->gsend) {
+    for (PetscMPIInt r = 0; r < d->size; r++) {
+      PetscCall(MbBufFree(&d->gsend[r]));
+      PetscCall(MbBufFree(&d->grecv[r]));
+    }
+    PetscCall(PetscFree2(d->gsend, d->grecv));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainGhostSetup(MbDomain d)
+/* Forget what was sent: the next refresh sends every ghost whole (after a migration). */
+PetscErrorCode MbDomainGhostReset(MbDomain d)
 {
-  size_t      total = 0, used;
-  char       *send, *recv;
-  PetscMPIInt n, *counts, *displs;
   PetscFunctionBegin;
   PetscCall(MbDomainGhostDestroy(d));
-  d->nall = d->nglobal;
-  PetscCall(PetscCalloc1(d->nall + 1, &d->all));
-  for (PetscInt i = 0; i < d->nbody; i++) d->all[d->body[i]->id] = d->body[i];
-  if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    size_t s;
-    PetscCall(MbBodyPackSize(d->body[i], &s));
-    total += s;
-  }
-  PetscCheck(total < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ghost exchange of %zu bytes on one rank is too large for one message", total);
-  PetscCall(PetscMalloc1(total + 1, &send));
-  total = 0;
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    size_t s;
-    PetscCall(MbBodyPack(d->body[i], send + total, &s));
-    total += s;
-  }
-  n = (PetscMPIInt)total;
-  PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
-  PetscCallMPI(MPI_Allgather(&n, 1, MPI_INT, counts, 1, MPI_INT, d->comm));
-  displs[0] = 0;
-  for (int r = 0; r < d->size; r++) {
-    PetscCheck((size_t)displs[r] + counts[r] < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ghost exchange too large for one message");
-    displs[r + 1] = displs[r] + counts[r];
-  }
-  PetscCall(PetscMalloc1(displs[d->size] + 1, &recv));
-  PetscCallMPI(MPI_Allgatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, d->comm));
-  PetscCall(PetscMalloc1(d->nall - d->nbody + 1, &d->ghost));
-  for (int r = 0; r < d->size; r++) {
-    if (r == d->rank) continue;
-    for (size_t off = (size_t)displs[r]; off < (size_t)displs[r + 1]; off += used) {
-      MbBody g;
-      PetscCall(MbBodyUnpack(recv + off, (size_t)displs[r + 1] - off, &used, &g));
-      PetscCheck(g->id >= 0 && g->id < d->nall && !d->all[g->id], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost body %" PetscInt_FMT " from rank %d is out of range or duplicated", g->id, r);
-      d->ghost[d->nghost++] = g;
-      d->all[g->id]         = g;
-    }
-  }
-  PetscCall(PetscFree(send));
-  PetscCall(PetscFree(recv));
-  PetscCall(PetscFree2(counts, displs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* States of owned bodies to every rank: (id, q, u, u0) per body as reals. */
+static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **newsent, PetscInt *nnew, PetscInt *capnew)
+{
+  MbBuf *m = &d->gsend[r];
+  char   tag;
+  PetscFunctionBegin;
+  /* once per destination, even when a body qualifies twice (box and joint) */
+  if (nnew[r] && newsent[r][nnew[r] - 1] == b->id) PetscFunctionReturn(PETSC_SUCCESS);
+  tag = (d->nsent[r] && bsearch(&b->id, d->sent[r], (size_t)d->nsent[r], sizeof(PetscInt), CompareInt)) ? GHOST_STATE : GHOST_FULL;
+  PetscCall(MbBufPut(m, &b->id, sizeof(PetscInt)));
+  PetscCall(MbBufPut(m, &tag, 1));
+  if (tag == GHOST_STATE) {
+    PetscCall(MbBufPut(m, b->q, (size_t)b->nq * sizeof(PetscReal)));
+    PetscCall(MbBufPut(m, b->u, (size_t)b->nu * sizeof(PetscReal)));
+    PetscCall(MbBufPut(m, b->u0, (size_t)b->nu * sizeof(PetscReal)));
+  } else {
+    size_t s;
+    PetscCall(MbBodyPackSize(b, PETSC_FALSE, &s));
+    PetscCall(MbBufPut(m, &s, sizeof(size_t)));
+    if (m->n + s > m->cap) {
+      PetscCall(PetscRealloc(m->n + s + 256, &m->buf));
+      m->cap = m->n + s + 256;
+    }
+    PetscCall(MbBodyPack(b, PETSC_FALSE, m->buf + m->n, &s));
+    m->n += s;
+  }
+  if (nnew[r] == capnew[r]) {
+    capnew[r] = capnew[r] ? 2 * capnew[r] : 16;
+    PetscCall(PetscRealloc(sizeof(PetscInt) * capnew[r], &newsent[r]));
+  }
+  newsent[r][nnew[r]++] = b->id;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainGhostRefresh(MbDomain d)
 {
-  const int   m = 1 + 12 + 6 + 6;
-  PetscReal  *send, *recv;
-  PetscMPIInt n, *counts, *displs;
+  PetscReal  mybox[6], *rbox;
+  PetscInt **newsent, *nnew, *capnew, nkeep = 0;
   PetscFunctionBegin;
+  PetscCall(MbDomainKnowBodies(d));
   if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(m * d->nbody + 1, &send));
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody     b = d->body[i];
-    PetscReal *s = send + m * i;
-    s[0]         = (PetscReal)b->id;
-    PetscCall(PetscArraycpy(s + 1, b->q, 12));
-    PetscCall(PetscArraycpy(s + 13, b->u, 6));
-    PetscCall(PetscArraycpy(s + 19, b->u0, 6));
+  if (!d->sent) {
+    PetscCall(PetscCalloc2(d->size, &d->sent, d->size, &d->nsent));
+    PetscCall(PetscCalloc2(d->size, &d->gsend, d->size, &d->grecv));
   }
-  n = (PetscMPIInt)(m * d->nbody);
-  PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
-  PetscCallMPI(MPI_Allgather(&n, 1, MPI_INT, counts, 1, MPI_INT, d->comm));
-  displs[0] = 0;
-  for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
-  PetscCall(PetscMalloc1(displs[d->size] + 1, &recv));
-  PetscCallMPI(MPI_Allgatherv(send, n, MPIU_REAL, recv, counts, displs, MPIU_REAL, d->comm));
-  for (int r = 0; r < d->size; r++) {
+  /* 1. every rank's box: the union of its movable bodies' boxes (empty: lo > hi) */
+  for (int k = 0; k < 3; k++) mybox[k] = PETSC_MAX_REAL, mybox[3 + k] = -PETSC_MAX_REAL;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    PetscReal bb[6];
+    if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
+    BodyBox(d->body[i], d->geps, bb);
+    for (int k = 0; k < 3; k++) mybox[k] = PetscMin(mybox[k], bb[k]), mybox[3 + k] = PetscMax(mybox[3 + k], bb[3 + k]);
+  }
+  PetscCall(PetscMalloc1(6 * d->size, &rbox));
+  PetscCallMPI(MPI_Allgather(mybox, 6, MPIU_REAL, rbox, 6, MPIU_REAL, d->comm));
+  /* 2. what goes where: bodies by box, joint partners to their owners */
+  PetscCall(PetscCalloc3(d->size, &newsent, d->size, &nnew, d->size, &capnew));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody    b = d->body[i];
+    PetscReal bb[6];
+    BodyBox(b, d->geps, bb);
+    for (PetscMPIInt r = 0; r < d->size; r++)
+      if (r != d->rank && Overlap(bb, &rbox[6 * r])) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
+  }
+  for (PetscInt j = 0; j < d->njoint; j++)
+    for (int m = 0; m < 2; m++) {
+      PetscInt a = d->joint[j].body[m], o = d->joint[j].body[1 - m];
+      if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
+      PetscCall(AddEntry(d, d->all[a], d->owner[o], newsent, nnew, capnew));
+    }
+  PetscCall(PetscFree(rbox));
+  for (PetscMPIInt r = 0; r < d->size; r++) { /* entries may be out of order after joints */
+    PetscCall(PetscFree(d->sent[r]));
+    qsort(newsent[r], (size_t)nnew[r], sizeof(PetscInt), CompareInt);
+    d->sent[r]  = newsent[r];
+    d->nsent[r] = nnew[r];
+  }
+  PetscCall(PetscFree3(newsent, nnew, capnew));
+  /* 3. exchange */
+  PetscCall(MbExchange(d->comm, d->gsend, d->grecv));
+  /* 4. apply: states to existing ghosts, new ghosts unpacked, the rest dropped */
+  d->gstamp++;
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    MbBuf *m   = &d->grecv[r];
+    size_t pos = 0;
     if (r == d->rank) continue;
-    for (PetscInt k = displs[r]; k < displs[r + 1]; k += m) {
-      PetscInt id = (PetscInt)recv[k];
-      MbBody   g  = id >= 0 && id < d->nall ? d->all[id] : NULL;
-      PetscCheck(g, PETSC_COMM_SELF, PETSC_ERR_PLIB, "state of unknown body %" PetscInt_FMT " from rank %d", id, r);
-      PetscCall(PetscArraycpy(g->q, recv + k + 1, 12));
-      PetscCall(PetscArraycpy(g->u, recv + k + 13, 6));
-      PetscCall(PetscArraycpy(g->u0, recv + k + 19, 6));
+    while (pos < m->n) {
+      PetscInt id;
+      char     tag;
+      MbBody   g;
+      PetscCall(MbBufGet(m, &pos, &id, sizeof(PetscInt)));
+      PetscCall(MbBufGet(m, &pos, &tag, 1));
+      PetscCheck(id >= 0 && id < d->nknown && d->owner[id] == r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost of body %" PetscInt_FMT " from rank %d, which does not own it", id, r);
+      g = d->all[id];
+      if (tag == GHOST_STATE) {
+        PetscCheck(g, PETSC_COMM_SELF, PETSC_ERR_PLIB, "state of body %" PetscInt_FMT " from rank %d, which this rank has no ghost of", id, r);
+        PetscCall(MbBufGet(m, &pos, g->q, (size_t)g->nq * sizeof(PetscReal)));
+        PetscCall(MbBufGet(m, &pos, g->u, (size_t)g->nu * sizeof(PetscReal)));
+        PetscCall(MbBufGet(m, &pos, g->u0, (size_t)g->nu * sizeof(PetscReal)));
+      } else {
+        size_t s, used;
+        PetscCall(MbBufGet(m, &pos, &s, sizeof(size_t)));
+        PetscCheck(pos + s <= m->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "packed ghost of body %" PetscInt_FMT " is truncated", id);
+        PetscCheck(!g, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt_FMT " sent whole from rank %d, but this rank already has it", id, r);
+        PetscCall(MbBodyUnpack(m->buf + pos, s, &used, &g, NULL));
+        pos += s;
+        if (d->nghost == d->gcap) {
+          d->gcap = d->gcap ? 2 * d->gcap : 64;
+          PetscCall(PetscRealloc(sizeof(MbBody) * d->gcap, &d->ghost));
+        }
+        d->ghost[d->nghost++] = g;
+        d->all[id]            = g;
+      }
+      g->mark = d->gstamp;
     }
   }
-  PetscCall(PetscFree(send));
-  PetscCall(PetscFree(recv));
-  PetscCall(PetscFree2(counts, displs));
+  for (PetscInt i = 0; i < d->nghost; i++) {
+    MbBody g = d->ghost[i];
+    if (g->mark != d->gstamp) { /* not sent this time: dropped */
+      d->all[g->id] = NULL;
+      PetscCall(MbBodyDestroy(&d->ghost[i]));
+    } else d->ghost[nkeep++] = g;
+  }
+  d->nghost = nkeep;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

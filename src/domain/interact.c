@@ -113,16 +113,51 @@ PetscErrorCode MbDomainGetConstraints(MbDomain d, PetscInt *n, MbConstraintInfo 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Joints whose bodies are obstacles only are bad input, caught when the run starts. */
+/* Joints whose bodies are obstacles only are bad input, caught when the run starts (the
+   kinds are known on every rank, so every rank stops with the same message). A new joint's
+   referential points are resolved against q(t) by the rank that owns it — it holds both
+   bodies — and shared with every rank by one reduction. Collective. */
 PetscErrorCode MbDomainCheckJoints(MbDomain d)
 {
+  PetscInt   nnew = 0, *idx;
+  PetscReal *buf, *sum;
   PetscFunctionBegin;
   for (PetscInt k = 0; k < d->njoint; k++) {
     MbJoint *j = &d->joint[k];
-    MbBody   b[2];
-    for (int m = 0; m < 2; m++) b[m] = j->body[m] >= 0 ? d->all[j->body[m]] : NULL;
-    PetscCheck(b[0]->kind != MB_BODY_OBSTACLE || (b[1] && b[1]->kind != MB_BODY_OBSTACLE), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", MbConKindNames[j->kind], k, j->body[0], j->body[1]);
-    if (!j->resolved) PetscCall(MbJointResolve(j, b));
+    PetscCheck(d->movable[j->body[0]] || (j->body[1] >= 0 && d->movable[j->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", MbConKindNames[j->kind], k, j->body[0], j->body[1]);
+    if (!j->resolved) nnew++;
   }
+  if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc3(nnew, &idx, 7 * nnew, &buf, 7 * nnew, &sum));
+  nnew = 0;
+  for (PetscInt k = 0; k < d->njoint; k++) {
+    MbJoint    *j = &d->joint[k];
+    PetscInt    low = -1;
+    PetscMPIInt owner;
+    if (j->resolved) continue;
+    for (int m = 0; m < 2; m++)
+      if (j->body[m] >= 0 && d->movable[j->body[m]] && (low < 0 || j->body[m] < low)) low = j->body[m];
+    PetscCall(MbDomainOwnerRank(d, low, &owner));
+    PetscCall(PetscArrayzero(&buf[7 * nnew], 7));
+    if (owner == d->rank) {
+      MbBody b[2];
+      for (int m = 0; m < 2; m++) {
+        b[m] = j->body[m] >= 0 ? d->all[j->body[m]] : NULL;
+        PetscCheck(j->body[m] < 0 || b[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns the joint", k, j->body[m], d->rank);
+      }
+      PetscCall(MbJointResolve(j, b));
+      PetscCall(PetscArraycpy(&buf[7 * nnew], &j->X[0][0], 6));
+      buf[7 * nnew + 6] = j->length;
+    }
+    idx[nnew++] = k;
+  }
+  PetscCall(MPIU_Allreduce(buf, sum, 7 * nnew, MPIU_REAL, MPIU_SUM, d->comm));
+  for (PetscInt i = 0; i < nnew; i++) {
+    MbJoint *j = &d->joint[idx[i]];
+    PetscCall(PetscArraycpy(&j->X[0][0], &sum[7 * i], 6));
+    j->length   = sum[7 * i + 6];
+    j->resolved = PETSC_TRUE;
+  }
+  PetscCall(PetscFree3(idx, buf, sum));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1256,7 +1256,9 @@ static PetscErrorCode PyLoadCall(void *ctx, MbBody body, const PetscReal q[], co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* body_load_callback(h, id, what, fn, data or None). Owner only. */
+/* body_load_callback(h, id, what, fn, data or None). On every rank, in the same order: the
+   callable is registered by reference (so the load can migrate with its body), and the
+   owner gives the body the load. */
 static PyObject *py_body_load_callback(PyObject *self, PyObject *args)
 {
   int         h;
@@ -1266,13 +1268,39 @@ static PyObject *py_body_load_callback(PyObject *self, PyObject *args)
   PyLoad     *l;
   Sol        *s;
   MbBody      b;
+  PetscInt    ref;
   if (!PyArg_ParseTuple(args, "ilsOO", &h, &id, &what, &fn, &data) || !(s = GetSol(h))) return NULL;
-  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
   MB_TRY(PyExc_MemoryError, PetscNew(&l));
   l->fn   = Py_NewRef(fn);
   l->data = data == Py_None ? NULL : Py_NewRef(data);
   snprintf(l->what, sizeof(l->what), "%s", what);
-  MB_TRY(PyExc_RuntimeError, MbBodyAddLoadCallback(b, PyLoadCall, l, PyLoadDestroy));
+  MB_TRY(PyExc_RuntimeError, MbDomainAddCallback(s->dom, PyLoadCall, l, PyLoadDestroy, &ref));
+  MB_TRY(PyExc_RuntimeError, MbDomainFindBody(s->dom, (PetscInt)id, &b));
+  if (b) MB_TRY(PyExc_RuntimeError, MbDomainAddLoadCallback(s->dom, (PetscInt)id, ref));
+  Py_RETURN_NONE;
+}
+
+/* body_owned(h, id) -> whether this rank owns body id now (bodies migrate) */
+static PyObject *py_body_owned(PyObject *self, PyObject *args)
+{
+  int    h;
+  long   id;
+  Sol   *s;
+  MbBody b;
+  if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainFindBody(s->dom, (PetscInt)id, &b));
+  return PyBool_FromLong(b != NULL);
+}
+
+/* solfec_balance(h, tolerance, updatefreq): IMBALANCE_TOLERANCE. Collective. */
+static PyObject *py_solfec_balance(PyObject *self, PyObject *args)
+{
+  int    h;
+  double tol;
+  long   freq;
+  Sol   *s;
+  if (!PyArg_ParseTuple(args, "idl", &h, &tol, &freq) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainSetImbalanceTolerance(s->dom, (PetscReal)tol, (PetscInt)freq));
   Py_RETURN_NONE;
 }
 
@@ -1367,7 +1395,9 @@ static PyMethodDef Methods[] = {
   {"body_scheme", py_body_scheme, METH_VARARGS, "body_scheme(h, id, name)"},
   {"body_damping", py_body_damping, METH_VARARGS, "body_damping(h, id, value)"},
   {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
-  {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data)"},
+  {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},
+  {"body_owned", py_body_owned, METH_VARARGS, "body_owned(h, id) -> whether this rank owns the body now"},
+  {"solfec_balance", py_solfec_balance, METH_VARARGS, "solfec_balance(h, tolerance, updatefreq)"},
   {"info", py_info, METH_NOARGS, "info() -> (rank, size)"},
   {"default_scheme", py_default_scheme, METH_NOARGS, "default_scheme() -> name"},
   {NULL, NULL, 0, NULL},

@@ -9,7 +9,7 @@
 #include "../domain/domainimpl.h"
 #include "../body/bodyimpl.h"
 
-static PetscBool Movable(MbDomain d, PetscInt id) { return id >= 0 && d->all[id]->kind != MB_BODY_OBSTACLE; }
+static PetscBool Movable(MbDomain d, PetscInt id) { return id >= 0 && d->movable[id]; }
 
 PetscErrorCode MbDomainLocDynDestroy(MbDomain d)
 {
@@ -18,146 +18,191 @@ PetscErrorCode MbDomainLocDynDestroy(MbDomain d)
   PetscCall(VecDestroy(&d->B));
   PetscCall(VecDestroy(&d->R));
   PetscCall(VecDestroy(&d->U));
+  PetscCall(VecDestroy(&d->Rfor));
+  PetscCall(VecScatterDestroy(&d->forscat));
   PetscCall(PetscFree(d->law));
   PetscCall(PetscFree(d->wkey));
   d->nwkey = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Constraints touching each movable body: CSR over body ids (ptr has nall+1 entries). */
-static PetscErrorCode BodyAdjacency(MbDomain d, PetscInt **ptr, PetscInt **adj)
+/* The constraints this rank sees: owned rows first, then other ranks' rows on its bodies. */
+static inline MbCon *Row(MbDomain d, PetscInt k) { return k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon]; }
+
+typedef struct {
+  PetscInt body, k;
+} BodyCon;
+
+static int CompareBodyCon(const void *x, const void *y)
 {
-  PetscInt *p, *a;
+  const BodyCon *a = (const BodyCon *)x, *b = (const BodyCon *)y;
+  if (a->body != b->body) return a->body < b->body ? -1 : 1;
+  return a->k < b->k ? -1 : (a->k > b->k ? 1 : 0);
+}
+
+/* The constraints on each owned movable body: nb bodies bid[], constraint indices (into
+   Row) adj[ptr[i] .. ptr[i+1]) in increasing order. */
+static PetscErrorCode BodyAdjacency(MbDomain d, PetscInt *nb, PetscInt **bid, PetscInt **ptr, PetscInt **adj)
+{
+  PetscInt nl = d->ncon + d->nfor, n = 0, m = 0;
+  BodyCon *bc;
   PetscFunctionBegin;
-  PetscCall(PetscCalloc1(d->nall + 1, &p));
-  for (PetscInt k = 0; k < d->ncon; k++)
-    for (int m = 0; m < 2; m++)
-      if (Movable(d, d->con[k].body[m]) && (m == 0 || d->con[k].body[1] != d->con[k].body[0])) p[d->con[k].body[m] + 1]++;
-  for (PetscInt i = 0; i < d->nall; i++) p[i + 1] += p[i];
-  PetscCall(PetscMalloc1(p[d->nall] + 1, &a));
-  for (PetscInt k = 0; k < d->ncon; k++)
-    for (int m = 0; m < 2; m++)
-      if (Movable(d, d->con[k].body[m]) && (m == 0 || d->con[k].body[1] != d->con[k].body[0])) a[p[d->con[k].body[m]]++] = k;
-  for (PetscInt i = d->nall; i > 0; i--) p[i] = p[i - 1];
-  p[0] = 0;
-  *ptr = p;
-  *adj = a;
+  PetscCall(PetscMalloc1(2 * nl + 1, &bc));
+  for (PetscInt k = 0; k < nl; k++) {
+    const MbCon *c = Row(d, k);
+    for (int j = 0; j < 2; j++) {
+      PetscInt b = c->body[j];
+      if (b < 0 || !d->movable[b] || d->owner[b] != d->rank || (j == 1 && b == c->body[0])) continue;
+      bc[n].body = b;
+      bc[n].k    = k;
+      n++;
+    }
+  }
+  qsort(bc, (size_t)n, sizeof(BodyCon), CompareBodyCon);
+  PetscCall(PetscMalloc3(n + 1, bid, n + 2, ptr, n + 1, adj));
+  for (PetscInt i = 0; i < n; i++) {
+    if (i == 0 || bc[i].body != bc[i - 1].body) {
+      (*bid)[m]   = bc[i].body;
+      (*ptr)[m++] = i;
+    }
+    (*adj)[i] = bc[i].k;
+  }
+  (*ptr)[m] = n;
+  *nb       = m;
+  PetscCall(PetscFree(bc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A new matrix preallocated for the current graph. */
-static PetscErrorCode CreateW(MbDomain d, const PetscInt ptr[], const PetscInt adj[])
+/* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into A (W or a
+   preallocator: values or only the pattern). */
+static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscInt nb, const PetscInt bid[], const PetscInt ptr[], const PetscInt adj[], PetscBool values)
 {
-  PetscInt  nloc = d->rend - d->rstart, *dnz, *onz, *mark;
+  PetscReal *Hb = NULL, *Gb = NULL, zero[9] = {0};
+  PetscInt   maxdeg = 0;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < nb; i++) maxdeg = PetscMax(maxdeg, ptr[i + 1] - ptr[i]);
+  PetscCall(PetscMalloc2(18 * maxdeg + 1, &Hb, 18 * maxdeg + 1, &Gb));
+  for (PetscInt i = 0; i < nb; i++) {
+    MbBody   b   = d->all[bid[i]];
+    PetscInt id  = bid[i], deg = ptr[i + 1] - ptr[i];
+    if (values) /* per constraint on b: s·H (3×6) and A⁻¹(s·H)ᵀ (6×3) */
+      for (PetscInt j = 0; j < deg; j++) {
+        MbCon    *c = Row(d, adj[ptr[i] + j]);
+        int       m = c->body[0] == id ? 0 : 1;
+        PetscReal s = m ? -1.0 : 1.0, col[6], out[6];
+        PetscCall(b->ops->operator_h(b, c->X[m], c->base, &Hb[18 * j]));
+        for (int k = 0; k < 18; k++) Hb[18 * j + k] *= s;
+        for (int r = 0; r < 3; r++) {
+          for (int k = 0; k < 6; k++) col[k] = Hb[18 * j + 6 * r + k];
+          PetscCall(b->ops->inverse(b, col, out));
+          for (int k = 0; k < 6; k++) Gb[18 * j + 3 * k + r] = out[k];
+        }
+      }
+    for (PetscInt j = 0; j < deg; j++)
+      for (PetscInt l = 0; l < deg; l++) {
+        PetscReal blk[9];
+        PetscInt  rj = Row(d, adj[ptr[i] + j])->row, rl = Row(d, adj[ptr[i] + l])->row;
+        if (values)
+          for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+              PetscReal sum = 0;
+              for (int k = 0; k < 6; k++) sum += Hb[18 * j + 6 * r + k] * Gb[18 * l + 3 * k + c];
+              blk[3 * r + c] = d->h * sum;
+            }
+        PetscCall(MatSetValuesBlocked(A, 1, &rj, 1, &rl, values ? blk : zero, ADD_VALUES));
+      }
+  }
+  /* every owned row keeps its diagonal block (a joint to an obstacle has no movable body here) */
+  for (PetscInt r = d->rstart; r < d->rend; r++) PetscCall(MatSetValuesBlocked(A, 1, &r, 1, &r, zero, ADD_VALUES));
+  PetscCall(PetscFree2(Hb, Gb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A new matrix preallocated for the current graph (MATPREALLOCATOR: the pattern is inserted
+   by the body owners like the values, so off-process rows are counted too), and the
+   scatter that brings the reactions of other ranks' rows on this rank's bodies. */
+static PetscErrorCode CreateW(MbDomain d, PetscInt nb, const PetscInt bid[], const PetscInt ptr[], const PetscInt adj[])
+{
+  PetscInt nloc = d->rend - d->rstart;
+  Mat      P;
   PetscFunctionBegin;
   PetscCall(MbDomainLocDynDestroy(d));
-  PetscCall(PetscCalloc3(nloc + 1, &dnz, nloc + 1, &onz, d->ncon, &mark));
-  for (PetscInt k = 0; k < d->ncon; k++) mark[k] = -1;
-  for (PetscInt r = d->rstart; r < d->rend; r++) {
-    for (int m = 0; m < 2; m++) {
-      PetscInt b = d->con[r].body[m];
-      if (!Movable(d, b)) continue;
-      for (PetscInt j = ptr[b]; j < ptr[b + 1]; j++) {
-        PetscInt c = adj[j];
-        if (mark[c] == r) continue;
-        mark[c] = r;
-        if (c >= d->rstart && c < d->rend) dnz[r - d->rstart]++;
-        else onz[r - d->rstart]++;
-      }
-    }
-    if (mark[r] != r) dnz[r - d->rstart]++; /* a row of obstacles only still has its diagonal */
-  }
-  PetscCall(MatCreateBAIJ(d->comm, 3, 3 * nloc, 3 * nloc, 3 * d->ncon, 3 * d->ncon, 0, dnz, 0, onz, &d->W));
+  PetscCall(MatCreate(d->comm, &P));
+  PetscCall(MatSetType(P, MATPREALLOCATOR));
+  PetscCall(MatSetSizes(P, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal));
+  PetscCall(MatSetBlockSize(P, 3));
+  PetscCall(MatSetUp(P));
+  PetscCall(InsertBlocks(d, P, nb, bid, ptr, adj, PETSC_FALSE));
+  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreate(d->comm, &d->W));
+  PetscCall(MatSetType(d->W, MATBAIJ));
+  PetscCall(MatSetSizes(d->W, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal));
+  PetscCall(MatSetBlockSize(d->W, 3));
+  PetscCall(MatPreallocatorPreallocate(P, PETSC_TRUE, d->W));
+  PetscCall(MatDestroy(&P));
   PetscCall(MatSetOption(d->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
-  PetscCall(PetscFree3(dnz, onz, mark));
   PetscCall(MatCreateVecs(d->W, &d->R, &d->B));
   PetscCall(VecDuplicate(d->B, &d->U));
   PetscCall(PetscMalloc1(nloc + 1, &d->law));
-  /* the structure: the two bodies of every row */
-  PetscCall(PetscMalloc1(2 * d->ncon + 1, &d->wkey));
-  d->nwkey = 2 * d->ncon;
-  for (PetscInt k = 0; k < d->ncon; k++) {
-    d->wkey[2 * k]     = d->con[k].body[0];
-    d->wkey[2 * k + 1] = d->con[k].body[1];
+  if (d->size > 1) {
+    PetscInt *rows;
+    IS        is;
+    PetscCall(PetscMalloc1(d->nfor + 1, &rows));
+    for (PetscInt k = 0; k < d->nfor; k++) rows[k] = d->fcon[k].row;
+    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, d->nfor, rows, PETSC_OWN_POINTER, &is));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * d->nfor, &d->Rfor));
+    PetscCall(VecScatterCreate(d->R, is, d->Rfor, NULL, &d->forscat));
+    PetscCall(ISDestroy(&is));
+  }
+  /* the structure: global size, then (row, bodies) of every row this rank sees */
+  d->nwkey = 1 + 3 * (d->ncon + d->nfor);
+  PetscCall(PetscMalloc1(d->nwkey, &d->wkey));
+  d->wkey[0] = d->nconglobal;
+  for (PetscInt k = 0; k < d->ncon + d->nfor; k++) {
+    d->wkey[1 + 3 * k]     = Row(d, k)->row;
+    d->wkey[1 + 3 * k + 1] = Row(d, k)->body[0];
+    d->wkey[1 + 3 * k + 2] = Row(d, k)->body[1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscBool SameGraph(MbDomain d)
 {
-  if (!d->W || d->nwkey != 2 * d->ncon) return PETSC_FALSE;
-  for (PetscInt k = 0; k < d->ncon; k++)
-    if (d->wkey[2 * k] != d->con[k].body[0] || d->wkey[2 * k + 1] != d->con[k].body[1]) return PETSC_FALSE;
+  if (!d->W || d->nwkey != 1 + 3 * (d->ncon + d->nfor) || d->wkey[0] != d->nconglobal) return PETSC_FALSE;
+  for (PetscInt k = 0; k < d->ncon + d->nfor; k++)
+    if (d->wkey[1 + 3 * k] != Row(d, k)->row || d->wkey[2 + 3 * k] != Row(d, k)->body[0] || d->wkey[3 + 3 * k] != Row(d, k)->body[1]) return PETSC_FALSE;
   return PETSC_TRUE;
 }
 
 PetscErrorCode MbDomainLocDyn(MbDomain d)
 {
-  PetscInt  *ptr = NULL, *adj = NULL;
-  PetscInt   rebuild, any;
+  PetscInt *bid = NULL, *ptr = NULL, *adj = NULL, nb = 0;
+  PetscInt  rebuild, any;
   PetscFunctionBegin;
-  if (!d->ncon) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(BodyAdjacency(d, &ptr, &adj));
-  /* the graph is replicated, so every rank decides alike; the reduction makes sure that the
+  if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(BodyAdjacency(d, &nb, &bid, &ptr, &adj));
+  /* each rank compares its own rows and bodies; the reduction makes sure that the
      collective matrix creation is entered by all or none */
   rebuild = SameGraph(d) ? 0 : 1;
   PetscCallMPI(MPI_Allreduce(&rebuild, &any, 1, MPIU_INT, MPI_MAX, d->comm));
-  if (any) PetscCall(CreateW(d, ptr, adj));
+  if (any) PetscCall(CreateW(d, nb, bid, ptr, adj));
   else PetscCall(MatZeroEntries(d->W));
-  /* blocks of each owned movable body */
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody   b = d->body[i];
-    PetscInt id = b->id, deg = ptr[id + 1] - ptr[id];
-    if (b->kind == MB_BODY_OBSTACLE || !deg) continue;
-    PetscReal *Hb, *Gb; /* per constraint on b: s·H (3×6) and A⁻¹(s·H)ᵀ (6×3) */
-    PetscCall(PetscMalloc2(18 * deg, &Hb, 18 * deg, &Gb));
-    for (PetscInt j = 0; j < deg; j++) {
-      MbCon    *c = &d->con[adj[ptr[id] + j]];
-      int       m = c->body[0] == id ? 0 : 1;
-      PetscReal s = m ? -1.0 : 1.0, col[6], out[6];
-      PetscCall(b->ops->operator_h(b, c->X[m], c->base, &Hb[18 * j]));
-      for (int k = 0; k < 18; k++) Hb[18 * j + k] *= s;
-      for (int r = 0; r < 3; r++) {
-        for (int k = 0; k < 6; k++) col[k] = Hb[18 * j + 6 * r + k];
-        PetscCall(b->ops->inverse(b, col, out));
-        for (int k = 0; k < 6; k++) Gb[18 * j + 3 * k + r] = out[k];
-      }
-    }
-    for (PetscInt j = 0; j < deg; j++)
-      for (PetscInt l = 0; l < deg; l++) {
-        PetscReal blk[9];
-        PetscInt  rj = adj[ptr[id] + j], rl = adj[ptr[id] + l];
-        for (int r = 0; r < 3; r++)
-          for (int c = 0; c < 3; c++) {
-            PetscReal sum = 0;
-            for (int k = 0; k < 6; k++) sum += Hb[18 * j + 6 * r + k] * Gb[18 * l + 3 * k + c];
-            blk[3 * r + c] = d->h * sum;
-          }
-        PetscCall(MatSetValuesBlocked(d->W, 1, &rj, 1, &rl, blk, ADD_VALUES));
-      }
-    PetscCall(PetscFree2(Hb, Gb));
-  }
-  /* rows with obstacles only (a joint to an obstacle): keep the diagonal in the pattern */
-  for (PetscInt r = d->rstart; r < d->rend; r++)
-    if (!Movable(d, d->con[r].body[0]) && !Movable(d, d->con[r].body[1])) {
-      PetscReal zero[9] = {0};
-      PetscCall(MatSetValuesBlocked(d->W, 1, &r, 1, &r, zero, ADD_VALUES));
-    }
-  PetscCall(PetscFree(ptr));
-  PetscCall(PetscFree(adj));
+  PetscCall(InsertBlocks(d, d->W, nb, bid, ptr, adj, PETSC_TRUE));
+  PetscCall(PetscFree3(bid, ptr, adj));
   PetscCall(MatAssemblyBegin(d->W, MAT_FINAL_ASSEMBLY));
   /* B = H u_free, the warm start and the laws of the owned rows, meanwhile */
   {
     PetscReal *Ba, *Ra;
     PetscCall(VecGetArray(d->B, &Ba));
     PetscCall(VecGetArray(d->R, &Ra));
-    for (PetscInt r = d->rstart; r < d->rend; r++) {
-      MbCon *c = &d->con[r];
+    for (PetscInt k = 0; k < d->ncon; k++) {
+      MbCon *c = &d->con[k];
       MbBody bb[2];
       for (int m = 0; m < 2; m++) bb[m] = c->body[m] >= 0 ? d->all[c->body[m]] : NULL;
-      PetscCall(MbConVelocity(c, bb, PETSC_FALSE, &Ba[3 * (r - d->rstart)]));
-      for (int k = 0; k < 3; k++) Ra[3 * (r - d->rstart) + k] = c->R[k];
-      d->law[r - d->rstart] = c->law;
+      PetscCall(MbConVelocity(c, bb, PETSC_FALSE, &Ba[3 * k]));
+      for (int m = 0; m < 3; m++) Ra[3 * k + m] = c->R[m];
+      d->law[k] = c->law;
     }
     PetscCall(VecRestoreArray(d->B, &Ba));
     PetscCall(VecRestoreArray(d->R, &Ra));
@@ -187,58 +232,49 @@ static PetscErrorCode ApplyReaction(MbDomain d, const MbCon *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Every rank gets the whole of v (3 reals per constraint) into out[k].field. */
-static PetscErrorCode GatherAll(MbDomain d, Vec v, PetscReal *all)
-{
-  PetscMPIInt       *counts, *displs, n;
-  const PetscScalar *a;
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
-  n = (PetscMPIInt)(3 * (d->rend - d->rstart));
-  PetscCallMPI(MPI_Allgather(&n, 1, MPI_INT, counts, 1, MPI_INT, d->comm));
-  displs[0] = 0;
-  for (int r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
-  PetscCall(VecGetArrayRead(v, &a));
-  PetscCallMPI(MPI_Allgatherv(a, n, MPIU_REAL, all, counts, displs, MPIU_REAL, d->comm));
-  PetscCall(VecRestoreArrayRead(v, &a));
-  PetscCall(PetscFree2(counts, displs));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbDomainConstraintSolve(MbDomain d)
 {
-  PetscReal *Rall, *Uall;
-  PetscBool  converged = PETSC_TRUE;
+  const PetscScalar *r, *u, *rf = NULL;
+  PetscBool          converged = PETSC_TRUE;
   PetscFunctionBegin;
   d->solver_iterations = 0;
   d->solver_error      = 0;
-  if (!d->ncon) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbSolverSolve(d->solver, d->W, d->B, d->law, d->R, d->U));
   PetscCall(MbSolverGetStats(d->solver, &d->solver_iterations, &d->solver_error, &converged));
   if (!converged) {
     d->solver_failures++;
-    PetscCheck(d->failure != 1, d->comm, PETSC_ERR_NOT_CONVERGED, "constraint solver did not converge at t = %g: error %g after %" PetscInt_FMT " iterations (%" PetscInt_FMT " constraints; failure = 'EXIT')", (double)d->t, (double)d->solver_error, d->solver_iterations, d->ncon);
+    PetscCheck(d->failure != 1, d->comm, PETSC_ERR_NOT_CONVERGED, "constraint solver did not converge at t = %g: error %g after %" PetscInt_FMT " iterations (%" PetscInt_FMT " constraints; failure = 'EXIT')", (double)d->t, (double)d->solver_error, d->solver_iterations, d->nconglobal);
     if (d->failure == 2 && d->failure_fn) PetscCall(d->failure_fn(d, d->failure_ctx));
   }
-  PetscCall(PetscMalloc2(3 * d->ncon, &Rall, 3 * d->ncon, &Uall));
-  PetscCall(GatherAll(d, d->R, Rall));
-  PetscCall(GatherAll(d, d->U, Uall));
+  if (d->forscat) { /* reactions of other ranks' rows on this rank's bodies */
+    PetscCall(VecScatterBegin(d->forscat, d->R, d->Rfor, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(d->forscat, d->R, d->Rfor, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(d->Rfor, &rf));
+  }
+  PetscCall(VecGetArrayRead(d->R, &r));
+  PetscCall(VecGetArrayRead(d->U, &u));
   for (PetscInt k = 0; k < d->ncon; k++) {
     MbCon *c = &d->con[k];
     for (int m = 0; m < 3; m++) {
-      c->R[m] = Rall[3 * k + m];
-      c->U[m] = Uall[3 * k + m];
+      c->R[m] = PetscRealPart(r[3 * k + m]);
+      c->U[m] = PetscRealPart(u[3 * k + m]);
     }
     if (c->joint >= 0) MbV3Copy(c->R, d->joint[c->joint].R);
     /* work of the reaction over the step, h R·(V + U)/2 (exact for an impulse on a body
        whose inertia is constant in the frame where u lives); friction dissipates −tangential */
-    if (c->owner == d->rank) {
-      d->work_contact += 0.5 * d->h * c->R[2] * (c->V[2] + c->U[2]);
-      d->work_friction -= 0.5 * d->h * (c->R[0] * (c->V[0] + c->U[0]) + c->R[1] * (c->V[1] + c->U[1]));
-    }
+    d->work_contact += 0.5 * d->h * c->R[2] * (c->V[2] + c->U[2]);
+    d->work_friction -= 0.5 * d->h * (c->R[0] * (c->V[0] + c->U[0]) + c->R[1] * (c->V[1] + c->U[1]));
     PetscCall(ApplyReaction(d, c));
   }
-  PetscCall(PetscFree2(Rall, Uall));
+  for (PetscInt k = 0; k < d->nfor; k++) {
+    MbCon *c = &d->fcon[k];
+    for (int m = 0; m < 3; m++) c->R[m] = PetscRealPart(rf[3 * k + m]);
+    PetscCall(ApplyReaction(d, c));
+  }
+  PetscCall(VecRestoreArrayRead(d->R, &r));
+  PetscCall(VecRestoreArrayRead(d->U, &u));
+  if (d->forscat) PetscCall(VecRestoreArrayRead(d->Rfor, &rf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -250,11 +286,10 @@ PetscErrorCode MbDomainApplyPenalty(MbDomain d)
   PetscFunctionBegin;
   for (PetscInt k = 0; k < d->npen; k++) {
     MbCon *c = &d->pen[k];
-    if (c->owner == d->rank) {
-      d->work_contact += d->h * c->R[2] * c->V[2];
-      d->work_friction -= d->h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
-    }
+    d->work_contact += d->h * c->R[2] * c->V[2];
+    d->work_friction -= d->h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
     PetscCall(ApplyReaction(d, c));
   }
+  for (PetscInt k = 0; k < d->nfpen; k++) PetscCall(ApplyReaction(d, &d->fpen[k])); /* other ranks' contacts on this rank's bodies */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,9 +5,16 @@
    until ‖R − R_prev‖ ≤ ε‖R‖ (Solfec's test) or, with -mb_solver_gs_test natural, until the
    natural-map error (MbSolverNaturalError) is ≤ ε.
 
-   On several ranks the sweep is rank-ordered: rank 0 sweeps its rows, the new R reaches the
-   ghost copies of the other ranks by a VecScatter, then rank 1 sweeps, ... Each row sums its
-   blocks in global column order, so the iterates are those of one rank, bit for bit. */
+   On several ranks the sweep is coloured (Solfec's manual reports that pure Jacobi coupling
+   between ranks fails on all-rigid stacks, so every row must see the newest reactions of
+   the rows it couples to): a row whose blocks all lie in this rank's columns is interior,
+   the others are boundary rows. Ranks are coloured so that no two ranks of one colour share
+   a block of W (greedy colouring of the rank graph, in rank order). A sweep does every
+   rank's interior rows at once, then for each colour in turn: the newest R of the other
+   ranks reaches the ghost columns (VecScatter), and the ranks of that colour sweep their
+   boundary rows. That is an exact Gauss–Seidel sweep in the row order (all interior rows,
+   boundary rows of colour 0, colour 1, ...), so it converges as the serial one does; the
+   iterates differ from one rank's only through that order. */
 #include "solverimpl.h"
 
 static PetscBool  GSCited = PETSC_FALSE;
@@ -22,15 +29,74 @@ typedef struct {
   MbBlockCtx ctx;
 } MbSolver_GS;
 
+/* Interior rows first, then boundary rows (with blocks in other ranks' columns); the colour
+   of this rank: greedy over the rank graph (ranks sharing a block of W), in rank order. */
+static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
+{
+  const PetscInt *ranges;
+  PetscMPIInt    *nbr, nn = 0, *counts, *displs, *all, *color;
+  PetscInt        k = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(ctx->nb + 1, &ctx->rows));
+  for (PetscInt i = 0; i < ctx->nb; i++)
+    if (!ctx->Ao || ctx->bi[i + 1] == ctx->bi[i]) ctx->rows[k++] = i;
+  ctx->ninterior = k;
+  for (PetscInt i = 0; i < ctx->nb; i++)
+    if (ctx->Ao && ctx->bi[i + 1] > ctx->bi[i]) ctx->rows[k++] = i;
+  ctx->ncolor = 0;
+  ctx->color  = -1;
+  if (ctx->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  /* this rank's neighbours: the owners of its ghost columns (garray is sorted) */
+  PetscCall(MatGetOwnershipRanges(ctx->Wb, &ranges));
+  PetscCall(PetscMalloc1(ctx->nghost + 1, &nbr));
+  for (PetscInt j = 0, p = 0; j < ctx->nghost; j++) {
+    while (p < ctx->size && 3 * ctx->garray[j] >= ranges[p + 1]) p++;
+    if (!nn || nbr[nn - 1] != (PetscMPIInt)p) nbr[nn++] = (PetscMPIInt)p;
+  }
+  PetscCall(PetscMalloc3(ctx->size, &counts, ctx->size + 1, &displs, ctx->size, &color));
+  PetscCallMPI(MPI_Allgather(&nn, 1, MPI_INT, counts, 1, MPI_INT, ctx->comm));
+  displs[0] = 0;
+  for (PetscMPIInt p = 0; p < ctx->size; p++) displs[p + 1] = displs[p] + counts[p];
+  PetscCall(PetscMalloc1(displs[ctx->size] + 1, &all));
+  PetscCallMPI(MPI_Allgatherv(nbr, nn, MPI_INT, all, counts, displs, MPI_INT, ctx->comm));
+  /* greedy, the same on every rank; adjacency made symmetric by looking both ways */
+  for (PetscMPIInt p = 0; p < ctx->size; p++) {
+    PetscInt c = 0;
+    color[p]   = -1;
+    if (!counts[p]) continue; /* no boundary rows: no colour needed */
+    for (PetscBool clash = PETSC_TRUE; clash; c += clash ? 1 : 0) {
+      clash = PETSC_FALSE;
+      for (PetscMPIInt q = 0; q < p && !clash; q++) {
+        PetscBool adj = PETSC_FALSE;
+        if (color[q] != c) continue;
+        for (PetscMPIInt j = displs[p]; j < displs[p + 1]; j++)
+          if (all[j] == q) adj = PETSC_TRUE;
+        for (PetscMPIInt j = displs[q]; j < displs[q + 1]; j++)
+          if (all[j] == p) adj = PETSC_TRUE;
+        if (adj) clash = PETSC_TRUE;
+      }
+    }
+    color[p]    = (PetscMPIInt)c;
+    ctx->ncolor = PetscMax(ctx->ncolor, c + 1);
+  }
+  ctx->color = color[ctx->rank];
+  PetscCall(PetscFree(all));
+  PetscCall(PetscFree3(counts, displs, color));
+  PetscCall(PetscFree(nbr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
 {
   PetscBool seq, mpi, done;
-  PetscInt  bs, n, rend, local_maxit = ctx->local_maxit;
+  PetscInt       bs, n, rend, local_maxit = ctx->local_maxit;
+  PetscLogDouble comm_time = ctx->comm_time;
   Vec       x;
   IS        is;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
   ctx->local_maxit = local_maxit > 0 ? local_maxit : 50;
+  ctx->comm_time   = comm_time;
   PetscCall(PetscObjectGetComm((PetscObject)W, &ctx->comm));
   PetscCallMPI(MPI_Comm_rank(ctx->comm, &ctx->rank));
   PetscCallMPI(MPI_Comm_size(ctx->comm, &ctx->size));
@@ -115,6 +181,7 @@ PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
     PetscCall(ISDestroy(&is));
     PetscCall(VecDestroy(&x));
   }
+  PetscCall(ColorRanks(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -134,6 +201,7 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
   PetscCall(PetscFree5(ctx->diag, ctx->ob, ctx->oc, ctx->optr, ctx->oseg));
   PetscCall(VecDestroy(&ctx->ghost));
   PetscCall(VecScatterDestroy(&ctx->scatter));
+  PetscCall(PetscFree(ctx->rows));
   PetscCall(MatDestroy(&ctx->Wb));
   ctx->Ad = ctx->Ao = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -151,13 +219,13 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
 
 /* Sweep this rank's rows: r is this rank's part of R, g the ghost values. Accumulates
    ‖ΔR‖² and ‖R‖² of the rows; returns the block of a singular EQUALITY/NORMAL row, or −1. */
-static PetscInt SweepLocal(MbBlockCtx *ctx, const PetscScalar *bv, const MbLaw law[], PetscScalar *r, const PetscScalar *g, PetscReal *dR2, PetscReal *R2)
+static PetscInt SweepLocal(MbBlockCtx *ctx, PetscInt nrows, const PetscInt rows[], const PetscScalar *bv, const MbLaw law[], PetscScalar *r, const PetscScalar *g, PetscReal *dR2, PetscReal *R2)
 {
   const PetscReal *ob = ctx->ob;
   const PetscInt  *oc = ctx->oc, *optr = ctx->optr, *oseg = ctx->oseg;
   PetscReal        d2 = 0, r2 = 0;
-  ctx->local_fail = 0;
-  for (PetscInt i = 0; i < ctx->nb; i++) {
+  for (PetscInt ii = 0; ii < nrows; ii++) {
+    const PetscInt i = rows[ii];
     PetscReal b0 = PetscRealPart(bv[3 * i]), b1 = PetscRealPart(bv[3 * i + 1]), b2 = PetscRealPart(bv[3 * i + 2]), R[3], R0[3];
     PetscInt  k;
     /* global column order: ghost columns below this rank's, then its own, then above */
@@ -183,27 +251,39 @@ static PetscInt SweepLocal(MbBlockCtx *ctx, const PetscScalar *bv, const MbLaw l
 
 #undef MB_ADD_BLOCK
 
-PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2)
+/* Sweep rows[0..n) of this rank; a singular EQUALITY/NORMAL block is an error. */
+static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows[], const PetscScalar *bv, const MbLaw law[], Vec R, PetscReal loc[2])
 {
-  const PetscScalar *bv, *g = NULL;
+  const PetscScalar *g = NULL;
   PetscScalar       *r;
-  PetscReal          loc[2] = {0, 0}, glob[2];
   PetscInt           bad;
   PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetArray(R, &r));
+  if (ctx->ghost) PetscCall(VecGetArrayRead(ctx->ghost, &g));
+  bad = SweepLocal(ctx, n, rows, bv, law, r, g, &loc[0], &loc[1]);
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + bad, law[bad].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL", (double)ctx->diag[bad].Wd[8]);
+  if (ctx->ghost) PetscCall(VecRestoreArrayRead(ctx->ghost, &g));
+  PetscCall(VecRestoreArray(R, &r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2)
+{
+  const PetscScalar *bv;
+  PetscReal          loc[2] = {0, 0}, glob[2];
+  PetscFunctionBegin;
   PetscCall(VecGetArrayRead(B, &bv));
-  for (PetscMPIInt p = 0; p < ctx->size; p++) {
-    if (ctx->size > 1) { /* the newest R of every rank, for rank p's ghost columns */
-      PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
-      PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    }
-    if (p != ctx->rank) continue;
-    PetscCall(VecGetArray(R, &r));
-    if (ctx->ghost) PetscCall(VecGetArrayRead(ctx->ghost, &g));
-    bad = SweepLocal(ctx, bv, law, r, g, &loc[0], &loc[1]);
-    PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + bad, law[bad].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL",
-               (double)ctx->diag[bad].Wd[8]);
-    if (ctx->ghost) PetscCall(VecRestoreArrayRead(ctx->ghost, &g));
-    PetscCall(VecRestoreArray(R, &r));
+  ctx->local_fail = 0;
+  PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
+  for (PetscInt c = 0; c < ctx->ncolor; c++) {
+    PetscLogDouble t0, t1;
+    PetscCall(PetscTime(&t0));
+    PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(PetscTime(&t1));
+    ctx->comm_time += t1 - t0;
+    if (c == ctx->color) PetscCall(SweepRows(ctx, ctx->nb - ctx->ninterior, ctx->rows + ctx->ninterior, bv, law, R, loc));
   }
   PetscCall(VecRestoreArrayRead(B, &bv));
   PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, ctx->comm));
@@ -231,6 +311,8 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
       if (err <= s->epsilon) s->converged = PETSC_TRUE;
     }
   }
+  s->comm_time += gs->ctx.comm_time;
+  gs->ctx.comm_time = 0;
   PetscCall(MbBlockCtxReset(&gs->ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -201,6 +201,12 @@ PetscErrorCode MbSolverGetStats(MbSolver s, PetscInt *iterations, PetscReal *err
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbSolverGetCommTime(MbSolver s, PetscLogDouble *t)
+{
+  *t = s->comm_time;
+  return PETSC_SUCCESS;
+}
+
 PetscErrorCode MbSolverDestroy(MbSolver *s)
 {
   PetscFunctionBegin;

@@ -22,6 +22,7 @@ struct _p_MbSolver {
   PetscInt    iterations; /* of the last solve */
   PetscReal   error;      /* MbSolverNaturalError after the last solve */
   PetscBool   converged;  /* the last solve met its stopping test */
+  PetscLogDouble comm_time; /* seconds waiting in ghost-column scatters, all solves */
 };
 
 PETSC_INTERN PetscErrorCode MbSolverCreate_GS(MbSolver);
@@ -83,12 +84,16 @@ typedef struct {
   PetscInt          *oseg;              /* oseg[2i], oseg[2i+1]: ends of the ghost-below and local parts of row i */
   PetscInt           local_maxit;       /* local Newton cap */
   PetscInt           local_fail;        /* local solves that needed the fall-back, last sweep */
+  PetscInt          *rows;              /* sweep order: interior rows, then boundary rows */
+  PetscInt           ninterior;         /* how many interior rows lead rows[] */
+  PetscInt           ncolor;            /* colours of the rank graph (0 on one rank) */
+  PetscInt           color;             /* this rank's colour (−1: no boundary rows) */
+  PetscLogDouble     comm_time;         /* seconds in the ghost-column scatters (kept by SetUp's caller) */
 } MbBlockCtx;
 
 PETSC_INTERN PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx);
 PETSC_INTERN PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx);
-/* One rank-ordered nonsmooth Gauss–Seidel sweep over all block rows (serial-equivalent on
-   any number of ranks). Returns the global ‖R − R_prev‖² and ‖R‖². Collective. */
+/* One coloured nonsmooth Gauss–Seidel sweep over all block rows (gauss_seidel.c). Returns the global ‖R − R_prev‖² and ‖R‖². Collective. */
 PETSC_INTERN PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2);
 /* 3×3 block k of A (from the column-major BAIJ storage) into row-major M. */
 static inline void MbBlockGet(const PetscScalar *a, PetscInt k, PetscReal M[9])

@@ -2,7 +2,8 @@
 # moreau-fclib on the FCLIB problems of ../shared/fclib: every local problem to 1e-8 with
 # gauss_seidel and newton (except where Gauss-Seidel cannot get there in reasonable time: the
 # test name says so and checks the tolerance it reaches), the global ones solved, Gauss-Seidel
-# on 1, 2, 3 ranks with the same iterations and error (serial-equivalent sweep), files that
+# on 1, 2, 3 ranks reaching 1e-8 in about the same sweeps (the coloured parallel sweep is an
+# exact Gauss-Seidel sweep in another row order: within 25 % of one rank's count), files that
 # are not FCLIB (text, HDF5 without the groups, missing, incomplete) with their messages,
 # and the exit status when -tol is missed.
 source "$(dirname "$0")/../lib.sh"
@@ -50,7 +51,7 @@ for f in "$FCLIB"/*.hdf5; do
 done
 check "at least 4 local FCLIB problems found ($nlocal)" test "$nlocal" -ge 4
 
-# the same problem on 1, 2, 3 ranks: Gauss-Seidel's iterates are the serial ones
+# the same problem on 1, 2, 3 ranks: the coloured sweep converges like the serial one
 for b in Capsules-i125-1213.hdf5 LMGC_100_PR_PerioBox-i00361-60-03000.hdf5 Spheres-i099-356-679.hdf5; do
   [ -f "$FCLIB/$b" ] || continue
   declare -A its=() err=()
@@ -59,8 +60,8 @@ for b in Capsules-i125-1213.hdf5 LMGC_100_PR_PerioBox-i00361-60-03000.hdf5 Spher
     its[$np]=$(field iterations "$out"); err[$np]=$(field error "$out")
     [ -n "${its[$np]}" ] || echo "$out" | tail -n 5 | sed 's/^/# /'
   done
-  check "$b: gauss_seidel on 1, 2, 3 ranks: the same iterations (${its[1]}, ${its[2]}, ${its[3]}) and error (${err[1]}, ${err[2]}, ${err[3]})" \
-    bash -c '[ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" = "$3" ] && [ "$4" = "$5" ] && [ "$4" = "$6" ]' _ "${its[1]}" "${its[2]}" "${its[3]}" "${err[1]}" "${err[2]}" "${err[3]}"
+  check "$b: gauss_seidel on 1, 2, 3 ranks reaches 1e-8 (errors ${err[1]}, ${err[2]}, ${err[3]}) in iterations within 25 % of one rank's (${its[1]}, ${its[2]}, ${its[3]})" \
+    "$PY" -c 'import sys; i=[float(x) for x in sys.argv[1:4]]; e=[float(x) for x in sys.argv[4:7]]; sys.exit(0 if max(e) <= 1e-8 and all(abs(x-i[0]) <= 0.25*i[0] for x in i) else 1)' "${its[1]}" "${its[2]}" "${its[3]}" "${err[1]}" "${err[2]}" "${err[3]}"
   unset its err
 done
 [ -f "$FCLIB/Capsules-i125-1213.hdf5" ] && solve "Capsules: newton on 2 ranks reaches 1e-8" 1e-8 $MPIRUN -np 2 "$EXE" -mb_solver_type newton "$FCLIB/Capsules-i125-1213.hdf5"

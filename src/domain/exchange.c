@@ -1,0 +1,73 @@
+/* Sparse all-to-all of byte buffers between ranks, the one communication pattern of the
+   distributed domain (ghost refresh, constraint records, migration): each rank fills a
+   buffer per destination; MPI_Alltoall tells every rank what it will receive, and the data
+   moves by Isend/Irecv between the pairs that have something to say. The counts cost O(P)
+   per rank; beyond some thousands of ranks a PetscCommBuildTwoSided-style discovery of
+   neighbours would replace the Alltoall (doc/parallel.md). */
+#include "domainimpl.h"
+
+PetscErrorCode MbBufPut(MbBuf *b, const void *src, size_t len)
+{
+  PetscFunctionBegin;
+  if (b->n + len > b->cap) {
+    size_t cap = PetscMax(2 * b->cap, b->n + len + 256);
+    PetscCall(PetscRealloc(cap, &b->buf));
+    b->cap = cap;
+  }
+  if (len) memcpy(b->buf + b->n, src, len);
+  b->n += len;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBufGet(MbBuf *b, size_t *pos, void *dst, size_t len)
+{
+  PetscFunctionBegin;
+  PetscCheck(*pos + len <= b->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "message truncated: need %zu bytes at %zu of %zu", len, *pos, b->n);
+  memcpy(dst, b->buf + *pos, len);
+  *pos += len;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBufFree(MbBuf *b)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(b->buf));
+  b->n = b->cap = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbExchange(MPI_Comm comm, MbBuf send[], MbBuf recv[])
+{
+  PetscMPIInt  size, rank, *sc, *rc, nreq = 0;
+  MPI_Request *req;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMalloc3(size, &sc, size, &rc, 2 * size, &req));
+  for (PetscMPIInt r = 0; r < size; r++) {
+    PetscCheck(send[r].n < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "message of %zu bytes from rank %d to rank %d is too large for MPI", send[r].n, rank, r);
+    sc[r] = r == rank ? 0 : (PetscMPIInt)send[r].n;
+  }
+  PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
+  for (PetscMPIInt r = 0; r < size; r++) {
+    recv[r].n = 0;
+    if (r == rank) { /* to oneself: a copy */
+      PetscCall(MbBufPut(&recv[r], send[r].buf, send[r].n));
+      continue;
+    }
+    if (rc[r]) {
+      if ((size_t)rc[r] > recv[r].cap) {
+        PetscCall(PetscRealloc((size_t)rc[r], &recv[r].buf));
+        recv[r].cap = (size_t)rc[r];
+      }
+      recv[r].n = (size_t)rc[r];
+      PetscCallMPI(MPI_Irecv(recv[r].buf, rc[r], MPI_BYTE, r, 71, comm, &req[nreq++]));
+    }
+  }
+  for (PetscMPIInt r = 0; r < size; r++)
+    if (r != rank && sc[r]) PetscCallMPI(MPI_Isend(send[r].buf, sc[r], MPI_BYTE, r, 71, comm, &req[nreq++]));
+  PetscCallMPI(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
+  for (PetscMPIInt r = 0; r < size; r++) send[r].n = 0;
+  PetscCall(PetscFree3(sc, rc, req));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,224 @@
+/* Load balance by METIS (ARCHITECTURE.md, "Parallel design"; Karypis & Kumar 1998, "A fast
+   and high quality multilevel scheme for partitioning irregular graphs", SIAM J. Sci.
+   Comput. 20:359). The body graph: a vertex per body, weighted by its cost — 1 for the body
+   plus 1 per constraint on it last step (the Gauss–Seidel work grows with the rows) —; an
+   edge per contact candidate (two movable bodies whose bounding balls, widened by 10 % and
+   GEOMETRIC_EPSILON, overlap: every contact and the near ones) and per joint.
+
+   How the graph reaches METIS: each rank sends rank 0 six reals per owned body (id, weight,
+   mass centre, radius) with one MPI_Gatherv; rank 0 finds the candidates with the broad
+   phase (src/contact/, a hash grid: O(N)), builds the CSR graph, calls METIS_PartGraphKway
+   and broadcasts the N new owners. Rank 0 thus holds O(N) data — about 48 bytes a body for
+   the gather plus ~8 bytes per edge end for METIS, e.g. 10⁷ bodies with 6 candidates each
+   in about 1.5 GB — and METIS runs serially: fine to some 10⁷ bodies. Beyond that the plan
+   (doc/parallel.md) is ParMETIS's ParMETIS_V3_PartGeomKway on the distributed graph, each
+   rank contributing its owned bodies' edges, with no rank holding more than its share. */
+#include <metis.h>
+#include <moreau/mbmath.h>
+#include <moreau/mbgeom.h>
+#include "domainimpl.h"
+#include "../body/bodyimpl.h"
+#include "../shape/shapeimpl.h"
+
+static PetscBool  MetisCited = PETSC_FALSE;
+static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. Karypis and V. Kumar},\n  title = {A fast and high quality multilevel scheme for partitioning irregular graphs},\n  journal = {SIAM Journal on Scientific Computing},\n  volume = {20},\n  number = {1},\n  pages = {359--392},\n  year = {1998}\n}\n";
+
+/* Radius about the mass centre that holds the shape. */
+static PetscReal Extent(MbBody b)
+{
+  MbShape   s = b->shape;
+  PetscReal e = 0, a[3];
+  for (PetscInt k = 0; k < s->n; k++) {
+    MbPrim *p = &s->prim[k];
+    if (p->kind == MB_PRIM_SPHERE) {
+      MbV3Sub(p->c, b->mp.center, a);
+      e = PetscMax(e, MbV3Norm(a) + p->r);
+    } else
+      for (PetscInt v = 0; v < p->nv; v++) {
+        MbV3Sub(&p->v[3 * v], b->mp.center, a);
+        e = PetscMax(e, MbV3Norm(a));
+      }
+  }
+  return e;
+}
+
+/* Cost of each owned body: 1 + the constraints on it (owned rows and other ranks' rows). */
+static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nbody; i++) w[i] = 1;
+  for (PetscInt k = 0; k < d->ncon + d->nfor; k++) {
+    const MbCon *c = k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon];
+    for (int m = 0; m < 2; m++) {
+      PetscInt lo = 0, hi = d->nbody - 1, id = c->body[m];
+      if (id < 0 || (m == 1 && id == c->body[0])) continue;
+      while (lo <= hi) { /* d->body is sorted by id */
+        PetscInt mid = (lo + hi) / 2;
+        if (d->body[mid]->id == id) {
+          w[mid]++;
+          break;
+        }
+        if (d->body[mid]->id < id) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  const PetscInt *id; /* vertex of each box */
+} CandCtx;
+
+static PetscBool AnyPair(void *ctx, PetscInt i, PetscInt j) { return PETSC_TRUE; }
+
+PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
+{
+  const int    m = 6;
+  PetscInt    *w;
+  PetscReal   *send, *recv = NULL;
+  PetscMPIInt  n, *counts = NULL, *displs = NULL;
+  PetscInt     N = d->nknown;
+  PetscFunctionBegin;
+  if (!MetisCited) PetscCall(PetscCitationsRegister(MetisCitation, &MetisCited));
+  PetscCall(PetscMalloc2(d->nbody + 1, &w, m * d->nbody + 1, &send));
+  PetscCall(BodyWeights(d, w));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody     b = d->body[i];
+    PetscReal *s = send + m * i;
+    s[0]         = (PetscReal)b->id;
+    s[1]         = (PetscReal)w[i];
+    s[2]         = b->q[9];
+    s[3]         = b->q[10];
+    s[4]         = b->q[11];
+    s[5]         = Extent(b);
+  }
+  n = (PetscMPIInt)(m * d->nbody);
+  if (d->rank == 0) PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
+  PetscCallMPI(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, d->comm));
+  if (d->rank == 0) {
+    displs[0] = 0;
+    for (PetscMPIInt r = 0; r < d->size; r++) displs[r + 1] = displs[r] + counts[r];
+    PetscCall(PetscMalloc1(displs[d->size] + 1, &recv));
+  }
+  PetscCallMPI(MPI_Gatherv(send, n, MPIU_REAL, recv, counts, displs, MPIU_REAL, 0, d->comm));
+  if (d->rank == 0) {
+    idx_t   *xadj, *adj, *vwgt, *part, nv = (idx_t)N, ncon = 1, nparts = (idx_t)d->size, objval = 0, options[METIS_NOPTIONS];
+    PetscInt nbox = 0, npairs = 0, *pairs = NULL, *deg, *vid, nedge = 0;
+    MbBox   *box;
+    PetscCheck(displs[d->size] == m * N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: gathered %d values for %" PetscInt_FMT " bodies", displs[d->size], N);
+    PetscCall(PetscMalloc3(N + 1, &vwgt, N + 1, &part, N + 1, &xadj));
+    PetscCall(PetscMalloc3(N + 1, &box, N + 1, &vid, N + 1, &deg));
+    for (PetscInt k = 0; k < N; k++) {
+      const PetscReal *s  = recv + m * k;
+      PetscInt         id = (PetscInt)s[0];
+      PetscReal        e  = 1.1 * s[5] + d->geps;
+      PetscCheck(id >= 0 && id < N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: body id %" PetscInt_FMT " out of range", id);
+      vwgt[id] = (idx_t)s[1];
+      deg[id]  = 0;
+      if (!d->movable[id]) continue;
+      for (int c = 0; c < 3; c++) box[nbox].lo[c] = s[2 + c] - e, box[nbox].hi[c] = s[2 + c] + e;
+      vid[nbox++] = id;
+    }
+    PetscCall(MbBroadPhase(nbox, box, AnyPair, NULL, &npairs, &pairs));
+    /* edges: candidates, then joints between movable bodies */
+    for (PetscInt k = 0; k < npairs; k++) {
+      pairs[2 * k]     = vid[pairs[2 * k]];
+      pairs[2 * k + 1] = vid[pairs[2 * k + 1]];
+    }
+    {
+      PetscInt nj = 0, *ends;
+      for (PetscInt j = 0; j < d->njoint; j++)
+        if (d->joint[j].body[1] >= 0 && d->movable[d->joint[j].body[0]] && d->movable[d->joint[j].body[1]] && d->joint[j].body[0] != d->joint[j].body[1]) nj++;
+      PetscCall(PetscMalloc1(2 * (npairs + nj) + 1, &ends));
+      for (PetscInt k = 0; k < 2 * npairs; k++) ends[k] = pairs[k];
+      nedge = npairs;
+      for (PetscInt j = 0; j < d->njoint; j++)
+        if (d->joint[j].body[1] >= 0 && d->movable[d->joint[j].body[0]] && d->movable[d->joint[j].body[1]] && d->joint[j].body[0] != d->joint[j].body[1]) {
+          ends[2 * nedge]     = d->joint[j].body[0];
+          ends[2 * nedge + 1] = d->joint[j].body[1];
+          nedge++;
+        }
+      PetscCall(PetscFree(pairs));
+      pairs = ends;
+    }
+    for (PetscInt k = 0; k < nedge; k++) deg[pairs[2 * k]]++, deg[pairs[2 * k + 1]]++;
+    xadj[0] = 0;
+    for (PetscInt v = 0; v < N; v++) xadj[v + 1] = xadj[v] + (idx_t)deg[v];
+    PetscCall(PetscMalloc1(xadj[N] + 1, &adj));
+    for (PetscInt v = 0; v < N; v++) deg[v] = xadj[v];
+    for (PetscInt k = 0; k < nedge; k++) {
+      PetscInt a = pairs[2 * k], b = pairs[2 * k + 1];
+      adj[deg[a]++] = (idx_t)b;
+      adj[deg[b]++] = (idx_t)a;
+    }
+    PetscCall(PetscFree(pairs));
+    METIS_SetDefaultOptions(options);
+    options[METIS_OPTION_SEED]      = 7; /* the same partition on every run */
+    options[METIS_OPTION_NUMBERING] = 0;
+    {
+      int st = METIS_PartGraphKway(&nv, &ncon, xadj, adj, vwgt, NULL, NULL, &nparts, NULL, NULL, options, &objval, part);
+      PetscCheck(st == METIS_OK, PETSC_COMM_SELF, PETSC_ERR_LIB, "METIS_PartGraphKway failed (status %d) on %" PetscInt_FMT " bodies, %" PetscInt_FMT " edges, %d parts", st, N, nedge, d->size);
+    }
+    for (PetscInt v = 0; v < N; v++) newowner[v] = (PetscMPIInt)part[v];
+    d->edgecut = (PetscInt)objval;
+    PetscCall(PetscFree(adj));
+    PetscCall(PetscFree3(box, vid, deg));
+    PetscCall(PetscFree3(vwgt, part, xadj));
+    PetscCall(PetscFree(recv));
+    PetscCall(PetscFree2(counts, displs));
+  }
+  PetscCallMPI(MPI_Bcast(newowner, (PetscMPIInt)N, MPI_INT, 0, d->comm));
+  PetscCallMPI(MPI_Bcast(&d->edgecut, 1, MPIU_INT, 0, d->comm));
+  PetscCall(PetscFree2(w, send));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
+{
+  PetscInt    *w, load = 0, gl[2], l2[2];
+  PetscMPIInt *newowner;
+  PetscFunctionBegin;
+  if (d->size == 1 || !d->balance_metis) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainKnowBodies(d));
+  PetscCall(PetscMalloc1(d->nbody + 1, &w));
+  PetscCall(BodyWeights(d, w));
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (d->body[i]->kind != MB_BODY_OBSTACLE) load += w[i];
+  PetscCall(PetscFree(w));
+  l2[0] = load;
+  l2[1] = -load;
+  PetscCallMPI(MPI_Allreduce(l2, gl, 2, MPIU_INT, MPI_MAX, d->comm));
+  {
+    PetscInt sum;
+    PetscCallMPI(MPI_Allreduce(&load, &sum, 1, MPIU_INT, MPI_SUM, d->comm));
+    d->imbalance = sum > 0 ? (PetscReal)gl[0] * d->size / (PetscReal)sum : 1.0;
+  }
+  if (!force && d->imbalance <= d->imbalance_tol) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(d->nknown + 1, &newowner));
+  PetscCall(MbDomainPartition(d, newowner));
+  PetscCall(MbDomainMigrate(d, newowner));
+  PetscCall(PetscFree(newowner));
+  d->partitioned = PETSC_TRUE;
+  d->nrepart++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSetImbalanceTolerance(MbDomain d, PetscReal tol, PetscInt freq)
+{
+  PetscFunctionBegin;
+  PetscCheck(tol >= 1 && PetscIsNormalReal(tol), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "imbalance tolerance must be >= 1 (max load over mean load), got %g", (double)tol);
+  PetscCheck(freq >= 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "balance update frequency must be >= 0 steps, got %" PetscInt_FMT, freq);
+  d->imbalance_tol = tol;
+  d->balance_freq  = freq;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetBalanceStats(MbDomain d, PetscInt *nrepart, PetscInt *nmigrated, PetscInt *edgecut, PetscReal *imbalance)
+{
+  if (nrepart) *nrepart = d->nrepart;
+  if (nmigrated) *nmigrated = d->nmigrated;
+  if (edgecut) *edgecut = d->edgecut;
+  if (imbalance) *imbalance = d->imbalance;
+  return PETSC_SUCCESS;
+}
