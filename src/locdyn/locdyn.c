@@ -118,29 +118,70 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscInt nb, const PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A new matrix preallocated for the current graph (MATPREALLOCATOR: the pattern is inserted
-   by the body owners like the values, so off-process rows are counted too), and the
-   scatter that brings the reactions of other ranks' rows on this rank's bodies. */
+/* Upper bounds of the block nonzeros of each owned row of W, without a second insertion:
+   a body of degree k puts k blocks into each of its k rows, so a row gets at most the sum
+   of its two bodies' degrees (counted twice: its own block, and rows sharing both of its
+   bodies). Each body owner counts, per row of its bodies, the columns in the row owner's
+   range and outside it, and sends the counts of other ranks' rows there. Collective. */
+static PetscErrorCode CountBlocks(MbDomain d, PetscInt nb, const PetscInt ptr[], const PetscInt adj[], PetscInt dnz[], PetscInt onz[])
+{
+  PetscInt  nloc = d->rend - d->rstart, *ends;
+  MbBuf    *send, *recv;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(d->size + 1, &ends));
+  PetscCallMPI(MPI_Allgather(&d->rend, 1, MPIU_INT, ends, 1, MPIU_INT, d->comm));
+  PetscCall(PetscCalloc2(d->size, &send, d->size, &recv));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt j = ptr[i]; j < ptr[i + 1]; j++) {
+      PetscInt    rj = Row(d, adj[j])->row, cnt[3] = {rj, 0, 0};
+      PetscMPIInt p = 0;
+      while (rj >= ends[p]) p++; /* the owner of row rj */
+      for (PetscInt l = ptr[i]; l < ptr[i + 1]; l++) {
+        PetscInt rl = Row(d, adj[l])->row;
+        if (rl >= (p ? ends[p - 1] : 0) && rl < ends[p]) cnt[1]++;
+        else cnt[2]++;
+      }
+      if (p == d->rank) {
+        dnz[rj - d->rstart] += cnt[1];
+        onz[rj - d->rstart] += cnt[2];
+      } else PetscCall(MbBufPut(&send[p], cnt, sizeof(cnt)));
+    }
+  PetscCall(MbExchange(d->comm, send, recv));
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    size_t pos = 0;
+    if (r == d->rank) continue;
+    while (pos < recv[r].n) {
+      PetscInt cnt[3];
+      PetscCall(MbBufGet(&recv[r], &pos, cnt, sizeof(cnt)));
+      PetscCheck(cnt[0] >= d->rstart && cnt[0] < d->rend, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block counts for row %" PetscInt_FMT " reached rank %d", cnt[0], d->rank);
+      dnz[cnt[0] - d->rstart] += cnt[1];
+      onz[cnt[0] - d->rstart] += cnt[2];
+    }
+  }
+  for (PetscInt r = 0; r < nloc; r++) { /* every row keeps its diagonal; no more than exist */
+    dnz[r] = PetscMin(PetscMax(dnz[r], 1), nloc);
+    onz[r] = PetscMin(onz[r], d->nconglobal - nloc);
+  }
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    PetscCall(MbBufFree(&send[r]));
+    PetscCall(MbBufFree(&recv[r]));
+  }
+  PetscCall(PetscFree2(send, recv));
+  PetscCall(PetscFree(ends));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A new matrix preallocated for the current graph (CountBlocks), and the scatter that
+   brings the reactions of other ranks' rows on this rank's bodies. */
 static PetscErrorCode CreateW(MbDomain d, PetscInt nb, const PetscInt bid[], const PetscInt ptr[], const PetscInt adj[])
 {
-  PetscInt nloc = d->rend - d->rstart;
-  Mat      P;
+  PetscInt nloc = d->rend - d->rstart, *dnz, *onz;
   PetscFunctionBegin;
   PetscCall(MbDomainLocDynDestroy(d));
-  PetscCall(MatCreate(d->comm, &P));
-  PetscCall(MatSetType(P, MATPREALLOCATOR));
-  PetscCall(MatSetSizes(P, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal));
-  PetscCall(MatSetBlockSize(P, 3));
-  PetscCall(MatSetUp(P));
-  PetscCall(InsertBlocks(d, P, nb, bid, ptr, adj, PETSC_FALSE));
-  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatCreate(d->comm, &d->W));
-  PetscCall(MatSetType(d->W, MATBAIJ));
-  PetscCall(MatSetSizes(d->W, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal));
-  PetscCall(MatSetBlockSize(d->W, 3));
-  PetscCall(MatPreallocatorPreallocate(P, PETSC_TRUE, d->W));
-  PetscCall(MatDestroy(&P));
+  PetscCall(PetscCalloc2(nloc + 1, &dnz, nloc + 1, &onz));
+  PetscCall(CountBlocks(d, nb, ptr, adj, dnz, onz));
+  PetscCall(MatCreateBAIJ(d->comm, 3, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal, 0, dnz, 0, onz, &d->W));
+  PetscCall(PetscFree2(dnz, onz));
   PetscCall(MatSetOption(d->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   PetscCall(MatCreateVecs(d->W, &d->R, &d->B));
   PetscCall(VecDuplicate(d->B, &d->U));

@@ -1,56 +1,11 @@
 #!/usr/bin/env bash
-# The decks of cases/ on 1, 2 and 3 ranks: each prints PASSED where it checks something,
-# writes exactly one .h5 and one .xmf, and /history is the same on 1, 2 and 3 ranks to
-# 1e-12. And the deck mechanics: import moreau, sys.argv, CALLBACK returning 0, RUN twice.
+# Deck mechanics: schemes chosen by option and deck argument: import moreau, sys.argv, CALLBACK returning 0, RUN twice.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
 export MOREAU_PYTHONPATH="$MB_ROOT/python"
 CASES="$MB_ROOT/cases"
 
-# history_same A B: every /history dataset but wall time agrees to 1e-12 (relative to max(1, |a|))
-history_same() {
-  "$PY" - "$1" "$2" <<'PY'
-import sys, h5py, numpy as np
-a, b = h5py.File(sys.argv[1], 'r'), h5py.File(sys.argv[2], 'r')
-names = sorted(k for k in a['history'] if 'wall' not in k.lower())
-if not names or names != sorted(k for k in b['history'] if 'wall' not in k.lower()):
-    sys.exit('different or no /history datasets: %s vs %s' % (list(a['history']), list(b['history'])))
-bad = 0
-for k in names:
-    x, y = np.asarray(a['history'][k], dtype=float), np.asarray(b['history'][k], dtype=float)
-    if x.shape != y.shape or x.size == 0:
-        print('# /history/%s: shapes %s and %s' % (k, x.shape, y.shape)); bad += 1; continue
-    err = np.max(np.abs(x - y) / np.maximum(1.0, np.abs(x)))
-    if not err <= 1e-12:
-        print('# /history/%s differs by %.3e' % (k, err)); bad += 1
-sys.exit(1 if bad else 0)
-PY
-}
-
-for c in projectile torque_free tumbling_box default; do
-  for np in 1 2 3; do
-    dir="$TMP/$c-np$np"
-    out=$(cd "$TMP" && timeout 300 $MPIRUN -np $np "$MOREAU" -mb_output_dir "$dir" "$CASES/$c.py" 2>&1); rc=$?
-    echo "$out" | grep -E "^(projectile|torque_free|tumbling_box|default)[: ]" | sed "s/^/# np $np: /"
-    if [ "$c" = default ]; then
-      check "$c on $np rank(s) runs" test $rc -eq 0
-    else
-      check "$c on $np rank(s) prints PASSED" bash -c '[ '$rc' -eq 0 ] && grep -qx PASSED <<<"$0" && ! grep -q FAILED <<<"$0"' "$out"
-    fi
-    [ $rc -eq 0 ] || echo "$out" | tail -n 10 | sed 's/^/# /'
-    nh5=$(find "$dir" -maxdepth 1 -name '*.h5' 2>/dev/null | wc -l); nx=$(find "$dir" -maxdepth 1 -name '*.xmf' 2>/dev/null | wc -l)
-    nall=$(find "$dir" -maxdepth 1 -type f 2>/dev/null | wc -l)
-    check "$c on $np rank(s) writes exactly $c.h5 and $c.xmf" bash -c '[ '$nh5' -eq 1 ] && [ '$nx' -eq 1 ] && [ '$nall' -eq 2 ] && [ -s "$0/'$c'.h5" ] && [ -s "$0/'$c'.xmf" ]' "$dir"
-  done
-  # the default deck solves contacts: the constraint rows are numbered by owner rank, so
-  # Gauss-Seidel sweeps them in a different order on each rank count and a granular scene
-  # amplifies differences within the solver tolerance (contact.sh checks its decks' answers
-  # on 1-3 ranks instead)
-  [ "$c" = default ] && continue
-  for np in 2 3; do
-    check "$c: /history on $np ranks equals 1 rank to 1e-12" history_same "$TMP/$c-np1/$c.h5" "$TMP/$c-np$np/$c.h5"
-  done
-done
+# (the decks of cases/ themselves run on 1-4 ranks in ranks.sh)
 
 # the default scheme through -mb_scheme, and a deck argument choosing it
 out=$(cd "$TMP" && "$MOREAU" -mb_output_dir "$TMP/tf-imp" "$CASES/torque_free.py" RIG_IMP 2 2>&1)
