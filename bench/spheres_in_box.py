@@ -2,6 +2,7 @@
 # bench/bullet/spheres.cpp (numbers in bench/bullet/README.md).
 #
 #   build/bin/moreau bench/spheres_in_box.py [N]        N = 1000 (default) or 10000
+#   build/bin/moreau bench/spheres_in_box.py 10x20x10   any lattice NXxNYxNZ (scripts/scaling)
 #   MB_BENCH_N=10000 build/bin/moreau bench/spheres_in_box.py
 #
 # N spheres of diameter 0.1 m (density 2500 kg/m^3) on an nx x ny x nz lattice (nz
@@ -22,14 +23,20 @@ import os
 import sys
 import time
 
-if len(sys.argv) > 1:
-    n = int(sys.argv[1])
-else:
-    n = int(os.environ.get('MB_BENCH_N', '1000'))
+size = sys.argv[1] if len(sys.argv) > 1 else os.environ.get('MB_BENCH_N', '1000')
 lattices = {1000: (10, 10, 10), 10000: (20, 20, 25)}
-if n not in lattices:
-    raise ValueError('spheres_in_box: N must be 1000 or 10000, got %d' % n)
-nx, ny, nz = lattices[n]
+if 'x' in size.lower():  # a lattice NXxNYxNZ (scripts/scaling's weak series: 10x(10P)x10)
+    try:
+        nx, ny, nz = [int(s) for s in size.lower().split('x')]
+    except ValueError:
+        raise ValueError("spheres_in_box: SIZE must be 1000, 10000 or NXxNYxNZ, got '%s'" % size)
+    if min(nx, ny, nz) < 1:
+        raise ValueError("spheres_in_box: lattice sizes must be >= 1, got '%s'" % size)
+else:
+    if int(size) not in lattices:
+        raise ValueError('spheres_in_box: N must be 1000 or 10000 (or a lattice NXxNYxNZ), got %s' % size)
+    nx, ny, nz = lattices[int(size)]
+n = nx * ny * nz
 
 D = 0.1            # sphere diameter [m]
 R = 0.5 * D        # sphere radius [m]
@@ -93,7 +100,7 @@ for k in range(nz):
 OUTPUT(solfec, 1.0)
 gs = GAUSS_SEIDEL_SOLVER(1e-3, 1000)
 t0 = time.perf_counter()
-RUN(solfec, gs, 1.0)
+RUN(solfec, gs, float(sys.argv[2]) if len(sys.argv) > 2 else 1.0)  # optional duration (default 1 s)
 wall = time.perf_counter() - t0
 steps = solfec.steps
 

@@ -226,7 +226,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   fc.item = item;
   PetscCall(MbBroadPhase(nitem, box, Filter, &fc, &npairs, &pairs));
   /* last step's contacts by key, for warm starts */
-  qsort(old, (size_t)nold, sizeof(MbCon), CompareKey);
+  if (nold) qsort(old, (size_t)nold, sizeof(MbCon), CompareKey);
   for (PetscInt k = 0; k < npairs; k++) {
     Item          *A = &item[pairs[2 * k]], *Bi = &item[pairs[2 * k + 1]];
     if (A->body > Bi->body || (A->body == Bi->body && A->prim > Bi->prim)) { /* canonical: the same on any number of ranks */
@@ -289,7 +289,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     } else d->ncontacts++;
     c->owner = d->rank;
   }
-  qsort(list, (size_t)n, sizeof(MbCon), CompareCon);
+  if (n) qsort(list, (size_t)n, sizeof(MbCon), CompareCon);
   {
     PetscInt nloc = n;
     PetscCallMPI(MPI_Scan(&nloc, &d->rend, 1, MPIU_INT, MPI_SUM, d->comm));

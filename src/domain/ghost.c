@@ -1,12 +1,13 @@
 /* Ghost bodies: read-only copies of remote bodies near this rank's bodies, so that the
    detection and the local dynamics of the constraints this rank owns see both bodies.
    A body goes to rank r as a ghost when its bounding box (a ball around its mass centre
-   that holds the shape, widened by GEOMETRIC_EPSILON) meets r's box (the union of the
-   boxes of r's movable bodies), and always to the owners of the bodies it shares a joint
-   with. Every refresh recomputes that set from the current placement: a body sent last
+   that holds the shape, widened by GEOMETRIC_EPSILON) may meet the box of one of r's
+   movable bodies — tested on a grid of cells (MbDomainGhostRefresh) —, and always to the
+   owners of the bodies it shares a joint with. Every refresh recomputes that set from the current placement: a body sent last
    time travels as its state (q, u, u0), a new one packed whole (MbBodyPack), and a ghost
    that was not sent this time is dropped — so both sides agree on the set without asking.
-   Communication per step is therefore the bodies near partition boundaries, not N. */
+   Communication per step is therefore the bodies near partition boundaries, not N
+   (plus, between ranks whose boxes meet, the keys of the grid cells their bodies occupy). */
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
@@ -92,8 +93,6 @@ static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **n
   MbBuf *m = &d->gsend[r];
   char   tag;
   PetscFunctionBegin;
-  /* once per destination, even when a body qualifies twice (box and joint) */
-  if (nnew[r] && newsent[r][nnew[r] - 1] == b->id) PetscFunctionReturn(PETSC_SUCCESS);
   tag = (d->nsent[r] && bsearch(&b->id, d->sent[r], (size_t)d->nsent[r], sizeof(PetscInt), CompareInt)) ? GHOST_STATE : GHOST_FULL;
   PetscCall(MbBufPut(m, &b->id, sizeof(PetscInt)));
   PetscCall(MbBufPut(m, &tag, 1));
@@ -120,10 +119,52 @@ static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Key of grid cell (i, j, k), 21 bits each (cells far outside ±10⁶ of the origin wrap:
+   a false match only sends a ghost too many). */
+static int64_t CellKey(int64_t i, int64_t j, int64_t k) { return ((i & 0x1FFFFF) << 42) | ((j & 0x1FFFFF) << 21) | (k & 0x1FFFFF); }
+
+static int ComparePair(const void *x, const void *y)
+{
+  const PetscInt *a = (const PetscInt *)x, *b = (const PetscInt *)y;
+  if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] < b[1] ? -1 : (a[1] > b[1] ? 1 : 0);
+}
+
+static int CompareI64(const void *x, const void *y)
+{
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+/* The cells of side hc that box bb meets (at most 8 when the box is no wider than a cell). */
+static PetscInt BoxCells(const PetscReal bb[6], PetscReal hc, int64_t key[8])
+{
+  int64_t  lo[3], hi[3];
+  PetscInt n = 0;
+  for (int c = 0; c < 3; c++) {
+    lo[c] = (int64_t)PetscFloorReal(bb[c] / hc);
+    hi[c] = (int64_t)PetscFloorReal(bb[3 + c] / hc);
+    if (hi[c] > lo[c] + 1) hi[c] = lo[c] + 1; /* cannot happen with hc >= the widest box */
+  }
+  for (int64_t i = lo[0]; i <= hi[0]; i++)
+    for (int64_t j = lo[1]; j <= hi[1]; j++)
+      for (int64_t k = lo[2]; k <= hi[2]; k++) key[n++] = CellKey(i, j, k);
+  return n;
+}
+
+/* Which remote ranks need each owned body as a ghost. Coarse: rank boxes (the union of
+   each rank's movable bodies' boxes, one MPI_Allgather). Fine: a rank box can cover much
+   more than the rank's bodies (a METIS part is not a brick), so ranks whose boxes meet
+   exchange the sorted keys of the grid cells their movable bodies occupy — cells as wide
+   as the widest movable box, so that two boxes that meet share a cell — and a movable
+   body goes where one of its cells is occupied. Obstacles (few, large) go by rank box.
+   Joint partners always go to the partner's owner. */
 PetscErrorCode MbDomainGhostRefresh(MbDomain d)
 {
-  PetscReal  mybox[6], *rbox;
-  PetscInt **newsent, *nnew, *capnew, nkeep = 0;
+  PetscReal  mybox[7], *rbox, hc;
+  PetscInt **newsent, *nnew, *capnew, nkeep = 0, ncell = 0, *ncells;
+  int64_t   *cells, **rcells;
+  MbBuf     *csend, *crecv;
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
   if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
@@ -131,35 +172,101 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     PetscCall(PetscCalloc2(d->size, &d->sent, d->size, &d->nsent));
     PetscCall(PetscCalloc2(d->size, &d->gsend, d->size, &d->grecv));
   }
-  /* 1. every rank's box: the union of its movable bodies' boxes (empty: lo > hi) */
+  /* 1. every rank's box (empty: lo > hi) and its widest movable box */
   for (int k = 0; k < 3; k++) mybox[k] = PETSC_MAX_REAL, mybox[3 + k] = -PETSC_MAX_REAL;
+  mybox[6] = 0;
   for (PetscInt i = 0; i < d->nbody; i++) {
     PetscReal bb[6];
     if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
     BodyBox(d->body[i], d->geps, bb);
-    for (int k = 0; k < 3; k++) mybox[k] = PetscMin(mybox[k], bb[k]), mybox[3 + k] = PetscMax(mybox[3 + k], bb[3 + k]);
+    for (int k = 0; k < 3; k++) {
+      mybox[k]     = PetscMin(mybox[k], bb[k]);
+      mybox[3 + k] = PetscMax(mybox[3 + k], bb[3 + k]);
+      mybox[6]     = PetscMax(mybox[6], bb[3 + k] - bb[k]);
+    }
   }
-  PetscCall(PetscMalloc1(6 * d->size, &rbox));
-  PetscCallMPI(MPI_Allgather(mybox, 6, MPIU_REAL, rbox, 6, MPIU_REAL, d->comm));
-  /* 2. what goes where: bodies by box, joint partners to their owners */
+  PetscCall(PetscMalloc1(7 * d->size, &rbox));
+  PetscCallMPI(MPI_Allgather(mybox, 7, MPIU_REAL, rbox, 7, MPIU_REAL, d->comm));
+  hc = 0;
+  for (PetscMPIInt r = 0; r < d->size; r++) hc = PetscMax(hc, rbox[7 * r + 6]);
+  hc = hc > 0 ? 1.0001 * hc : 1.0;
+  /* 2. the cells of this rank's movable bodies, to the ranks whose boxes meet its box */
+  PetscCall(PetscMalloc1(8 * d->nbody + 1, &cells));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    PetscReal bb[6];
+    if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
+    BodyBox(d->body[i], d->geps, bb);
+    ncell += BoxCells(bb, hc, &cells[ncell]);
+  }
+  qsort(cells, (size_t)ncell, sizeof(int64_t), CompareI64);
+  {
+    PetscInt m = 0;
+    for (PetscInt k = 0; k < ncell; k++)
+      if (!m || cells[k] != cells[m - 1]) cells[m++] = cells[k];
+    ncell = m;
+  }
+  PetscCall(PetscCalloc2(d->size, &csend, d->size, &crecv));
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    if (r != d->rank && Overlap(mybox, &rbox[7 * r])) PetscCall(MbBufPut(&csend[r], cells, (size_t)ncell * sizeof(int64_t)));
+  PetscCall(MbExchange(d->comm, csend, crecv));
+  PetscCall(PetscMalloc2(d->size, &rcells, d->size, &ncells));
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    rcells[r] = (int64_t *)crecv[r].buf;
+    ncells[r] = r == d->rank ? 0 : (PetscInt)(crecv[r].n / sizeof(int64_t));
+  }
+  /* 3. what goes where */
   PetscCall(PetscCalloc3(d->size, &newsent, d->size, &nnew, d->size, &capnew));
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody    b = d->body[i];
     PetscReal bb[6];
+    int64_t   key[8];
+    PetscInt  nk = 0;
     BodyBox(b, d->geps, bb);
-    for (PetscMPIInt r = 0; r < d->size; r++)
-      if (r != d->rank && Overlap(bb, &rbox[6 * r])) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
-  }
-  for (PetscInt j = 0; j < d->njoint; j++)
-    for (int m = 0; m < 2; m++) {
-      PetscInt a = d->joint[j].body[m], o = d->joint[j].body[1 - m];
-      if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
-      PetscCall(AddEntry(d, d->all[a], d->owner[o], newsent, nnew, capnew));
+    if (b->kind != MB_BODY_OBSTACLE) nk = BoxCells(bb, hc, key);
+    for (PetscMPIInt r = 0; r < d->size; r++) {
+      PetscBool go = PETSC_FALSE;
+      if (r == d->rank || !Overlap(bb, &rbox[7 * r])) continue;
+      if (b->kind == MB_BODY_OBSTACLE) go = PETSC_TRUE;
+      for (PetscInt k = 0; k < nk && !go; k++)
+        if (ncells[r] && bsearch(&key[k], rcells[r], (size_t)ncells[r], sizeof(int64_t), CompareI64)) go = PETSC_TRUE;
+      if (go) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
     }
+  }
+  {
+    /* joint partners: (rank, body) pairs, each once, unless the box loop sent it already
+       (its entries per rank are in id order) */
+    PetscInt *jp, njp = 0, *nbox;
+    PetscCall(PetscMalloc2(4 * d->njoint + 1, &jp, d->size, &nbox));
+    for (PetscMPIInt r = 0; r < d->size; r++) nbox[r] = nnew[r];
+    for (PetscInt j = 0; j < d->njoint; j++)
+      for (int m = 0; m < 2; m++) {
+        PetscInt a = d->joint[j].body[m], o = d->joint[j].body[1 - m];
+        if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
+        jp[2 * njp]     = d->owner[o];
+        jp[2 * njp + 1] = a;
+        njp++;
+      }
+    if (njp) qsort(jp, (size_t)njp, 2 * sizeof(PetscInt), ComparePair);
+    for (PetscInt k = 0; k < njp; k++) {
+      PetscMPIInt r = (PetscMPIInt)jp[2 * k];
+      PetscInt    a = jp[2 * k + 1];
+      if (k && jp[2 * k - 2] == r && jp[2 * k - 1] == a) continue;
+      if (nbox[r] && bsearch(&a, newsent[r], (size_t)nbox[r], sizeof(PetscInt), CompareInt)) continue;
+      PetscCall(AddEntry(d, d->all[a], r, newsent, nnew, capnew));
+    }
+    PetscCall(PetscFree2(jp, nbox));
+  }
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    PetscCall(MbBufFree(&csend[r]));
+    PetscCall(MbBufFree(&crecv[r]));
+  }
+  PetscCall(PetscFree2(csend, crecv));
+  PetscCall(PetscFree2(rcells, ncells));
+  PetscCall(PetscFree(cells));
   PetscCall(PetscFree(rbox));
   for (PetscMPIInt r = 0; r < d->size; r++) { /* entries may be out of order after joints */
     PetscCall(PetscFree(d->sent[r]));
-    qsort(newsent[r], (size_t)nnew[r], sizeof(PetscInt), CompareInt);
+    if (nnew[r]) qsort(newsent[r], (size_t)nnew[r], sizeof(PetscInt), CompareInt);
     d->sent[r]  = newsent[r];
     d->nsent[r] = nnew[r];
   }

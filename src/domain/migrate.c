@@ -115,7 +115,7 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
       }
     }
   }
-  qsort(d->body, (size_t)d->nbody, sizeof(MbBody), CompareBody);
+  if (d->nbody) qsort(d->body, (size_t)d->nbody, sizeof(MbBody), CompareBody);
   for (PetscMPIInt r = 0; r < d->size; r++) {
     PetscCall(MbBufFree(&send[r]));
     PetscCall(MbBufFree(&recv[r]));

@@ -72,6 +72,45 @@ typedef struct {
 
 static PetscBool AnyPair(void *ctx, PetscInt i, PetscInt j) { return PETSC_TRUE; }
 
+typedef struct {
+  PetscInt count, part, rank;
+} Overlap;
+
+static int CompareOverlap(const void *x, const void *y)
+{
+  const Overlap *a = (const Overlap *)x, *b = (const Overlap *)y;
+  if (a->count != b->count) return a->count > b->count ? -1 : 1;
+  if (a->part != b->part) return a->part < b->part ? -1 : 1;
+  return a->rank < b->rank ? -1 : (a->rank > b->rank ? 1 : 0);
+}
+
+/* METIS numbers its parts arbitrarily: give part p to the rank that already owns most of
+   its bodies (greedy on the overlap counts, largest first), so that a repartition moves
+   only the bodies whose part really changed. */
+static PetscErrorCode Relabel(MbDomain d, PetscInt N, const idx_t part[], PetscMPIInt newowner[])
+{
+  PetscInt     P = d->size;
+  Overlap     *ov;
+  PetscMPIInt *to;
+  char        *usedr;
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc3(P * P, &ov, P, &to, P, &usedr));
+  for (PetscInt p = 0; p < P; p++) {
+    to[p] = -1;
+    for (PetscInt r = 0; r < P; r++) ov[p * P + r].part = p, ov[p * P + r].rank = r;
+  }
+  for (PetscInt v = 0; v < N; v++) ov[part[v] * P + d->owner[v]].count++;
+  qsort(ov, (size_t)(P * P), sizeof(Overlap), CompareOverlap);
+  for (PetscInt k = 0; k < P * P; k++)
+    if (to[ov[k].part] < 0 && !usedr[ov[k].rank]) {
+      to[ov[k].part]    = (PetscMPIInt)ov[k].rank;
+      usedr[ov[k].rank] = 1;
+    }
+  for (PetscInt v = 0; v < N; v++) newowner[v] = to[part[v]];
+  PetscCall(PetscFree3(ov, to, usedr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
 {
   const int    m = 6;
@@ -160,7 +199,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
       int st = METIS_PartGraphKway(&nv, &ncon, xadj, adj, vwgt, NULL, NULL, &nparts, NULL, NULL, options, &objval, part);
       PetscCheck(st == METIS_OK, PETSC_COMM_SELF, PETSC_ERR_LIB, "METIS_PartGraphKway failed (status %d) on %" PetscInt_FMT " bodies, %" PetscInt_FMT " edges, %d parts", st, N, nedge, d->size);
     }
-    for (PetscInt v = 0; v < N; v++) newowner[v] = (PetscMPIInt)part[v];
+    PetscCall(Relabel(d, N, part, newowner));
     d->edgecut = (PetscInt)objval;
     PetscCall(PetscFree(adj));
     PetscCall(PetscFree3(box, vid, deg));

@@ -58,7 +58,7 @@ static PetscErrorCode BodyAdjacency(MbDomain d, PetscInt *nb, PetscInt **bid, Pe
       n++;
     }
   }
-  qsort(bc, (size_t)n, sizeof(BodyCon), CompareBodyCon);
+  if (n) qsort(bc, (size_t)n, sizeof(BodyCon), CompareBodyCon);
   PetscCall(PetscMalloc3(n + 1, bid, n + 2, ptr, n + 1, adj));
   for (PetscInt i = 0; i < n; i++) {
     if (i == 0 || bc[i].body != bc[i - 1].body) {
