@@ -8,6 +8,7 @@
 #include <moreau/mbscheme.h>
 #include <moreau/mblog.h>
 #include <moreau/mbsolver.h>
+#include <moreau/mbadapt.h>
 
 typedef struct _p_MbDomain *MbDomain;
 
@@ -28,13 +29,18 @@ typedef struct {
   PetscInt  iterations; /* constraint solver iterations */
   PetscReal error;      /* constraint solver error */
   PetscInt  contacts;   /* number of constraints solved */
-  PetscReal curvature;  /* displacement curvature (adaptive stepping), 0 when unused */
+  PetscReal curvature;  /* displacement curvature, eq. (5) of seed 004 (0 without TIME_ADAPT) */
+  PetscReal estimate;   /* the step-size controller's indicator (MbAdaptGetIndicators), 0 without */
+  PetscInt  rejected;   /* steps discarded by step rejections so far */
   PetscReal walltime;   /* seconds since the run began */
 } MbHistory;
 
 /** A monitor, called every `interval` of simulated time (and at the start of each run);
     set *stop to end the run after this step. */
 typedef PetscErrorCode (*MbMonitorFn)(MbDomain dom, void *ctx, PetscBool *stop);
+/** Whether a monitor would act at time t after a step h (for monitors added with interval 0
+    that keep their own clock); lets adaptive runs skip replaying intervals no one watches. */
+typedef PetscErrorCode (*MbMonitorDueFn)(void *ctx, PetscReal t, PetscReal h, PetscBool *due);
 
 /** Create an empty domain. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom);
@@ -67,6 +73,12 @@ PETSC_EXTERN PetscErrorCode MbDomainGetBodies(MbDomain dom, PetscInt *n, MbBody 
 PETSC_EXTERN PetscErrorCode MbDomainFindBody(MbDomain dom, PetscInt id, MbBody *body);
 /** Add a monitor; destroy(ctx) is called when the domain goes. */
 PETSC_EXTERN PetscErrorCode MbDomainAddMonitor(MbDomain dom, PetscReal interval, MbMonitorFn fn, void *ctx, PetscErrorCode (*destroy)(void *));
+/** Give the monitor (fn, ctx) a due query (see MbMonitorDueFn). Not collective. */
+PETSC_EXTERN PetscErrorCode MbDomainSetMonitorDue(MbDomain dom, MbMonitorFn fn, void *ctx, MbMonitorDueFn due);
+/** The domain's step-size controller, created (type FIXED) on the first call: from then on
+    every step measures the curvature (eq. (5) of seed 004) into /history and MbDomainRun
+    lets the controller choose the steps (MbAdaptSetType, ..., see mbadapt.h). Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainGetAdapt(MbDomain dom, MbAdapt *adapt);
 /** One step of size h. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainStep(MbDomain dom);
 /** Step until the time has advanced by duration (or a monitor stops it). Collective. */
@@ -94,6 +106,25 @@ typedef enum { MB_JOINT_FIX_POINT = 1, MB_JOINT_FIX_DIRECTION = 2, MB_JOINT_SET_
     direction; a zero-length rigid link is caught when the run starts. *index (may be NULL)
     is the joint's number. */
 PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts, PetscErrorCode (*fn)(void *, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
+/** Add a spring (PUT_SPRING; collective: every rank calls it alike). body2 = −1: p2 is fixed
+    in space. Points are spatial now (resolved when the run starts). dir (may be NULL) fixes
+    the direction of the force; otherwise it acts along the line p2 → p1. Force on body1
+    F·n with F = −k·s − c·ṡ, or fn(ctx, s, ṡ, &F) when fn is given (k = c = 0 then), s the
+    stroke (length minus the rest length: rest, or the length at the first step when rest
+    is NaN) and ṡ its rate; F = 0 while s is outside [lo, hi].
+    Errors: unknown body, k < 0, c < 0, lo > hi, zero direction. *index may be NULL. */
+PETSC_EXTERN PetscErrorCode MbDomainAddSpring(MbDomain dom, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal rest, PetscReal k, PetscReal c, PetscReal lo, PetscReal hi, PetscErrorCode (*fn)(void *, PetscReal, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
+/** Evaluate every force at the bodies' current q, u and time t (h for callbacks) into each
+    owned body's generalized force: gravity, loads, springs and PENALTY_SOLVER contacts
+    (detected at the current placement). Used by the force schemes. Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainEvalForces(MbDomain dom, PetscReal t, PetscReal h);
+/** An estimate of the explicit schemes' critical step 2/ω_max (CDM's stability limit), with
+    ω² = k(1/m₁ + 1/m₂) over the linear springs and over the SPRING_DASHPOT materials
+    (penalty contacts) between the two lightest bodies (k/m of the lightest when only one
+    body moves). Translational masses only,
+    dashpots ignored; PETSC_INFINITY without either. Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainCriticalStep(MbDomain dom, PetscReal *hcrit);
+
 /** The domain's constraint solver (type, tolerances: MbSolverSetType, ...). */
 PETSC_EXTERN PetscErrorCode MbDomainGetSolver(MbDomain dom, MbSolver *solver);
 /** What a solver failure does: 0 CONTINUE (counted), 1 EXIT (an error), 2 CALLBACK

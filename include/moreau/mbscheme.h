@@ -10,6 +10,14 @@
 #define MBRIGPOS "RIG_POS" /* seed 000, (31)–(35): positive energy drift */
 #define MBRIGNEG "RIG_NEG" /* seed 000, (31)–(36): negative energy drift; the default */
 #define MBRIGIMP "RIG_IMP" /* seed 000, (31)–(34), (37)–(38): energy oscillates */
+/* Force schemes (src/scheme/force/): the domain evaluates all forces (gravity, loads, springs,
+   penalty contacts) where the scheme asks; joints and non-penalty contacts need RIG_*. */
+#define MBEULEREXP "EULER_EXP" /* seed 002: explicit (forward) Euler, order 1 */
+#define MBEULERIMP "EULER_IMP" /* seed 002: implicit (backward) Euler by Newton, order 1 */
+#define MBGALPHA   "GALPHA"    /* Chung & Hulbert 1993, parameter rho_inf; Newton, order 2 */
+#define MBCDM      "CDM"       /* central differences, variable step (Park & Underwood 1980), order 2 */
+#define MBEGALPHA  "EGALPHA"   /* explicit generalized-α (Hulbert & Chung 1996), parameter rho_b, order 2 */
+#define MBCHUNGLEE "CHUNG_LEE" /* Chung & Lee 1994, parameter beta, order 2 */
 
 /** Register a scheme constructor by name. Not collective. */
 PETSC_EXTERN PetscErrorCode MbSchemeRegister(const char name[], PetscErrorCode (*create)(MbScheme));
@@ -18,7 +26,9 @@ PETSC_EXTERN PetscErrorCode MbSchemeCreate(MPI_Comm comm, MbScheme *scheme);
 /** Set the type by registered name; errors naming the unknown name and listing the known. */
 PETSC_EXTERN PetscErrorCode MbSchemeSetType(MbScheme scheme, const char type[]);
 PETSC_EXTERN PetscErrorCode MbSchemeGetType(MbScheme scheme, const char **type);
-/** Read -mb_scheme_rtol, -mb_scheme_max_it, -mb_scheme_error_if_not_converged. */
+/** Read -mb_scheme_rtol, -mb_scheme_max_it, -mb_scheme_error_if_not_converged and the
+    parameters -mb_scheme_rho_inf, -mb_scheme_rho_b, -mb_scheme_beta (each applied to the
+    schemes that have it). */
 PETSC_EXTERN PetscErrorCode MbSchemeSetFromOptions(MbScheme scheme);
 /** Newton tolerance (scaled by h) and iteration cap for implicit schemes. */
 PETSC_EXTERN PetscErrorCode MbSchemeSetTolerances(MbScheme scheme, PetscReal rtol, PetscInt maxit);
@@ -30,6 +40,14 @@ PETSC_EXTERN PetscErrorCode MbSchemeAppliesTo(MbScheme scheme, MbBodyKind kind, 
 PETSC_EXTERN PetscErrorCode MbSchemeStepBegin(MbScheme scheme, MbBody body, PetscReal t, PetscReal h, const PetscReal g[3]);
 /** Second half of the step; accumulates the body's external work. */
 PETSC_EXTERN PetscErrorCode MbSchemeStepEnd(MbScheme scheme, MbBody body, PetscReal t, PetscReal h);
+/** Set a named parameter of the scheme: "rho_inf" (GALPHA, in [0, 1]), "rho_b" (EGALPHA,
+    in [0, 1]), "beta" (CHUNG_LEE, in [1, 28/27]). Errors name the scheme, the parameter and
+    the value. Not collective. */
+PETSC_EXTERN PetscErrorCode MbSchemeSetParameter(MbScheme scheme, const char name[], PetscReal value);
+/** Whether the domain drives the scheme through its force evaluation (every scheme but RIG_*). */
+PETSC_EXTERN PetscErrorCode MbSchemeIsForceBased(MbScheme scheme, PetscBool *flg);
+/** Implicit force schemes: steps redone as two half steps after Newton failed. */
+PETSC_EXTERN PetscErrorCode MbSchemeGetRejections(MbScheme scheme, PetscInt *n);
 /** Newton iterations done and steps whose Newton did not converge, since creation. */
 PETSC_EXTERN PetscErrorCode MbSchemeGetStats(MbScheme scheme, PetscInt *iterations, PetscInt *failures);
 PETSC_EXTERN PetscErrorCode MbSchemeDestroy(MbScheme *scheme);

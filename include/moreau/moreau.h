@@ -11,5 +11,6 @@
 #include <moreau/mbdomain.h>
 #include <moreau/mbgeom.h>
 #include <moreau/mbsolver.h>
+#include <moreau/mbadapt.h>
 
 #endif

@@ -21,8 +21,9 @@ __all__ = [
     'TRANSLATE', 'ROTATE', 'COPY', 'BODY', 'BODY_CHARS', 'INITIAL_VELOCITY', 'GRAVITY',
     'FORCE', 'TORQUE', 'TIME_SERIES', 'OUTPUT', 'CALLBACK', 'RUN', 'GAUSS_SEIDEL_SOLVER',
     'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'IMBALANCE_TOLERANCE', 'FIX_POINT', 'FIX_DIRECTION',
-    'SET_VELOCITY', 'PUT_RIGID_LINK', 'VIEWER', 'ENERGY', 'HISTORY',
+    'SET_VELOCITY', 'PUT_RIGID_LINK', 'PUT_SPRING', 'SCHEME_PARAMETERS', 'CRITICAL_STEP', 'VIEWER', 'ENERGY', 'HISTORY',
     'BYLABEL', 'MASS_CENTER', 'DURATION', 'RANK', 'NCPU', 'HERE',
+    'TIME_ADAPT',
 ]
 
 version = _m.version
@@ -937,6 +938,54 @@ def RUN(solfec, solver, duration):
     _m.solfec_run(solfec._h, duration)
 
 
+# ---------------------------------------------------------------- adaptive time stepping
+
+_ADAPT_KINDS = ('FIXED', 'CURVATURE', 'TRUNCATION', 'LOCAL_ERROR', 'APPARENT_FREQUENCY')
+
+
+def TIME_ADAPT(solfec, kind, dtmin=None, dtmax=None, b=1.0, zeta=1.0, alpha=0.5, reject='OFF',
+               tol=1e-3, ratio=0.8):
+    """TIME_ADAPT(solfec, kind, dtmin, dtmax, ...): let a step-size controller choose the
+    time steps of the following RUNs (moreau's own command; doc/adaptive.md).
+    kind 'FIXED': the SOLFEC step, the curvature still goes to /history;
+    'CURVATURE' (Lages et al., seed 004): b > 0 of dt = max(dtmax exp(-b k), dtmin),
+      zeta > 0 (regularization intervals of zeta*dtmax), alpha in [0, 1) (0.5 in the
+      paper), reject 'ON'/'OFF' (redo an interval whose curvature grew);
+    'TRUNCATION' (seed 002): tol, the local truncation error allowed (length units);
+    'LOCAL_ERROR' (Zienkiewicz-Xie 1991): tol, the relative error aimed at;
+    'APPARENT_FREQUENCY' (Park-Underwood 1980): ratio in (0, 1], the step as a fraction of 2/omega.
+    dtmin <= dtmax bound every step; without them dtmax is the SOLFEC step and dtmin a
+    hundredth of dtmax. -mb_adapt_type and -mb_adapt_* options override. Collective."""
+    fn = 'TIME_ADAPT'
+    _check_solfec(fn, solfec)
+    kind = _choice(fn, 'kind', kind, _ADAPT_KINDS)
+    if dtmax is not None:
+        dtmax = _pos(fn, 'dtmax', dtmax)
+    if dtmin is not None:
+        dtmin = _pos(fn, 'dtmin', dtmin)
+    if dtmin is not None or dtmax is not None:
+        if dtmax is None:
+            dtmax = solfec.step
+        if dtmin is None:
+            dtmin = dtmax / 100.0
+        if dtmin > dtmax:
+            raise ValueError('%s: dtmin must be <= dtmax, got dtmin=%r > dtmax=%r' % (fn, dtmin, dtmax))
+    b = _pos(fn, 'b', b)
+    zeta = _pos(fn, 'zeta', zeta)
+    alpha = _num(fn, 'alpha', alpha)
+    if not 0.0 <= alpha < 1.0:
+        raise ValueError('%s: alpha must be in [0, 1), got %r' % (fn, alpha))
+    if reject in (True, False):
+        reject = bool(reject)
+    else:
+        reject = _choice(fn, 'reject', reject, ('ON', 'OFF')) == 'ON'
+    tol = _pos(fn, 'tol', tol)
+    ratio = _pos(fn, 'ratio', ratio)
+    if ratio > 1.0:
+        raise ValueError('%s: ratio must be in (0, 1], got %r' % (fn, ratio))
+    _m.solfec_adapt(solfec._h, kind, dtmin or 0.0, dtmax or 0.0, b, zeta, alpha, reject, tol, ratio)
+
+
 # ---------------------------------------------------------------- constraints
 
 
@@ -999,6 +1048,100 @@ def PUT_RIGID_LINK(body1, body2, point1, point2):
     return _joint('PUT_RIGID_LINK', 4, 'RIGLNK', body1, body2, point1, point2)
 
 
+class Spring:
+    """A spring made by PUT_SPRING: its bodies and index."""
+    __slots__ = ('index', 'bodies')
+
+    def __repr__(self):
+        return '<SPRING %d>' % self.index
+
+
+def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, direction=None,
+               spring=None, dashpot=None, rest=None):
+    """PUT_SPRING(body1, point1, body2 or None, point2, function, limits): a force along the
+    line between point1 of body1 and point2 of body2 (a fixed point when body2 is None),
+    positive when it pushes the points apart. Either function(stroke, velocity) -> force
+    (Solfec-1.0), or the linear spring=k and dashpot=c (force = -k*stroke - c*velocity).
+    stroke = length - rest length (rest=, by default the length when the run starts; with
+    direction= the length is measured along it), velocity its rate; limits = (min, max): the spring
+    acts only while min <= stroke <= max (limits=(-1e99, 0) pushes but never pulls);
+    direction: a fixed spatial direction of the force (stroke measured along it)."""
+    fn = 'PUT_SPRING'
+    _check_body(fn, body1)
+    if body2 is not None:
+        _check_body(fn, body2)
+        if body2._sol is not body1._sol:
+            raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
+        if body2 is body1:
+            raise ValueError('%s: both ends on the same body %d' % (fn, body1._id))
+    if body1.kind == 'OBSTACLE' and (body2 is None or body2.kind == 'OBSTACLE'):
+        raise ValueError('%s: body %d is an OBSTACLE%s: a spring between obstacles does nothing (obstacles never move)'
+                         % (fn, body1._id, '' if body2 is None else ' and so is body %d' % body2._id))
+    p1 = _vec(fn, 'point1', point1)
+    p2 = _vec(fn, 'point2', point2)
+    if function is not None and not callable(function):
+        raise TypeError('%s: function must be a callable of (stroke, velocity), got %r' % (fn, function))
+    if function is not None and (spring is not None or dashpot is not None):
+        raise ValueError('%s: give a function or spring=/dashpot=, not both' % fn)
+    if function is None and spring is None and dashpot is None:
+        raise ValueError('%s: give a function of (stroke, velocity), or spring= and/or dashpot=' % fn)
+    k = _nonneg(fn, 'spring', spring) if spring is not None else 0.0
+    c = _nonneg(fn, 'dashpot', dashpot) if dashpot is not None else 0.0
+    lo, hi = -float('inf'), float('inf')
+    if limits is not None:
+        try:
+            lo, hi = (float(x) if _isnum(x) else None for x in limits)
+        except (TypeError, ValueError):
+            raise TypeError('%s: limits must be (min, max), got %r' % (fn, limits)) from None
+        if lo is None or hi is None or _math.isnan(lo) or _math.isnan(hi):
+            raise TypeError('%s: limits must be two numbers (min, max), got %r' % (fn, limits))
+        if lo > hi:
+            raise ValueError('%s: limits must satisfy min <= max, got %r' % (fn, limits))
+    d = _vec(fn, 'direction', direction) if direction is not None else None
+    if d is not None and not any(d):
+        raise ValueError('%s: direction must be non-zero, got %r' % (fn, direction))
+    r = _num(fn, 'rest', rest) if rest is not None else float('nan')
+    if rest is not None and d is None and not r > 0:
+        raise ValueError('%s: rest must be > 0 for a spring along the line of its points, got %r' % (fn, rest))
+    if d is None and p1 == p2:
+        raise ValueError('%s: point1 and point2 coincide at %r: a spring of zero length has no direction; '
+                         'move a point or give direction=' % (fn, p1))
+    sp = Spring()
+    sp.bodies = (body1, body2)
+    sp.index = _m.solfec_spring(body1._sol._h, body1._id, -1 if body2 is None else body2._id, p1, p2, d,
+                                r, k, c, lo, hi, function)
+    return sp
+
+
+def CRITICAL_STEP(solfec):
+    """CRITICAL_STEP(solfec) -> an estimate of the explicit schemes' critical step 2/omega_max from
+    the linear springs (k (1/m1 + 1/m2)) and the SPRING_DASHPOT materials (penalty contacts)
+    between the two lightest bodies (k/m when one body moves); inf without either. Translational
+    masses only, dashpots ignored. Collective."""
+    _check_solfec('CRITICAL_STEP', solfec)
+    return _m.solfec_critical_step(solfec._h)
+
+
+_SCHEME_PARAMETERS = {'GALPHA': ('rho_inf',), 'EGALPHA': ('rho_b',), 'CHUNG_LEE': ('beta',)}
+
+
+def SCHEME_PARAMETERS(solfec, scheme, **params):
+    """SCHEME_PARAMETERS(solfec, scheme, name=value, ...): parameters of a time integration
+    scheme, for every body that uses it: GALPHA rho_inf in [0, 1], EGALPHA rho_b in [0, 1],
+    CHUNG_LEE beta in [1, 28/27]. The -mb_scheme_rho_inf, -mb_scheme_rho_b and
+    -mb_scheme_beta options override these."""
+    fn = 'SCHEME_PARAMETERS'
+    _check_solfec(fn, solfec)
+    if not isinstance(scheme, str):
+        raise TypeError('%s: scheme must be a scheme name, got %r' % (fn, scheme))
+    for name, value in params.items():
+        value = _num(fn, name, value)
+        try:
+            _m.solfec_scheme_param(solfec._h, scheme, name, value)
+        except ValueError as e:
+            raise ValueError('%s: %s' % (fn, e)) from None
+
+
 # ---------------------------------------------------------------- post-processing
 
 
@@ -1012,7 +1155,7 @@ def ENERGY(solfec, body=None):
 
 
 _SOLFEC_ITEMS = ('TIME', 'STEP', 'KINETIC', 'INTERNAL', 'EXTERNAL', 'CONTACT', 'FRICTION',
-                 'ITERATIONS', 'ERROR', 'CONTACTS', 'CURVATURE', 'WALLTIME')
+                 'ITERATIONS', 'ERROR', 'CONTACTS', 'CURVATURE', 'ESTIMATE', 'REJECTED', 'WALLTIME')
 _BODY_ITEMS = ('CX', 'CY', 'CZ', 'DX', 'DY', 'DZ', 'VX', 'VY', 'VZ')
 
 

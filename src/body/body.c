@@ -55,6 +55,8 @@ PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscRe
   b->u0   = b->q0 + b->nq;
   b->fext = b->u0 + b->nu;
   b->aux  = b->fext + b->nu;
+  PetscCall(PetscCalloc1(4 * b->nu, &b->force)); /* force (nu), then acc (3 nu) */
+  b->acc = b->force + b->nu;
   RigidReset(b);
   PetscCall(SetInertia(b, b->mp.inertia));
   *body = b;
@@ -72,6 +74,7 @@ PetscErrorCode MbBodyDestroy(MbBody *body)
   }
   PetscCall(PetscFree(b->load));
   PetscCall(PetscFree(b->q));
+  PetscCall(PetscFree(b->force));
   PetscCall(PetscFree(b->label));
   PetscCall(MbShapeDestroy(&b->shape));
   PetscCall(PetscFree(*body));

@@ -13,6 +13,8 @@ typedef struct {
   PetscErrorCode (*point_velocity)(MbBody, const PetscReal[3], PetscReal[3]);              /* velocity of X */
   PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);/* H at X in a frame */
   PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                          /* angular, linear */
+  PetscErrorCode (*acceleration)(MbBody, const PetscReal[], PetscReal[]);                  /* a = A⁻¹(f − gyroscopic) at u */
+  PetscErrorCode (*advance)(MbBody, const PetscReal[], const PetscReal[], PetscReal[]);    /* q = q0 ⊕ Δ (exp map for rotations) */
 } MbBodyOps;
 
 typedef struct {
@@ -44,6 +46,9 @@ struct _p_MbBody {
   PetscReal        *u0;      /* velocity at the start of the step (scheme scratch) */
   PetscReal        *fext;    /* external force of this step, for the work (scheme scratch) */
   PetscReal        *aux;     /* scheme scratch: rigid Ω(t+h/2) */
+  PetscReal        *force;   /* generalized force at the current state (force schemes, forces.c) */
+  PetscReal        *acc;     /* 3·nu: A⁻¹f at the current state, then two scheme history vectors */
+  PetscBool         accok;   /* acc[0..nu) belongs to the current state */
   PetscReal         work;    /* accumulated work of external forces */
   PetscReal         damping; /* stiffness-proportional damping (deformable) */
   MbScheme          scheme;  /* time integrator (not owned) */

@@ -80,6 +80,12 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
     Put(w, &nl, sizeof(PetscInt));
     if (nl) Put(w, name, (size_t)nl);
   }
+  /* the force schemes' accelerations and their history (3 nu), and whether they are current */
+  {
+    char ok = b->accok ? 1 : 0;
+    Put(w, &ok, 1);
+    Put(w, b->acc, 3 * (size_t)b->nu * sizeof(PetscReal));
+  }
   Put(w, &b->nload, sizeof(PetscInt));
   for (PetscInt i = 0; i < b->nload; i++) {
     MbLoad          *l = &b->load[i];
@@ -161,6 +167,8 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   b->u0   = b->q0 + nq;
   b->fext = b->u0 + nu;
   b->aux  = b->fext + nu;
+  PetscCall(PetscCalloc1(4 * nu, &b->force)); /* force schemes' arrays: not packed (a ghost is read-only) */
+  b->acc = b->force + nu;
   PetscCall(Get(&r, b->q, (size_t)nq * sizeof(PetscReal)));
   PetscCall(Get(&r, b->u, (size_t)nu * sizeof(PetscReal)));
   PetscCall(Get(&r, b->u0, (size_t)nu * sizeof(PetscReal)));
@@ -201,6 +209,12 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
     PetscCall(Get(&r, name, (size_t)nl));
     name[nl] = 0;
     if (scheme) PetscCall(PetscStrncpy(scheme, name, 64));
+    {
+      char ok;
+      PetscCall(Get(&r, &ok, 1));
+      b->accok = ok ? PETSC_TRUE : PETSC_FALSE;
+      PetscCall(Get(&r, b->acc, 3 * (size_t)b->nu * sizeof(PetscReal)));
+    }
     PetscCall(Get(&r, &nload, sizeof(PetscInt)));
     PetscCheck(nload >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": %" PetscInt_FMT " loads", b->id, nload);
     if (nload) PetscCall(PetscCalloc1(nload, &b->load));

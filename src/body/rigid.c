@@ -114,7 +114,33 @@ static PetscErrorCode RigidExternal(MbBody b, PetscReal t, PetscReal h, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const MbBodyOps MbBodyOps_Rigid = {"RIGID", RigidKinetic, RigidInverse, RigidExternal, RigidToSpatial, RigidPointVelocity, RigidOperatorH, RigidMomentum};
+/* Acceleration of the force schemes: Ω̇ = J⁻¹(T − Ω × JΩ) (Euler's equations in the body
+   frame, seed 003), v̇ = F/m, at the body's current Ω. */
+static PetscErrorCode RigidAcceleration(MbBody b, const PetscReal f[], PetscReal a[])
+{
+  PetscReal JO[3], c[3];
+  MbM3Mult(b->mp.inertia, b->u, JO);
+  MbV3Cross(b->u, JO, c);
+  MbV3Sub(f, c, c);
+  MbM3Mult(b->Jinv, c, a);
+  MbV3Scale(1.0 / b->mp.mass, &f[3], &a[3]);
+  return PETSC_SUCCESS;
+}
+
+/* q = q0 ⊕ Δ: Λ = Λ0 exp[Δ_Ω] (the referential increment, as Λ̇ = Λ hat(Ω)), x̄ = x̄0 + Δ_v.
+   q may be q0. */
+static PetscErrorCode RigidAdvance(MbBody b, const PetscReal q0[], const PetscReal dq[], PetscReal q[])
+{
+  PetscReal L[9], R[9], T[9];
+  RigidLambda(q0, L);
+  MbExpMap(dq, R);
+  MbM3MatMult(L, R, T);
+  MbM3Transpose(T, q); /* column-wise */
+  MbV3Add(&q0[9], &dq[3], &q[9]);
+  return PETSC_SUCCESS;
+}
+
+const MbBodyOps MbBodyOps_Rigid = {"RIGID", RigidKinetic, RigidInverse, RigidExternal, RigidToSpatial, RigidPointVelocity, RigidOperatorH, RigidMomentum, RigidAcceleration, RigidAdvance};
 
 /* Obstacles: fixed in space, infinite inertia. */
 static PetscErrorCode ObstacleZeroScalar(MbBody b, PetscReal *e) { *e = 0; return PETSC_SUCCESS; }
@@ -122,4 +148,7 @@ static PetscErrorCode ObstacleInverse(MbBody b, const PetscReal x[], PetscReal y
 static PetscErrorCode ObstacleExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[]) { PetscArrayzero(f, 6); return PETSC_SUCCESS; }
 static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { PetscArrayzero(a, 3); PetscArrayzero(l, 3); return PETSC_SUCCESS; }
 
-const MbBodyOps MbBodyOps_Obstacle = {"OBSTACLE", ObstacleZeroScalar, ObstacleInverse, ObstacleExternal, RigidToSpatial, RigidPointVelocity, RigidOperatorH, ObstacleMomentum};
+static PetscErrorCode ObstacleAcceleration(MbBody b, const PetscReal f[], PetscReal a[]) { PetscArrayzero(a, 6); return PETSC_SUCCESS; }
+static PetscErrorCode ObstacleAdvance(MbBody b, const PetscReal q0[], const PetscReal dq[], PetscReal q[]) { return q != q0 ? PetscArraycpy(q, q0, 12) : PETSC_SUCCESS; }
+
+const MbBodyOps MbBodyOps_Obstacle = {"OBSTACLE", ObstacleZeroScalar, ObstacleInverse, ObstacleExternal, RigidToSpatial, RigidPointVelocity, RigidOperatorH, ObstacleMomentum, ObstacleAcceleration, ObstacleAdvance};

@@ -59,6 +59,41 @@ typedef struct {
   PetscReal friction, cohesion, restitution, spring, dashpot;
 } MbSurfMat;
 
+/** A spring (PUT_SPRING): a force F along the line between two points, F > 0 pushing them
+    apart; on body[0] it is F·n, on body[1] −F·n, with n the unit vector from point 2 to
+    point 1 (or the fixed direction). The stroke s = ℓ − ℓ₀ (ℓ the current length, or the
+    projection of x₁ − x₂ on the fixed direction; ℓ₀ the rest length, by default ℓ at the first step), and ṡ its
+    rate. F = −k s − c ṡ (linear) or F = fn(s, ṡ) (a callback); F = 0 while s lies outside
+    [lo, hi] (so limits (−∞, 0] make a spring that only pushes: a unilateral ground spring). */
+typedef struct {
+  PetscInt  body[2];  /* body ids; body[1] = −1: point 2 is fixed in space */
+  PetscReal p[2][3];  /* spatial points given by the deck */
+  PetscReal X[2][3];  /* referential points (after resolving) */
+  PetscReal dir[3];   /* fixed spatial unit direction, or zero: along the line of the points */
+  PetscReal length0;  /* ℓ₀ */
+  PetscReal rest;     /* ℓ₀ as given, or NaN: the length at the first step */
+  PetscReal k, c;     /* linear spring and dashpot (>= 0), when fn is NULL */
+  PetscReal lo, hi;   /* stroke limits: the spring acts for lo <= s <= hi */
+  PetscErrorCode (*fn)(void *ctx, PetscReal stroke, PetscReal velocity, PetscReal *force); /* or a callback */
+  void     *ctx;
+  PetscErrorCode (*destroy)(void *);
+  PetscBool resolved; /* X and length0 are set */
+  PetscReal stroke, velocity, force; /* of the last evaluation */
+} MbSpring;
+
+/** Resolve the referential points and ℓ₀ of spring sp (index for messages) from its spatial
+    points with the bodies (b[1] may be NULL) in their current placement. Errors on a spring
+    of zero length without a fixed direction. */
+PETSC_INTERN PetscErrorCode MbSpringResolve(MbSpring *sp, PetscInt index, MbBody b[2]);
+/** Evaluate the spring at the bodies' current q and u (u0 when start): stroke, rate, force
+    (stored in sp) and the unit direction n. t for messages. */
+PETSC_INTERN PetscErrorCode MbSpringEvaluate(MbSpring *sp, PetscInt index, MbBody b[2], PetscBool start, PetscReal t, PetscReal n[3]);
+/** The energy stored in a linear spring at stroke s (zero for callbacks): ½k(clamp(s)² − clamp(0)²). */
+PETSC_INTERN PetscReal MbSpringPotential(const MbSpring *sp, PetscReal s);
+/** The force of the spring (−n·F on the slave) as a generalized force added to f of body b
+    (side 0 or 1). */
+PETSC_INTERN PetscErrorCode MbSpringAddForce(const MbSpring *sp, MbBody b, int side, const PetscReal n[3], PetscReal f[]);
+
 /** Orthonormal frame with normal n as the third axis; t1 hint (may be NULL) is projected
     on the tangent plane and kept when it does not vanish, so frames persist across steps. */
 PETSC_INTERN void MbConFrame(const PetscReal n[3], const PetscReal t1hint[3], PetscReal base[9]);

@@ -2,6 +2,7 @@
 #include <moreau/mblog.h>
 #include "../scheme/schemeimpl.h"
 #include "../solver/solverimpl.h"
+#include "../adapt/adaptimpl.h"
 
 const char *const MbPhaseNames[] = {"MbStepBegin", "MbGhost", "MbDetect", "MbLocDyn", "MbSolve", "MbStepEnd", "MbReduce", "MbBalance", "MbOutput"};
 PetscLogEvent     MB_PhaseEvent[MB_PHASE_COUNT];
@@ -18,6 +19,7 @@ PetscErrorCode MbInitialize(void)
   for (int i = 0; i < MB_PHASE_COUNT; i++) PetscCall(PetscLogEventRegister(MbPhaseNames[i], MB_CLASSID, &MB_PhaseEvent[i]));
   PetscCall(MbSchemeRegisterAll());
   PetscCall(MbSolverRegisterAll());
+  PetscCall(MbAdaptRegisterAll());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -27,6 +29,7 @@ PetscErrorCode MbFinalize(void)
   if (!MbInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbSchemeFinalizePackage());
   PetscCall(MbSolverFinalizePackage());
+  PetscCall(MbAdaptFinalizePackage());
   MbInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

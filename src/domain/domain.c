@@ -55,7 +55,12 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
     if (d->cb[i].destroy) PetscCall(d->cb[i].destroy(d->cb[i].ctx));
   PetscCall(PetscFree(d->cb));
   PetscCall(MbDomainLocDynDestroy(d));
+  PetscCall(MbDomainForcesDestroy(d));
+  for (PetscInt j = 0; j < d->nspring; j++)
+    if (d->spring[j].destroy) PetscCall(d->spring[j].destroy(d->spring[j].ctx));
+  PetscCall(PetscFree(d->spring));
   PetscCall(MbSolverDestroy(&d->solver));
+  PetscCall(MbDomainAdaptDestroy(d)); /* adaptive.c */
   PetscCall(PetscFree(d->mon));
   PetscCall(PetscFree(d->body));
   PetscCall(PetscFree(d->scheme));
@@ -71,7 +76,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   PetscReal dt = d->progress_dt;
   PetscFunctionBegin;
   PetscOptionsBegin(d->comm, NULL, "Domain options", "MbDomain");
-  PetscCall(PetscOptionsString("-mb_scheme", "Time integration scheme of rigid bodies (RIG_POS, RIG_NEG, RIG_IMP)", "MbBodySetScheme", d->default_scheme, name, sizeof(name), &set));
+  PetscCall(PetscOptionsString("-mb_scheme", "Time integration scheme of rigid bodies (RIG_POS, RIG_NEG, RIG_IMP, EULER_EXP, EULER_IMP, GALPHA, CDM, EGALPHA, CHUNG_LEE)", "MbBodySetScheme", d->default_scheme, name, sizeof(name), &set));
   if (set) {
     MbScheme s;
     PetscCall(MbDomainGetScheme(d, name, &s)); /* validates the name */
@@ -92,6 +97,15 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   }
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
+  { /* -mb_adapt_type makes the run adaptive even when the deck has no TIME_ADAPT */
+    PetscBool has;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mb_adapt_type", &has));
+    if (has || d->adapt) {
+      MbAdapt a;
+      PetscCall(MbDomainGetAdapt(d, &a));
+      PetscCall(MbAdaptSetFromOptions(a));
+    }
+  }
   d->verbose     = quiet ? PETSC_FALSE : PETSC_TRUE;
   d->progress_dt = dt;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -222,6 +236,7 @@ PetscErrorCode MbDomainAddMonitor(MbDomain d, PetscReal interval, MbMonitorFn fn
   m->fn       = fn;
   m->ctx      = ctx;
   m->destroy  = destroy;
+  m->due      = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -236,6 +251,7 @@ static PetscErrorCode LocalEnergy(MbDomain d, MbEnergy *e)
     e->kinetic += ek;
     e->external += d->body[i]->work;
   }
+  e->internal = d->epot + d->espring; /* springs (forces.c) */
   e->contact  = d->work_contact;
   e->friction = d->work_friction;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -288,9 +304,40 @@ static PetscErrorCode PhaseEnd(MbDomain d, MbPhase p, PetscLogDouble t0)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbDomainSetMonitorDue(MbDomain d, MbMonitorFn fn, void *ctx, MbMonitorDueFn due)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nmon; i++)
+    if (d->mon[i].fn == fn && d->mon[i].ctx == ctx) d->mon[i].due = due;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetAdapt(MbDomain d, MbAdapt *a)
+{
+  PetscFunctionBegin;
+  if (!d->adapt) PetscCall(MbAdaptCreate(d->comm, &d->adapt));
+  *a = d->adapt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether a monitor would be called now (see CallMonitors), asking those that keep their
+   own clock. */
+PetscErrorCode MbDomainMonitorsDue(MbDomain d, PetscBool *due)
+{
+  PetscFunctionBegin;
+  *due = PETSC_FALSE;
+  for (PetscInt i = 0; i < d->nmon && !*due; i++) {
+    MbMonitor *m = &d->mon[i];
+    if (d->t + 1e-9 * d->h < m->next) continue;
+    if (m->due) PetscCall(m->due(m->ctx, d->t, d->h, due));
+    else *due = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Call the monitors that are due; a monitor is due when t has reached its next time
    (within a relative 1e-9 of h, so that round-off in t does not skip a frame). */
-static PetscErrorCode CallMonitors(MbDomain d, PetscBool *stop)
+PetscErrorCode MbDomainCallMonitors(MbDomain d, PetscBool *stop)
 {
   PetscLogDouble t0;
   PetscFunctionBegin;
@@ -310,25 +357,33 @@ static PetscErrorCode CallMonitors(MbDomain d, PetscBool *stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The first step on several ranks partitions the id-mod-size start; every balance_freq
+   steps the imbalance is checked and, above the tolerance, METIS repartitions. */
+PetscErrorCode MbDomainMaybeBalance(MbDomain d)
+{
+  PetscLogDouble t0;
+  PetscBool      interact = d->nglobal > 1 || d->njoint > 0 || d->nspring > 0;
+  PetscFunctionBegin;
+  if (!interact || d->size == 1 || d->balance_freq == 0 || (d->partitioned && d->nsteps % d->balance_freq)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PhaseBegin(d, MB_PHASE_BALANCE, &t0));
+  PetscCall(MbDomainBalance(d, d->partitioned ? PETSC_FALSE : PETSC_TRUE));
+  PetscCall(PhaseEnd(d, MB_PHASE_BALANCE, t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainStep(MbDomain d)
 {
   PetscLogDouble t0, now;
   MbHistory     *r;
-  PetscBool      interact;
+  PetscBool      interact, force;
   PetscFunctionBegin;
   if (!d->started) {
     PetscCall(PetscTime(&d->run_start));
     d->started = PETSC_TRUE;
   }
   /* bodies interact when there are two or more, or joints (the same on every rank) */
-  interact = d->nglobal > 1 || d->njoint > 0;
-  if (interact && d->size > 1 && d->balance_freq > 0 && (!d->partitioned || d->nsteps % d->balance_freq == 0)) {
-    /* the first step partitions the id-mod-size start; later checks repartition when the
-       imbalance passes the tolerance */
-    PetscCall(PhaseBegin(d, MB_PHASE_BALANCE, &t0));
-    PetscCall(MbDomainBalance(d, d->partitioned ? PETSC_FALSE : PETSC_TRUE));
-    PetscCall(PhaseEnd(d, MB_PHASE_BALANCE, t0));
-  }
+  interact = d->nglobal > 1 || d->njoint > 0 || d->nspring > 0;
+  if (!d->hold_balance) PetscCall(MbDomainMaybeBalance(d));
   if (interact) {
     PetscBool fresh = PETSC_FALSE;
     for (PetscInt j = 0; j < d->njoint && !fresh; j++)
@@ -341,9 +396,17 @@ PetscErrorCode MbDomainStep(MbDomain d)
     if (!fresh) PetscCall(MbDomainKnowBodies(d));
     PetscCall(MbDomainCheckJoints(d));
   }
+  PetscCall(MbDomainForceFamily(d, &force)); /* forces.c: any force scheme (EULER_EXP, CDM, ...)? */
+  if (force) { /* their whole step is forces.c's; the begin/end below do nothing for them */
+    PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
+    PetscCall(MbDomainStepForces(d));
+    PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
+    interact = PETSC_FALSE;
+  }
   PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepBegin(d->body[i]->scheme, d->body[i], d->t, d->h, d->g));
+  if (!force) PetscCall(MbDomainApplySprings(d)); /* springs: impulses of the step, at mid-step */
   PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
   if (interact) {
     /* seed 001: detection at the mid-step placement, U = B + W R, reactions into u */
@@ -371,6 +434,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PhaseBegin(d, MB_PHASE_END, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepEnd(d->body[i]->scheme, d->body[i], d->t, d->h));
+  if (!force) PetscCall(MbDomainSpringsEndStep(d, d->h));
   PetscCall(PhaseEnd(d, MB_PHASE_END, t0));
   d->nsteps++;
   d->t = d->t + d->h;
@@ -416,17 +480,21 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   PetscInt       steps0 = d->nsteps;
   PetscFunctionBegin;
   PetscCheck(duration >= 0 && PetscIsNormalReal(duration + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "run duration must be >= 0, got %g", (double)duration);
+  if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
+    PetscCall(MbDomainRunAdaptive(d, duration));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscTime(&start));
   if (!d->started) {
     d->run_start = start;
     d->started   = PETSC_TRUE;
   }
   last = start;
-  PetscCall(CallMonitors(d, &stop));
+  PetscCall(MbDomainCallMonitors(d, &stop));
   /* stop half a step early: the step that would end past t_end by less than h/2 is not taken */
   while (!stop && d->t < t_end - 0.5 * d->h) {
     PetscCall(MbDomainStep(d));
-    PetscCall(CallMonitors(d, &stop));
+    PetscCall(MbDomainCallMonitors(d, &stop));
     PetscCall(PetscTime(&now));
     if (d->verbose && d->rank == 0 && now - last >= d->progress_dt) {
       double rate = (d->nsteps - steps0) / (now - start), frac = duration > 0 ? 1.0 - (t_end - d->t) / duration : 1.0, eta = rate > 0 ? (t_end - d->t) / d->h / rate : 0;
@@ -483,6 +551,18 @@ PetscErrorCode MbDomainSummary(MbDomain d)
     mem[1] = -mem[0];
     PetscCallMPI(MPI_Allreduce(mem, mg, 2, MPI_DOUBLE, MPI_MAX, d->comm));
     PetscCall(PetscPrintf(d->comm, "moreau: communication (max over ranks): ghost refresh %.3f s, solver scatters %.3f s; peak memory per rank %.1f MB (min %.1f MB)\n", gmax[0], gmax[1], mg[0], -mg[1]));
+  }
+  if (d->adapt) {
+    const char *type;
+    PetscReal   hmin = PETSC_MAX_REAL, hmax = 0;
+    PetscInt    rej;
+    for (PetscInt i = 0; i < d->nhist; i++) {
+      hmin = PetscMin(hmin, d->hist[i].step);
+      hmax = PetscMax(hmax, d->hist[i].step);
+    }
+    PetscCall(MbAdaptGetType(d->adapt, &type));
+    PetscCall(MbAdaptGetStats(d->adapt, &rej, NULL));
+    PetscCall(PetscPrintf(d->comm, "moreau: step-size controller %s: steps from %g to %g; %" PetscInt_FMT " intervals rejected, %" PetscInt_FMT " steps discarded\n", type, (double)(d->nhist ? hmin : 0), (double)hmax, rej, d->discarded));
   }
   PetscCall(PetscPrintf(d->comm, "moreau: time per phase (max over ranks):"));
   for (int p = 0; p < MB_PHASE_COUNT; p++) PetscCall(PetscPrintf(d->comm, " %s %.3f s%s", MbPhaseNames[p] + 2, t[p], p + 1 < MB_PHASE_COUNT ? "," : "\n"));

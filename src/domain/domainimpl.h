@@ -2,7 +2,9 @@
 #ifndef MOREAU_DOMAINIMPL_H
 #define MOREAU_DOMAINIMPL_H
 
+#include <petscsnes.h>
 #include <moreau/mbdomain.h>
+#include <moreau/mbadapt.h>
 #include "../constraint/constraint.h"
 
 /* A growing byte buffer: one message (exchange.c). */
@@ -17,6 +19,7 @@ typedef struct {
   MbMonitorFn fn;        /* the monitor */
   void       *ctx;       /* its context */
   PetscErrorCode (*destroy)(void *); /* destroys ctx */
+  MbMonitorDueFn due;    /* whether it would act at (t, h), or NULL: by interval */
 } MbMonitor;
 
 struct _p_MbDomain {
@@ -62,6 +65,7 @@ struct _p_MbDomain {
   PetscInt       nmigrated;      /* bodies moved so far (all ranks) */
   PetscInt       edgecut;        /* METIS edge cut of the last partition */
   PetscReal      imbalance;      /* load imbalance measured at the last check */
+  PetscBool      hold_balance;   /* no migration now (an adaptive run keeps saved states) */
   /* callbacks by reference (loads): the same index on every rank */
   PetscInt       ncb;
   struct {
@@ -104,6 +108,24 @@ struct _p_MbDomain {
   PetscInt       solver_iterations; /* of the last step */
   PetscReal      solver_error;
   PetscInt       solver_failures;   /* steps whose solve missed the tolerance */
+  /* springs and the force schemes (forces.c) */
+  PetscInt       nspring;     /* springs given by the deck, on every rank */
+  MbSpring      *spring;
+  PetscReal      epot;        /* potential of linear springs after the last step, this rank */
+  PetscReal      espring;     /* energy taken by dashpots and callback springs, this rank */
+  SNES           snes;        /* implicit force schemes: Newton over the owned bodies' a(t+h) */
+  Vec            snesx, snesr;
+  PetscInt       snesn;       /* local size of snesx */
+  MbScheme       fscheme;     /* the implicit scheme of the Newton under way */
+  PetscReal      ft, fh;      /* its step: start time and size */
+  PetscReal      fascale;     /* largest ‖a‖ met by that Newton (its absolute tolerance) */
+  /* adaptive time stepping (adaptive.c, state.c) */
+  MbAdapt        adapt;       /* step-size controller, or NULL: the fixed step h, nothing measured */
+  PetscInt       nacc;        /* Σ nu over the local bodies with a scheme: length of ubuf, aprev */
+  PetscReal     *ubuf;        /* u at the start of the step being taken */
+  PetscReal     *aprev;       /* acceleration of the last step, per velocity entry */
+  PetscReal      hprev;       /* the last step (0: none measured yet) */
+  PetscInt       discarded;   /* steps thrown away by rejections, so far */
 };
 
 /* exchange.c: sparse all-to-all of byte buffers (send[size] emptied, recv[size] filled) */
@@ -117,8 +139,40 @@ PETSC_INTERN PetscErrorCode MbDomainOwnerDestroy(MbDomain);
 /* partition.c, migrate.c: METIS partition of the body graph; bodies and the constraints
    they own to their new owners (collective) */
 PETSC_INTERN PetscErrorCode MbDomainBalance(MbDomain, PetscBool force);
+PETSC_INTERN PetscErrorCode MbDomainMaybeBalance(MbDomain); /* domain.c: when due */
 PETSC_INTERN PetscErrorCode MbDomainPartition(MbDomain, PetscMPIInt newowner[]);
 PETSC_INTERN PetscErrorCode MbDomainMigrate(MbDomain, const PetscMPIInt newowner[]);
+/* A saved state of the domain at the start of an adaptive interval (state.c): all that a
+   step changes and the next steps read. */
+typedef struct {
+  PetscBool  valid;      /* something is saved */
+  PetscReal  t;          /* time */
+  PetscInt   nsteps;     /* steps taken */
+  PetscInt   nhist;      /* history records */
+  PetscInt   nbody;      /* local bodies when saved (no migration in between) */
+  PetscInt   nreal;      /* length of x */
+  PetscReal *x;          /* per body q, u, work, acc (3 nu, when the body has it); then aprev */
+  PetscBool *accok;      /* per body */
+  PetscReal  work_contact, work_friction, espring, epot; /* energy accumulators of this rank */
+  PetscReal  hprev;      /* d->hprev */
+  PetscInt   solver_failures;
+  PetscInt   ncon, ccap; /* constraints of the last step (warm starts, frames) */
+  MbCon     *con;
+  PetscReal *jointR;     /* 3 per joint: last reactions (warm starts) */
+} MbState;
+
+/* state.c */
+PETSC_INTERN PetscErrorCode MbDomainStateSave(MbDomain, MbState *);
+PETSC_INTERN PetscErrorCode MbDomainStateRestore(MbDomain, const MbState *);
+PETSC_INTERN PetscErrorCode MbDomainStateDestroy(MbState *);
+/* adaptive.c: MbDomainRun with a step-size controller; buffers freed by MbDomainAdaptDestroy */
+PETSC_INTERN PetscErrorCode MbDomainRunAdaptive(MbDomain, PetscReal);
+PETSC_INTERN PetscErrorCode MbDomainAdaptDestroy(MbDomain);
+/* domain.c: call the monitors that are due; *stop when one asks to stop */
+PETSC_INTERN PetscErrorCode MbDomainCallMonitors(MbDomain, PetscBool *);
+/* domain.c: whether a monitor is due at the current time */
+PETSC_INTERN PetscErrorCode MbDomainMonitorsDue(MbDomain, PetscBool *);
+
 /* ghost.c: refresh the ghosts from the current placement (collective) */
 PETSC_INTERN PetscErrorCode MbDomainGhostRefresh(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainGhostReset(MbDomain);
@@ -132,5 +186,11 @@ PETSC_INTERN PetscErrorCode MbDomainLocDyn(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainApplyPenalty(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainConstraintSolve(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainLocDynDestroy(MbDomain);
+/* forces.c: the force schemes' step, springs */
+PETSC_INTERN PetscErrorCode MbDomainForceFamily(MbDomain, PetscBool *);
+PETSC_INTERN PetscErrorCode MbDomainStepForces(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainApplySprings(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainSpringsEndStep(MbDomain, PetscReal);
+PETSC_INTERN PetscErrorCode MbDomainForcesDestroy(MbDomain);
 
 #endif

@@ -3,7 +3,7 @@
    A body goes to rank r as a ghost when its bounding box (a ball around its mass centre
    that holds the shape, widened by GEOMETRIC_EPSILON) may meet the box of one of r's
    movable bodies — tested on a grid of cells (MbDomainGhostRefresh) —, and always to the
-   owners of the bodies it shares a joint with. Every refresh recomputes that set from the current placement: a body sent last
+   owners of the bodies it shares a joint or a spring with. Every refresh recomputes that set from the current placement: a body sent last
    time travels as its state (q, u, u0), a new one packed whole (MbBodyPack), and a ghost
    that was not sent this time is dropped — so both sides agree on the set without asking.
    Communication per step is therefore the bodies near partition boundaries, not N
@@ -236,11 +236,19 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     /* joint partners: (rank, body) pairs, each once, unless the box loop sent it already
        (its entries per rank are in id order) */
     PetscInt *jp, njp = 0, *nbox;
-    PetscCall(PetscMalloc2(4 * d->njoint + 1, &jp, d->size, &nbox));
+    PetscCall(PetscMalloc2(4 * (d->njoint + d->nspring) + 1, &jp, d->size, &nbox));
     for (PetscMPIInt r = 0; r < d->size; r++) nbox[r] = nnew[r];
     for (PetscInt j = 0; j < d->njoint; j++)
       for (int m = 0; m < 2; m++) {
         PetscInt a = d->joint[j].body[m], o = d->joint[j].body[1 - m];
+        if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
+        jp[2 * njp]     = d->owner[o];
+        jp[2 * njp + 1] = a;
+        njp++;
+      }
+    for (PetscInt j = 0; j < d->nspring; j++) /* springs' ends too (forces.c) */
+      for (int m = 0; m < 2; m++) {
+        PetscInt a = d->spring[j].body[m], o = d->spring[j].body[1 - m];
         if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
         jp[2 * njp]     = d->owner[o];
         jp[2 * njp + 1] = a;

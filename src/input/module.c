@@ -865,6 +865,27 @@ static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio): TIME_ADAPT, on
+   every rank alike. dtmin = dtmax = 0: not given (the controller takes the deck's step as
+   dtmax and a hundredth of it as dtmin). -mb_adapt_* options override. */
+static PyObject *py_solfec_adapt(PyObject *self, PyObject *args)
+{
+  int         h, reject;
+  const char *kind;
+  double      dtmin, dtmax, b, zeta, alpha, tol, ratio;
+  Sol        *s;
+  MbAdapt     a;
+  if (!PyArg_ParseTuple(args, "isdddddpdd", &h, &kind, &dtmin, &dtmax, &b, &zeta, &alpha, &reject, &tol, &ratio) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainGetAdapt(s->dom, &a));
+  MB_TRY(PyExc_ValueError, MbAdaptSetType(a, kind));
+  if (dtmin > 0 || dtmax > 0) MB_TRY(PyExc_ValueError, MbAdaptSetStepLimits(a, dtmin, dtmax));
+  MB_TRY(PyExc_ValueError, MbAdaptCurvatureSetParameters(a, b, zeta, alpha, reject ? PETSC_TRUE : PETSC_FALSE));
+  MB_TRY(PyExc_ValueError, MbAdaptSetTolerance(a, tol));
+  MB_TRY(PyExc_ValueError, MbAdaptSetRatio(a, ratio));
+  MB_TRY(PyExc_ValueError, MbAdaptSetFromOptions(a)); /* options override the deck */
+  Py_RETURN_NONE;
+}
+
 /* A prescribed velocity given by a callable of time. */
 static PetscErrorCode PyVelocityCall(void *ctx, PetscReal t, PetscReal *v)
 {
@@ -908,6 +929,76 @@ static PyObject *py_solfec_joint(PyObject *self, PyObject *args)
   if (fn != Py_None) Py_INCREF(fn);
   MB_TRY(PyExc_ValueError, MbDomainAddJoint(s->dom, (MbJointKind)kind, (PetscInt)b1, (PetscInt)b2, p1, p2, dir, value, ts, fn != Py_None ? PyVelocityCall : NULL, fn != Py_None ? fn : NULL, fn != Py_None ? PyDecref : NULL, &index));
   return PyLong_FromLong((long)index);
+}
+
+static void CallableWhere(PyObject *fn, char buf[], size_t len);
+
+/* A spring's force given by a Python callable of (stroke, velocity), Solfec's PUT_SPRING
+   function. Runs on the ranks that own an end of the spring. */
+static PetscErrorCode PySpringCall(void *ctx, PetscReal stroke, PetscReal velocity, PetscReal *force)
+{
+  PyObject *r = PyObject_CallFunction((PyObject *)ctx, "dd", (double)stroke, (double)velocity);
+  PetscFunctionBegin;
+  if (!r) {
+    PyErr_Print();
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "PUT_SPRING function raised an exception for stroke %g, velocity %g (traceback above)", (double)stroke, (double)velocity);
+  }
+  *force = PyFloat_AsDouble(r);
+  Py_DECREF(r);
+  if (*force == -1.0 && PyErr_Occurred()) {
+    char where[PETSC_MAX_PATH_LEN + 64];
+    PyErr_Clear();
+    CallableWhere((PyObject *)ctx, where, sizeof(where));
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "PUT_SPRING function must return a number (the force), for stroke %g, velocity %g%s", (double)stroke, (double)velocity, where);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* solfec_spring(h, b1, b2, p1, p2, dir or None, rest (NaN: initial length), spring, dashpot,
+   lo, hi, fn or None) -> index; every rank */
+static PyObject *py_solfec_spring(PyObject *self, PyObject *args)
+{
+  int       h;
+  long      b1, b2;
+  PyObject *op1, *op2, *odir, *fn;
+  double    rest, k, c, lo, hi;
+  PetscReal p1[3], p2[3], dir[3];
+  PetscInt  index;
+  Sol      *s;
+  if (!PyArg_ParseTuple(args, "illOOOdddddO", &h, &b1, &b2, &op1, &op2, &odir, &rest, &k, &c, &lo, &hi, &fn) || !(s = GetSol(h))) return NULL;
+  if (ReadReals(op1, 3, p1, "PUT_SPRING: point1") || ReadReals(op2, 3, p2, "PUT_SPRING: point2")) return NULL;
+  if (odir != Py_None && ReadReals(odir, 3, dir, "PUT_SPRING: direction")) return NULL;
+  if (fn != Py_None) Py_INCREF(fn);
+  MB_TRY(PyExc_ValueError, MbDomainAddSpring(s->dom, (PetscInt)b1, (PetscInt)b2, p1, p2, odir != Py_None ? dir : NULL, rest, k, c, lo, hi, fn != Py_None ? PySpringCall : NULL, fn != Py_None ? fn : NULL, fn != Py_None ? PyDecref : NULL, &index));
+  return PyLong_FromLong((long)index);
+}
+
+/* solfec_critical_step(h) -> the estimate of MbDomainCriticalStep. Collective. */
+static PyObject *py_solfec_critical_step(PyObject *self, PyObject *args)
+{
+  int       h;
+  Sol      *s;
+  PetscReal hc;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
+  if (CheckPeers()) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainCriticalStep(s->dom, &hc));
+  return PyFloat_FromDouble(hc >= PETSC_INFINITY ? Py_HUGE_VAL : (double)hc);
+}
+
+/* solfec_scheme_param(h, scheme, name, value): every rank (the domain's scheme of that name);
+   the -mb_scheme_* options still override the deck */
+static PyObject *py_solfec_scheme_param(PyObject *self, PyObject *args)
+{
+  int         h;
+  const char *scheme, *name;
+  double      v;
+  Sol        *s;
+  MbScheme    sch;
+  if (!PyArg_ParseTuple(args, "issd", &h, &scheme, &name, &v) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainGetScheme(s->dom, scheme, &sch));
+  MB_TRY(PyExc_ValueError, MbSchemeSetParameter(sch, name, v));
+  MB_TRY(PyExc_ValueError, MbSchemeSetFromOptions(sch));
+  Py_RETURN_NONE;
 }
 
 /* ------------------------------------------------------------------ bodies */
@@ -1381,8 +1472,12 @@ static PyMethodDef Methods[] = {
   {"solfec_history_body", py_solfec_history_body, METH_VARARGS, "solfec_history_body(h, id, X, item, t0, t1) -> (t, v) (collective)"},
   {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot)"},
   {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},
+  {"solfec_adapt", py_solfec_adapt, METH_VARARGS, "solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio)"},
   {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, epsilon, maxit, failure, callback, data)"},
   {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},
+  {"solfec_spring", py_solfec_spring, METH_VARARGS, "solfec_spring(h, b1, b2, p1, p2, dir, rest, spring, dashpot, lo, hi, fn) -> index"},
+  {"solfec_critical_step", py_solfec_critical_step, METH_VARARGS, "solfec_critical_step(h) -> estimate of the explicit critical step (collective)"},
+  {"solfec_scheme_param", py_solfec_scheme_param, METH_VARARGS, "solfec_scheme_param(h, scheme, name, value)"},
   {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},
   {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
   {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label) -> id"},

@@ -42,6 +42,8 @@ static const HistItem HistItems[] = {
     {"error", offsetof(MbHistory, error), PETSC_FALSE},
     {"contacts", offsetof(MbHistory, contacts), PETSC_TRUE},
     {"curvature", offsetof(MbHistory, curvature), PETSC_FALSE},
+    {"estimate", offsetof(MbHistory, estimate), PETSC_FALSE},
+    {"rejected", offsetof(MbHistory, rejected), PETSC_TRUE},
     {"walltime", offsetof(MbHistory, walltime), PETSC_FALSE},
 };
 #define NHIST ((int)(sizeof(HistItems) / sizeof(HistItems[0])))
@@ -609,6 +611,15 @@ static PetscErrorCode OutputMonitor(MbDomain dom, void *ctx, PetscBool *stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether OutputMonitor would write at (t, h): lets adaptive runs skip replaying the
+   intervals between frames (src/domain/adaptive.c). */
+static PetscErrorCode OutputDue(void *ctx, PetscReal t, PetscReal h, PetscBool *due)
+{
+  MbOutput out = ((MbOutLink *)ctx)->out;
+  *due         = out && (out->interval <= 0 || t + 1e-9 * h >= out->next) ? PETSC_TRUE : PETSC_FALSE;
+  return PETSC_SUCCESS;
+}
+
 /* Called by MbDomainDestroy (collectively): write the last /history records while the
    domain still exists and cut the tie; the files stay open until MbOutputDestroy. */
 static PetscErrorCode OutputLinkDestroy(void *ctx)
@@ -694,6 +705,7 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   PetscCall(PetscNew(&out->link));
   out->link->out = out;
   PetscCall(MbDomainAddMonitor(dom, 0, OutputMonitor, out->link, OutputLinkDestroy));
+  PetscCall(MbDomainSetMonitorDue(dom, OutputMonitor, out->link, OutputDue));
   *outp = out;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -755,7 +767,7 @@ PetscErrorCode MbOutputReadHistory(MbOutput out, const char item[], PetscReal t0
     PetscCall(PetscStrcasecmp(item, HistItems[i].name, &same));
     if (same) it = &HistItems[i];
   }
-  PetscCheck(it, out->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown history item '%s'; expected one of TIME, STEP, KINETIC, INTERNAL, EXTERNAL, CONTACT, FRICTION, ITERATIONS, ERROR, CONTACTS, CURVATURE, WALLTIME", item);
+  PetscCheck(it, out->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown history item '%s'; expected one of TIME, STEP, KINETIC, INTERNAL, EXTERNAL, CONTACT, FRICTION, ITERATIONS, ERROR, CONTACTS, CURVATURE, ESTIMATE, REJECTED, WALLTIME", item);
   PetscCall(MbOutputFlush(out));
   PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%s", it->name));
   MbH5Get(exists, H5Lexists, (out->file, path, H5P_DEFAULT), path);

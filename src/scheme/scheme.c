@@ -20,6 +20,12 @@ PetscErrorCode MbSchemeRegisterAll(void)
   PetscCall(MbSchemeRegister(MBRIGPOS, MbSchemeCreate_RigPos));
   PetscCall(MbSchemeRegister(MBRIGNEG, MbSchemeCreate_RigNeg));
   PetscCall(MbSchemeRegister(MBRIGIMP, MbSchemeCreate_RigImp));
+  PetscCall(MbSchemeRegister(MBEULEREXP, MbSchemeCreate_EulerExp));
+  PetscCall(MbSchemeRegister(MBEULERIMP, MbSchemeCreate_EulerImp));
+  PetscCall(MbSchemeRegister(MBGALPHA, MbSchemeCreate_GAlpha));
+  PetscCall(MbSchemeRegister(MBCDM, MbSchemeCreate_CDM));
+  PetscCall(MbSchemeRegister(MBEGALPHA, MbSchemeCreate_EGAlpha));
+  PetscCall(MbSchemeRegister(MBCHUNGLEE, MbSchemeCreate_ChungLee));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,6 +85,8 @@ PetscErrorCode MbSchemeSetType(MbScheme s, const char type[])
   }
   if (s->ops.destroy) PetscCall(s->ops.destroy(s));
   PetscCall(PetscMemzero(&s->ops, sizeof(s->ops)));
+  s->family = MB_SCHEME_STEP;
+  s->tshift = 1.0;
   PetscCall(PetscFree(s->type));
   PetscCall(PetscStrallocpy(type, &s->type));
   PetscCall(create(s));
@@ -109,16 +117,52 @@ PetscErrorCode MbSchemeSetErrorIfNotConverged(MbScheme s, PetscBool flg)
 
 PetscErrorCode MbSchemeSetFromOptions(MbScheme s)
 {
-  PetscReal rtol  = s->rtol;
+  PetscReal rtol  = s->rtol, p[3] = {0, 0, 0};
   PetscInt  maxit = s->maxit;
+  PetscBool set[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscFunctionBegin;
   PetscOptionsBegin(s->comm, NULL, "Time integration scheme options", "MbScheme");
   PetscCall(PetscOptionsReal("-mb_scheme_rtol", "Newton tolerance of implicit schemes, relative and scaled by h", "MbSchemeSetTolerances", rtol, &rtol, NULL));
   PetscCall(PetscOptionsInt("-mb_scheme_max_it", "Newton iteration cap of implicit schemes", "MbSchemeSetTolerances", maxit, &maxit, NULL));
   PetscCall(PetscOptionsBool("-mb_scheme_error_if_not_converged", "Stop when an implicit scheme's Newton does not converge", "MbScheme", s->error_if_not_converged, &s->error_if_not_converged, NULL));
+  PetscCall(PetscOptionsReal("-mb_scheme_rho_inf", "GALPHA: spectral radius at infinite frequency, in [0, 1]", "MbSchemeSetParameter", p[0], &p[0], &set[0]));
+  PetscCall(PetscOptionsReal("-mb_scheme_rho_b", "EGALPHA: spectral radius at the bifurcation frequency, in [0, 1]", "MbSchemeSetParameter", p[1], &p[1], &set[1]));
+  PetscCall(PetscOptionsReal("-mb_scheme_beta", "CHUNG_LEE: beta, in [1, 28/27]", "MbSchemeSetParameter", p[2], &p[2], &set[2]));
   PetscOptionsEnd();
   PetscCall(MbSchemeSetTolerances(s, rtol, maxit));
+  /* a parameter option applies to the schemes that have it and is ignored by the others */
+  if (s->ops.setparam) {
+    static const char *const names[3] = {"rho_inf", "rho_b", "beta"};
+    static const char *const owner[3] = {MBGALPHA, MBEGALPHA, MBCHUNGLEE};
+    for (int k = 0; k < 3; k++) {
+      PetscBool mine;
+      PetscCall(PetscStrcmp(s->type, owner[k], &mine));
+      if (set[k] && mine) PetscCall(s->ops.setparam(s, names[k], p[k]));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSchemeSetParameter(MbScheme s, const char name[], PetscReal value)
+{
+  PetscFunctionBegin;
+  PetscCheck(s->type, s->comm, PETSC_ERR_ORDER, "scheme type not set");
+  PetscCheck(PetscIsNormalReal(value) || value == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: parameter %s must be finite, got %g", s->type, name, (double)value);
+  PetscCheck(s->ops.setparam, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameters (got %s = %g); rho_inf is GALPHA's, rho_b EGALPHA's, beta CHUNG_LEE's", s->type, name, (double)value);
+  PetscCall(s->ops.setparam(s, name, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSchemeIsForceBased(MbScheme s, PetscBool *flg)
+{
+  *flg = s->family != MB_SCHEME_STEP ? PETSC_TRUE : PETSC_FALSE;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbSchemeGetRejections(MbScheme s, PetscInt *n)
+{
+  *n = s->rejections;
+  return PETSC_SUCCESS;
 }
 
 PetscErrorCode MbSchemeAppliesTo(MbScheme s, MbBodyKind kind, PetscBool *applies)
@@ -132,6 +176,7 @@ PetscErrorCode MbSchemeAppliesTo(MbScheme s, MbBodyKind kind, PetscBool *applies
 PetscErrorCode MbSchemeStepBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, const PetscReal g[3])
 {
   PetscFunctionBegin;
+  if (s->family != MB_SCHEME_STEP) PetscFunctionReturn(PETSC_SUCCESS); /* forces.c drives it */
   PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
   PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
   PetscCall(s->ops.begin(s, b, t, h, g));
@@ -142,6 +187,7 @@ PetscErrorCode MbSchemeStepEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h)
 {
   PetscReal p = 0;
   PetscFunctionBegin;
+  if (s->family != MB_SCHEME_STEP) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(s->ops.end(s, b, t, h));
   /* work of external forces over the step: h f·(u(t) + u(t+h))/2, f at the half step */
   for (PetscInt i = 0; i < b->nu; i++) p += b->fext[i] * 0.5 * (b->u0[i] + b->u[i]);

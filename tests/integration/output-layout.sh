@@ -23,7 +23,7 @@ import h5py
 
 tmp = sys.argv[1]
 HIST = ["time", "step", "kinetic", "internal", "external", "contact", "friction",
-        "iterations", "error", "contacts", "curvature", "walltime"]
+        "iterations", "error", "contacts", "curvature", "estimate", "rejected", "walltime"]
 nbad = 0
 
 
@@ -60,7 +60,7 @@ def layout(f):
     h = f["history"]
     nh = h["time"].shape[0]
     for k in HIST:
-        if k not in h or h[k].shape != (nh,) or h[k].dtype.kind != ("i" if k in ("iterations", "contacts") else "f"):
+        if k not in h or h[k].shape != (nh,) or h[k].dtype.kind != ("i" if k in ("iterations", "contacts", "rejected") else "f"):
             bad.append("/history/%s" % k)
     for m in f["mesh"].values():
         for k in ["surface_topology", "surface_body", "sphere_body", "sphere_radius"]:

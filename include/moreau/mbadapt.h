@@ -1,0 +1,93 @@
+/* moreau — step-size controllers (ARCHITECTURE.md adapt/), registered by name (PETSc
+   style) and chosen with MbAdaptSetType, the deck's TIME_ADAPT or -mb_adapt_type.
+
+   After every step the domain hands the controller the global dot products of the step
+   (MbAdaptData: one MPI_Allreduce over all ranks, so every rank decides alike) and the
+   controller answers with the next step and an action: go on, accept everything so far
+   (the domain may then forget its saved state), or reject back to the last accepted state
+   and redo from there with the step it proposes. Only controllers that say so in
+   MbAdaptUsesCheckpoints ever reject (CURVATURE and LOCAL_ERROR with reject on). */
+#ifndef MOREAU_MBADAPT_H
+#define MOREAU_MBADAPT_H
+
+#include <moreau/mbsys.h>
+#include <petscviewer.h>
+
+typedef struct _p_MbAdapt *MbAdapt;
+
+#define MBADAPTFIXED "FIXED"             /* the deck's step, always */
+#define MBADAPTCURVATURE "CURVATURE"     /* Lages et al. 2010 (seed 004), eqs. (5), (7), (10) */
+#define MBADAPTTRUNC "TRUNCATION"        /* seed 002, (2-183)-(2-184): h³/6 ‖d⃛‖ <= tol */
+#define MBADAPTLOCALERR "LOCAL_ERROR"    /* Zienkiewicz and Xie 1991 */
+#define MBADAPTFREQ "APPARENT_FREQUENCY" /* Park and Underwood 1980 */
+
+/** What the domain measured over the step that ended at time t (all sums global). The
+    velocity is u (every degree of freedom of every body with a scheme), the acceleration
+    a = (u(t) − u(t−h))/h, the acceleration jump Δa = a − a_prev between this step and the
+    one before, and d the displacement of the mass centres from their reference places. */
+typedef struct {
+  PetscReal t;     /* time after the step */
+  PetscReal h;     /* the step just taken */
+  PetscReal hprev; /* the step before it (0 on the first step of a run) */
+  PetscReal vv;    /* ḋ·ḋ at t (eq. (5) of seed 004) */
+  PetscReal aa;    /* d̈·d̈ */
+  PetscReal va;    /* ḋ·d̈ */
+  PetscReal dada;  /* Δa·Δa (0 when hprev = 0) */
+  PetscReal u0u0;  /* ḋ·ḋ at t − h */
+  PetscReal dd;    /* d·d */
+} MbAdaptData;
+
+typedef enum {
+  MB_ADAPT_CONTINUE = 0, /* take the next step */
+  MB_ADAPT_ACCEPT   = 1, /* the steps since the last accept are final: save the state here */
+  MB_ADAPT_REJECT   = 2  /* go back to the last accepted state and redo with the new step */
+} MbAdaptAction;
+
+/** Register a controller by name. Not collective. */
+PETSC_EXTERN PetscErrorCode MbAdaptRegister(const char name[], PetscErrorCode (*create)(MbAdapt));
+/** Create a controller of type FIXED. Collective on comm (only to agree on messages). */
+PETSC_EXTERN PetscErrorCode MbAdaptCreate(MPI_Comm comm, MbAdapt *adapt);
+PETSC_EXTERN PetscErrorCode MbAdaptDestroy(MbAdapt *adapt);
+/** Set the type by registered name; errors naming the unknown name and listing the known. */
+PETSC_EXTERN PetscErrorCode MbAdaptSetType(MbAdapt adapt, const char type[]);
+PETSC_EXTERN PetscErrorCode MbAdaptGetType(MbAdapt adapt, const char **type);
+/** Comma-separated registered names. */
+PETSC_EXTERN PetscErrorCode MbAdaptListNames(char buf[], size_t len);
+/** Step limits: 0 < dtmin <= dtmax. */
+PETSC_EXTERN PetscErrorCode MbAdaptSetStepLimits(MbAdapt adapt, PetscReal dtmin, PetscReal dtmax);
+PETSC_EXTERN PetscErrorCode MbAdaptGetStepLimits(MbAdapt adapt, PetscReal *dtmin, PetscReal *dtmax);
+/** CURVATURE (seed 004): b > 0 of eq. (7), zeta > 0 (regularization interval ζ Δt_max,
+    section 3), alpha in [0, 1) of eq. (10) (0.5 in the paper), reject: redo an interval
+    whose regularized curvature grew (also LOCAL_ERROR's switch: redo a step with η > η̄). */
+PETSC_EXTERN PetscErrorCode MbAdaptCurvatureSetParameters(MbAdapt adapt, PetscReal b, PetscReal zeta, PetscReal alpha, PetscBool reject);
+/** CURVATURE: a grown curvature rejects the interval only when the redo's step Δt(k_m) is
+    shorter than the largest step of the interval by more than the fraction rtol in [0, 1)
+    (default 0.01; 0 is the paper's rule as written). */
+PETSC_EXTERN PetscErrorCode MbAdaptCurvatureSetRejectTolerance(MbAdapt adapt, PetscReal rtol);
+/** TRUNCATION: absolute tolerance of the local truncation error (length units);
+    LOCAL_ERROR: tolerance of the relative error η (Zienkiewicz–Xie). tol > 0. */
+PETSC_EXTERN PetscErrorCode MbAdaptSetTolerance(MbAdapt adapt, PetscReal tol);
+/** APPARENT_FREQUENCY: the step is ratio · 2/ω, ω the apparent frequency; 0 < ratio <= 1. */
+PETSC_EXTERN PetscErrorCode MbAdaptSetRatio(MbAdapt adapt, PetscReal ratio);
+/** Read -mb_adapt_type, -mb_adapt_dtmin, -mb_adapt_dtmax, -mb_adapt_b, -mb_adapt_zeta,
+    -mb_adapt_alpha, -mb_adapt_reject, -mb_adapt_tol, -mb_adapt_ratio. Collective. */
+PETSC_EXTERN PetscErrorCode MbAdaptSetFromOptions(MbAdapt adapt);
+/** Whether the controller may reject (the domain must keep the last accepted state). */
+PETSC_EXTERN PetscErrorCode MbAdaptUsesCheckpoints(MbAdapt adapt, PetscBool *flg);
+/** A run begins at time t with the deck's step h0: *h gets the first step. Collective. */
+PETSC_EXTERN PetscErrorCode MbAdaptStart(MbAdapt adapt, PetscReal t, PetscReal h0, PetscReal *h);
+/** After a step: the next step and what to do. last: the run ends here (an interval that
+    is open is closed now). Not collective: data is global, so every rank decides alike. */
+PETSC_EXTERN PetscErrorCode MbAdaptPost(MbAdapt adapt, const MbAdaptData *data, PetscBool last, MbAdaptAction *action, PetscReal *h);
+/** The curvature k of eq. (5) of the last step, and the controller's own indicator
+    (CURVATURE: the regularized k_m of eq. (10); TRUNCATION: the error estimate;
+    LOCAL_ERROR: η; APPARENT_FREQUENCY: ω; FIXED: 0). */
+PETSC_EXTERN PetscErrorCode MbAdaptGetIndicators(MbAdapt adapt, PetscReal *curvature, PetscReal *estimate);
+/** Intervals rejected and steps discarded with them, since creation. */
+PETSC_EXTERN PetscErrorCode MbAdaptGetStats(MbAdapt adapt, PetscInt *rejections, PetscInt *discarded);
+/** Print the type and its parameters. Collective. */
+PETSC_EXTERN PetscErrorCode MbAdaptView(MbAdapt adapt, PetscViewer viewer);
+/** The curvature of eq. (5) of seed 004 from the three dot products. */
+PETSC_EXTERN PetscReal MbAdaptCurvature(PetscReal vv, PetscReal aa, PetscReal va);
+
+#endif

@@ -1,0 +1,136 @@
+/* CURVATURE: the step follows the first Frenet curvature of the displacement history
+   (Lages, Silveira, Cintra and Frery 2010; seed 004):
+     k(t) by eq. (5) over all degrees of freedom (the three dot products come in MbAdaptData,
+       already summed over ranks),
+     Δt = max(Δt_max e^(−b k), Δt_min), eq. (7),
+     regularization by maxima over intervals Δt_dl = ζ Δt_max (section 3): with k_(m−1) the
+       regularized curvature of the last interval and maxk the largest k so far in this one,
+       k_m = α k_(m−1) + (1 − α) maxk when maxk < k_(m−1), else maxk, eq. (10);
+     rejection (section 3): when the interval ends with k_m > k_(m−1), its steps are thrown
+       away and it is integrated again from its start with Δt(k_m).
+   Our reading of the places the paper leaves open:
+   - an interval starts at an accepted state and ends at the first step that reaches its
+     start + Δt_dl (the steps are not cut to land on the boundary), or at the end of a run;
+   - the interval [t_m, t] holds t_m, so maxk starts at k(t_m), the curvature of the step
+     that ended there (not at 0, which would make every interval open with the step
+     Δt(α k_(m−1)), far longer than the motion asks for);
+   - k_(m−1) is the regularized value of eq. (10) at the end of the last interval (0 at the
+     start), so that a quiet interval forgets a peak geometrically, by α per interval;
+   - a redone interval is integrated at the fixed step Δt(k_m); if it ends with a still
+     larger k_m it is redone again (at most MAXREDO times, or until Δt = Δt_min);
+   - a rejection whose redo would shorten the interval's largest step by less than the
+     fraction reject_tol (default 1 %; MbAdaptCurvatureSetRejectTolerance) is not made. */
+#include "../adaptimpl.h"
+
+#define MAXREDO 4
+
+static const char LagesCitation[] = "@article{lages2010adaptive,\n"
+                                    "  author  = {Eduardo N. Lages and Eduardo S. S. Silveira and Diogo T. Cintra and Alejandro C. Frery},\n"
+                                    "  title   = {An adaptive time integration strategy based on displacement history curvature},\n"
+                                    "  journal = {International Journal for Numerical Methods in Engineering},\n"
+                                    "  note    = {preprint of 12 July 2010 (moreau seed 004)}, year = {2010}\n}\n";
+static PetscBool  LagesCited      = PETSC_FALSE;
+
+typedef struct {
+  PetscReal kprev;   /* k_(m−1): regularized curvature at the end of the last interval */
+  PetscReal kmax;    /* maxk(t_m, t): largest k in this interval so far */
+  PetscReal kstart;  /* k(t_m), measured by the step that ended at t_m (0 at a run's start) */
+  PetscReal tc;      /* start of this interval (an accepted state) */
+  PetscReal hlarge;  /* largest step taken in this interval */
+  PetscInt  n;       /* steps in this interval */
+  PetscBool redo;    /* this pass redoes the interval at the fixed step hredo */
+  PetscReal hredo;   /* Δt(k_m) of the rejection */
+  PetscInt  nredo;   /* passes redone for this interval */
+  PetscBool started; /* a run began */
+} Curv;
+
+/* eq. (7) */
+static PetscReal StepOf(MbAdapt a, PetscReal k) { return PetscMax(a->dtmax * PetscExpReal(-a->b * k), a->dtmin); }
+
+/* eq. (10) */
+static PetscReal Regularized(MbAdapt a, const Curv *c) { return c->kmax < c->kprev ? a->alpha * c->kprev + (1 - a->alpha) * c->kmax : c->kmax; }
+
+static PetscErrorCode CurvStart(MbAdapt a, PetscReal t, PetscReal h0, PetscReal *h)
+{
+  Curv *c = (Curv *)a->data;
+  PetscFunctionBegin;
+  if (!LagesCited) PetscCall(PetscCitationsRegister(LagesCitation, &LagesCited));
+  if (!c->started) c->kprev = 0; /* "at the beginning of simulation, k_(m−1) can be adopted null" */
+  c->started = PETSC_TRUE;
+  c->kmax    = c->kstart;
+  c->tc      = t;
+  c->n       = 0;
+  c->hlarge  = 0;
+  c->redo    = PETSC_FALSE;
+  c->nredo   = 0;
+  *h         = StepOf(a, Regularized(a, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CurvPost(MbAdapt a, const MbAdaptData *dat, PetscBool last, MbAdaptAction *action, PetscReal *h)
+{
+  Curv     *c = (Curv *)a->data;
+  PetscReal km;
+  PetscFunctionBegin;
+  c->kmax   = PetscMax(c->kmax, a->curvature);
+  c->hlarge = PetscMax(c->hlarge, dat->h);
+  c->n++;
+  km          = Regularized(a, c);
+  a->estimate = km;
+  *h          = c->redo ? c->hredo : StepOf(a, km);
+  if (!(last || dat->t >= c->tc + a->zeta * a->dtmax - 1e-9 * dat->h)) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the interval ends here */
+  if (a->reject && km > c->kprev && StepOf(a, km) < (1 - a->reject_tol) * c->hlarge && c->nredo < MAXREDO) {
+    a->rejections++;
+    a->discarded += c->n;
+    c->hredo = StepOf(a, km);
+    c->redo  = PETSC_TRUE;
+    c->nredo++;
+    c->kmax   = c->kstart;
+    c->hlarge = 0;
+    c->n      = 0;
+    *h        = c->hredo;
+    *action   = MB_ADAPT_REJECT;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  c->kprev  = km;
+  c->kstart = a->curvature;
+  c->kmax   = c->kstart;
+  c->hlarge = 0;
+  c->n      = 0;
+  c->tc     = dat->t;
+  c->redo   = PETSC_FALSE;
+  c->nredo  = 0;
+  *h        = StepOf(a, Regularized(a, c));
+  *action   = MB_ADAPT_ACCEPT;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CurvView(MbAdapt a, PetscViewer v)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "  b %g, zeta %g (interval %g), alpha %g, reject %s; %" PetscInt_FMT " intervals rejected, %" PetscInt_FMT " steps discarded\n", (double)a->b, (double)a->zeta, (double)(a->zeta * a->dtmax), (double)a->alpha,
+                                   a->reject ? "yes" : "no", a->rejections, a->discarded));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CurvDestroy(MbAdapt a)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(a->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbAdaptCreate_Curvature(MbAdapt a)
+{
+  Curv *c;
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&c));
+  a->data        = c;
+  a->ops.start   = CurvStart;
+  a->ops.post    = CurvPost;
+  a->ops.view    = CurvView;
+  a->ops.destroy = CurvDestroy;
+  a->canreject   = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

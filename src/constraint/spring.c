@@ -1,0 +1,114 @@
+/* Springs (PUT_SPRING, as Solfec-1.0's deck command): a force along the line between a
+   point of one body and a point of another body or of space, given by a linear spring and
+   dashpot or by a callback of stroke and stroke rate (constraint.h, MbSpring). A spring is
+   not a row of the local dynamics: it is a force, which the force schemes evaluate where
+   they need it (src/domain/forces.c) and the RIG_* schemes apply as an impulse of the step
+   at the mid-step placement, as penalty contacts are. */
+#include <moreau/mbmath.h>
+#include "constraint.h"
+#include "../body/bodyimpl.h"
+
+/* X = Λᵀ(x − x̄) + X̄ for rigid bodies; the ground keeps the spatial point. */
+static void ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+{
+  PetscReal L[9], a[3];
+  if (!b) {
+    MbV3Copy(x, X);
+    return;
+  }
+  MbM3Transpose(b->q, L);
+  MbV3Sub(x, &b->q[9], a);
+  MbM3MultTranspose(L, a, a);
+  MbV3Add(a, b->mp.center, X);
+}
+
+PetscErrorCode MbSpringResolve(MbSpring *sp, PetscInt index, MbBody b[2])
+{
+  PetscReal d[3];
+  PetscFunctionBegin;
+  for (int k = 0; k < 2; k++) ToReferential(b[k], sp->p[k], sp->X[k]);
+  MbV3Sub(sp->p[0], sp->p[1], d);
+  if (MbV3Norm(sp->dir) > 0)
+    sp->length0 = MbV3Dot(d, sp->dir);
+  else {
+    sp->length0 = MbV3Norm(d);
+    PetscCheck(sp->length0 > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "PUT_SPRING %" PetscInt_FMT " between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": the two points coincide at (%g, %g, %g), so the spring has zero length and no direction; move a point or give direction=", index, sp->body[0],
+               sp->body[1], (double)sp->p[0][0], (double)sp->p[0][1], (double)sp->p[0][2]);
+  }
+  if (!PetscIsNanReal(sp->rest)) sp->length0 = sp->rest;
+  sp->resolved = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Spatial position and velocity of the spring's end k (velocity of u0 when start). */
+static PetscErrorCode EndState(MbSpring *sp, MbBody b, int k, PetscBool start, PetscReal x[3], PetscReal v[3])
+{
+  PetscFunctionBegin;
+  if (!b) {
+    MbV3Copy(sp->X[k], x);
+    v[0] = v[1] = v[2] = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(b->ops->to_spatial(b, sp->X[k], x));
+  if (start) {
+    PetscReal save[6];
+    PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "springs handle bodies of up to 6 velocities for now");
+    PetscCall(PetscArraycpy(save, b->u, b->nu));
+    PetscCall(PetscArraycpy(b->u, b->u0, b->nu));
+    PetscCall(b->ops->point_velocity(b, sp->X[k], v));
+    PetscCall(PetscArraycpy(b->u, save, b->nu));
+  } else
+    PetscCall(b->ops->point_velocity(b, sp->X[k], v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSpringEvaluate(MbSpring *sp, PetscInt index, MbBody b[2], PetscBool start, PetscReal t, PetscReal n[3])
+{
+  PetscReal x[2][3], v[2][3], d[3], len, F = 0;
+  PetscFunctionBegin;
+  for (int k = 0; k < 2; k++) PetscCall(EndState(sp, b[k], k, start, x[k], v[k]));
+  MbV3Sub(x[0], x[1], d);
+  if (MbV3Norm(sp->dir) > 0) {
+    MbV3Copy(sp->dir, n);
+    len = MbV3Dot(d, n);
+  } else {
+    len = MbV3Norm(d);
+    PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "PUT_SPRING %" PetscInt_FMT " between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": its two points met at t = %g (zero length), where its direction is undefined; give direction= for a spring that may close up", index, sp->body[0],
+               sp->body[1], (double)t);
+    MbV3Scale(1.0 / len, d, n);
+  }
+  MbV3Sub(v[0], v[1], d);
+  sp->stroke   = len - sp->length0;
+  sp->velocity = MbV3Dot(d, n);
+  if (sp->stroke >= sp->lo && sp->stroke <= sp->hi) {
+    if (sp->fn) {
+      PetscCall(sp->fn(sp->ctx, sp->stroke, sp->velocity, &F));
+      PetscCheck(PetscIsNormalReal(F) || F == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "PUT_SPRING %" PetscInt_FMT ": its function returned %g for stroke %g and velocity %g at t = %g", index, (double)F, (double)sp->stroke, (double)sp->velocity, (double)t);
+    } else
+      F = -sp->k * sp->stroke - sp->c * sp->velocity;
+  }
+  sp->force = F;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal MbSpringPotential(const MbSpring *sp, PetscReal s)
+{
+  PetscReal c = PetscMin(PetscMax(s, sp->lo), sp->hi), c0 = PetscMin(PetscMax(0.0, sp->lo), sp->hi);
+  if (sp->fn) return 0;
+  return 0.5 * sp->k * (c * c - c0 * c0);
+}
+
+PetscErrorCode MbSpringAddForce(const MbSpring *sp, MbBody b, int side, const PetscReal n[3], PetscReal f[])
+{
+  static const PetscReal eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  PetscReal              H[18], P[3];
+  PetscFunctionBegin;
+  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "springs handle bodies of up to 6 velocities for now");
+  MbV3Scale(side ? -sp->force : sp->force, n, P);
+  PetscCall(b->ops->operator_h(b, sp->X[side], eye, H)); /* ẋ = H u, so the generalized force is Hᵀ P */
+  for (int r = 0; r < 3; r++)
+    for (PetscInt j = 0; j < b->nu; j++) f[j] += H[b->nu * r + j] * P[r];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

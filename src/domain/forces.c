@@ -1,0 +1,543 @@
+/* The force path of the step loop: every force on the bodies evaluated at a state a scheme
+   chooses, and the force schemes driven around that evaluation (schemeimpl.h, families
+   EXPLICIT and IMPLICIT). Also the springs (PUT_SPRING) for both paths.
+
+   MbDomainEvalForces(t) fills body->force of every owned body with
+     gravity + loads (the body's external op) + springs + penalty contacts,
+   all at the bodies' current q and u: contacts come from the usual detection
+   (src/domain/detect.c) at the current placement with the current velocities. It is
+   collective (ghost refresh, detection).
+
+   Implicit schemes solve R(x) = 0 for x = a(t+h) of every owned body at once with PETSc's
+   SNES: Newton with a matrix-free Jacobian (MatMFFD, finite differences of R along the
+   Krylov directions) and GMRES without a preconditioner. Why matrix-free: R couples bodies
+   through springs and contacts that the detection finds anew at every evaluation, so there
+   is no assembled tangent to hand; a finite-difference Jacobian column by column would cost
+   one collective evaluation per degree of freedom of the whole domain, while GMRES needs
+   about as many evaluations as R has distinct eigenvalue clusters (a few for I + O(h²)K/M).
+   A failed Newton rejects the step and redoes it as two halves (seed 002, "reduce h and
+   return to step 2"), at most MAX_HALVINGS times deep. */
+#include <petscsnes.h>
+#include <moreau/mbmath.h>
+#include "domainimpl.h"
+#include "../body/bodyimpl.h"
+#include "../scheme/schemeimpl.h"
+
+#define MAX_HALVINGS 12
+
+static PetscBool Integrated(MbBody b) { return b->kind != MB_BODY_OBSTACLE && b->scheme; }
+
+static PetscBool Owned(MbDomain d, PetscInt id)
+{
+  PetscMPIInt r;
+  if (id < 0) return PETSC_FALSE;
+  (void)MbDomainOwnerRank(d, id, &r);
+  return r == d->rank ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The rank that accounts a spring's energy: the owner of its first movable end. */
+static PetscBool SpringMine(MbDomain d, const MbSpring *sp)
+{
+  PetscInt id = sp->body[0];
+  if (!d->movable[id] && sp->body[1] >= 0) id = sp->body[1];
+  return Owned(d, id);
+}
+
+static void SpringBodies(MbDomain d, const MbSpring *sp, MbBody b[2])
+{
+  for (int k = 0; k < 2; k++) b[k] = sp->body[k] >= 0 ? d->all[sp->body[k]] : NULL;
+}
+
+PetscErrorCode MbDomainAddSpring(MbDomain d, PetscInt b1, PetscInt b2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal rest, PetscReal k, PetscReal c, PetscReal lo, PetscReal hi,
+                                 PetscErrorCode (*fn)(void *, PetscReal, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index)
+{
+  MbSpring *sp;
+  PetscFunctionBegin;
+  PetscCheck(b1 >= 0 && b1 < d->nglobal, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING: no body with id %" PetscInt_FMT, b1);
+  PetscCheck(b2 >= -1 && b2 < d->nglobal, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING: no body with id %" PetscInt_FMT, b2);
+  PetscCheck(b1 != b2, d->comm, PETSC_ERR_ARG_WRONG, "PUT_SPRING: both ends on the same body %" PetscInt_FMT, b1);
+  PetscCheck(k >= 0 && PetscIsNormalReal(k + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": spring must be >= 0, got %g", b1, b2, (double)k);
+  PetscCheck(c >= 0 && PetscIsNormalReal(c + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": dashpot must be >= 0, got %g", b1, b2, (double)c);
+  PetscCheck(!PetscIsNanReal(lo) && !PetscIsNanReal(hi) && lo <= hi, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": limits must satisfy min <= max, got (%g, %g)", b1, b2, (double)lo,
+             (double)hi);
+  PetscCheck(!fn || (k == 0 && c == 0), d->comm, PETSC_ERR_ARG_WRONG, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": give a function or spring/dashpot, not both", b1, b2);
+  PetscCall(PetscRealloc(sizeof(MbSpring) * (d->nspring + 1), &d->spring));
+  sp = &d->spring[d->nspring];
+  PetscCall(PetscMemzero(sp, sizeof(*sp)));
+  sp->body[0] = b1;
+  sp->body[1] = b2;
+  MbV3Copy(p1, sp->p[0]);
+  MbV3Copy(p2, sp->p[1]);
+  if (dir) {
+    PetscReal len = MbV3Norm(dir);
+    PetscCheck(len > 0 && PetscIsNormalReal(len), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": direction must be a non-zero vector, got (%g, %g, %g)", b1, b2, (double)dir[0], (double)dir[1],
+               (double)dir[2]);
+    MbV3Scale(1.0 / len, dir, sp->dir);
+  }
+  PetscCheck(PetscIsNanReal(rest) || PetscIsNormalReal(rest) || rest == 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": rest length must be finite, got %g", b1, b2, (double)rest);
+  PetscCheck(PetscIsNanReal(rest) || rest > 0 || dir, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": rest length must be > 0 for a spring along the line of its points, got %g", b1, b2,
+             (double)rest);
+  sp->rest    = rest;
+  sp->k       = k;
+  sp->c       = c;
+  sp->lo      = lo;
+  sp->hi      = hi;
+  sp->fn      = fn;
+  sp->ctx     = ctx;
+  sp->destroy = destroy;
+  d->nspring++;
+  if (index) *index = d->nspring - 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Resolve new springs against q(t): the rank that accounts a spring (it holds both ends:
+   spring partners are ghosts like joint partners) resolves it, and one reduction shares the
+   referential points and rest length with every rank. Collective. */
+static PetscErrorCode SpringsResolve(MbDomain d)
+{
+  PetscInt   nnew = 0, *idx;
+  PetscReal *buf, *sum;
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < d->nspring; j++) {
+    MbSpring *sp = &d->spring[j];
+    if (sp->resolved) continue;
+    PetscCheck(d->movable[sp->body[0]] || (sp->body[1] >= 0 && d->movable[sp->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", j, sp->body[0],
+               sp->body[1]);
+    nnew++;
+  }
+  if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainGhostRefresh(d));
+  PetscCall(PetscMalloc3(nnew, &idx, 7 * nnew, &buf, 7 * nnew, &sum));
+  nnew = 0;
+  for (PetscInt j = 0; j < d->nspring; j++) {
+    MbSpring *sp = &d->spring[j];
+    if (sp->resolved) continue;
+    PetscCall(PetscArrayzero(&buf[7 * nnew], 7));
+    if (SpringMine(d, sp)) {
+      MbBody b[2];
+      SpringBodies(d, sp, b);
+      PetscCheck(b[0] && (sp->body[1] < 0 || b[1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PUT_SPRING %" PetscInt_FMT ": an end is not on rank %d, which accounts the spring", j, d->rank);
+      PetscCall(MbSpringResolve(sp, j, b));
+      PetscCall(PetscArraycpy(&buf[7 * nnew], &sp->X[0][0], 6));
+      buf[7 * nnew + 6] = sp->length0;
+    }
+    idx[nnew++] = j;
+  }
+  PetscCall(MPIU_Allreduce(buf, sum, 7 * nnew, MPIU_REAL, MPIU_SUM, d->comm));
+  for (PetscInt i = 0; i < nnew; i++) {
+    MbSpring *sp = &d->spring[idx[i]];
+    PetscCall(PetscArraycpy(&sp->X[0][0], &sum[7 * i], 6));
+    sp->length0  = sum[7 * i + 6];
+    sp->resolved = PETSC_TRUE;
+  }
+  PetscCall(PetscFree3(idx, buf, sum));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainForceFamily(MbDomain d, PetscBool *force)
+{
+  int         l    = 0, g;
+  const char *name = NULL;
+  PetscInt    id   = -1;
+  PetscFunctionBegin;
+  if (d->nspring) PetscCall(SpringsResolve(d));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbScheme s = d->body[i]->scheme;
+    if (!s) continue;
+    if (s->family == MB_SCHEME_STEP)
+      l |= 1;
+    else {
+      PetscBool ga;
+      if (!name) {
+        name = s->type;
+        id   = d->body[i]->id;
+      }
+      if (s->family == MB_SCHEME_EXPLICIT)
+        l |= 2;
+      else {
+        PetscCall(PetscStrcmp(s->type, MBGALPHA, &ga));
+        l |= ga ? 8 : 4;
+      }
+    }
+  }
+  PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_BOR, d->comm));
+  *force = (g & ~1) ? PETSC_TRUE : PETSC_FALSE;
+  if (!*force) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!name) name = (g & 2) ? "explicit force scheme" : "implicit force scheme";
+  PetscCheck(!(g & 1), d->comm, PETSC_ERR_ARG_INCOMP,
+             "scheme %s (body %" PetscInt_FMT
+             ") cannot share a domain with RIG_POS/RIG_NEG/RIG_IMP bodies: the force schemes (EULER_EXP, EULER_IMP, GALPHA, CDM, EGALPHA, CHUNG_LEE) integrate all bodies together; give every body the same kind of scheme",
+             name, id);
+  PetscCheck(g == 2 || g == 4 || g == 8, d->comm, PETSC_ERR_ARG_INCOMP, "scheme %s (body %" PetscInt_FMT "): an implicit scheme (EULER_IMP, GALPHA) solves for all bodies at once and cannot be mixed with another scheme; give every body the same one",
+             name, id);
+  if (d->njoint) {
+    static const char *jn[] = {"CONTACT", "FIX_POINT", "FIX_DIRECTION", "SET_VELOCITY", "PUT_RIGID_LINK"};
+    SETERRQ(d->comm, PETSC_ERR_ARG_INCOMP,
+            "scheme %s (body %" PetscInt_FMT ") cannot be combined with the %s joint between bodies %" PetscInt_FMT " and %" PetscInt_FMT
+            ": joints are solved by the constraint solver, which only the RIG_* schemes use (springs, loads and PENALTY_SOLVER contacts work with every scheme)",
+            name, id, jn[d->joint[0].kind], d->joint[0].body[0], d->joint[0].body[1]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Add the spring forces into f of the owned ends: f = body->force (impulse FALSE), or as an
+   impulse u += h A⁻¹f (impulse TRUE, RIG_* schemes, velocities of the start of the step). */
+static PetscErrorCode SpringForces(MbDomain d, PetscReal t, PetscBool impulse)
+{
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < d->nspring; j++) {
+    MbSpring *sp = &d->spring[j];
+    MbBody    b[2];
+    PetscReal n[3];
+    PetscBool own[2] = {Owned(d, sp->body[0]), Owned(d, sp->body[1])};
+    if (!own[0] && !own[1]) continue;
+    SpringBodies(d, sp, b);
+    PetscCall(MbSpringEvaluate(sp, j, b, impulse, t, n));
+    for (int k = 0; k < 2; k++) {
+      if (!own[k] || !Integrated(b[k])) continue;
+      if (impulse) {
+        PetscReal f[6] = {0, 0, 0, 0, 0, 0}, du[6];
+        PetscCall(MbSpringAddForce(sp, b[k], k, n, f));
+        PetscCall(b[k]->ops->inverse(b[k], f, du));
+        for (PetscInt i = 0; i < b[k]->nu; i++) b[k]->u[i] += d->h * du[i];
+      } else
+        PetscCall(MbSpringAddForce(sp, b[k], k, n, b[k]->force));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainApplySprings(MbDomain d)
+{
+  PetscFunctionBegin;
+  if (!d->nspring) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainGhostRefresh(d)); /* remote ends at the mid-step placement */
+  PetscCall(SpringForces(d, d->t + 0.5 * d->h, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a step: the potential of linear springs at the new state, and the energy the
+   dashpots and callback springs took over the step, h·(−F_nc ṡ) with the end-state rate
+   (rectangle rule), on the rank that accounts each spring. */
+PetscErrorCode MbDomainSpringsEndStep(MbDomain d, PetscReal h)
+{
+  PetscFunctionBegin;
+  d->epot = 0;
+  if (!d->nspring) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainGhostRefresh(d));
+  for (PetscInt j = 0; j < d->nspring; j++) {
+    MbSpring *sp = &d->spring[j];
+    MbBody    b[2];
+    PetscReal n[3];
+    if (!SpringMine(d, sp)) continue;
+    SpringBodies(d, sp, b);
+    PetscCall(MbSpringEvaluate(sp, j, b, PETSC_FALSE, d->t + h, n));
+    d->epot += MbSpringPotential(sp, sp->stroke);
+    if (sp->fn)
+      d->espring -= h * sp->force * sp->velocity;
+    else if (sp->stroke >= sp->lo && sp->stroke <= sp->hi)
+      d->espring += h * sp->c * sp->velocity * sp->velocity;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
+{
+  PetscReal *save     = NULL;
+  PetscBool  contacts = d->nglobal > 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    if (!Integrated(b)) continue;
+    PetscCall(b->ops->external(b, t, h, d->g, b->fext));
+    PetscCall(PetscArraycpy(b->force, b->fext, b->nu));
+  }
+  if (!contacts && !d->nspring) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainKnowBodies(d)); /* called before any step too */
+  if (d->nspring) PetscCall(SpringsResolve(d));
+  /* detection takes the relative velocity of a contact from u0 ("the start of the step"):
+     here the forces belong to the current state, so u0 is u while ghosts travel and the
+     contacts are found */
+  PetscCall(PetscMalloc1(6 * d->nbody + 1, &save));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    PetscCall(PetscArraycpy(save + 6 * i, b->u0, PetscMin(6, b->nu)));
+    PetscCall(PetscArraycpy(b->u0, b->u, PetscMin(6, b->nu)));
+  }
+  PetscCall(MbDomainGhostRefresh(d));
+  PetscCall(SpringForces(d, t, PETSC_FALSE));
+  if (contacts) {
+    PetscCall(MbDomainDetect(d));
+    if (d->ncon) {
+      const MbCon *c = &d->con[0];
+      PetscCall(PetscFree(save));
+      SETERRQ(d->comm, PETSC_ERR_ARG_INCOMP,
+              "the force schemes (EULER_EXP, EULER_IMP, GALPHA, CDM, EGALPHA, CHUNG_LEE) cannot handle the %s constraint between bodies %" PetscInt_FMT " and %" PetscInt_FMT
+              " at t = %g: contacts need PENALTY_SOLVER with SURFACE_MATERIAL(model='SPRING_DASHPOT'); the Gauss-Seidel/Newton contact solve works with the RIG_* schemes only",
+              MbConKindNames[c->kind], c->body[0], c->body[1], (double)t);
+    }
+    for (PetscInt k = 0; k < d->npen + d->nfpen; k++) { /* this rank's and other ranks' contacts on its bodies */
+      const MbCon *c = k < d->npen ? &d->pen[k] : &d->fpen[k - d->npen];
+      for (int m = 0; m < 2; m++) {
+        PetscInt id = c->body[m];
+        if (!Owned(d, id) || !Integrated(d->all[id]) || (m == 1 && id == c->body[0])) continue;
+        MbBody    b = d->all[id];
+        PetscReal H[18], P[3];
+        PetscCall(b->ops->operator_h(b, c->X[m], c->base, H)); /* local frame: Hᵀ R */
+        for (int r = 0; r < 3; r++) P[r] = m ? -c->R[r] : c->R[r];
+        for (int r = 0; r < 3; r++)
+          for (PetscInt j = 0; j < b->nu; j++) b->force[j] += H[b->nu * r + j] * P[r];
+      }
+    }
+  }
+  for (PetscInt i = 0; i < d->nbody; i++) PetscCall(PetscArraycpy(d->body[i]->u0, save + 6 * i, PetscMin(6, d->body[i]->nu)));
+  PetscCall(PetscFree(save));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- implicit schemes */
+
+static PetscErrorCode Residual(SNES snes, Vec X, Vec F, void *ctx)
+{
+  MbDomain           d = (MbDomain)ctx;
+  MbScheme           s = d->fscheme;
+  const PetscScalar *x;
+  PetscScalar       *f;
+  PetscInt           off = 0;
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(X, &x));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    if (!Integrated(b)) continue;
+    PetscCall(s->ops.stage(s, b, d->fh, x + off));
+    off += b->nu;
+  }
+  PetscCall(MbDomainEvalForces(d, d->ft + s->tshift * d->fh, d->fh));
+  PetscCall(VecGetArray(F, &f));
+  off = 0;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    if (!Integrated(b)) continue;
+    PetscCall(s->ops.residual(s, b, x + off, f + off));
+    off += b->nu;
+  }
+  PetscCall(VecRestoreArray(F, &f));
+  PetscCall(VecRestoreArrayRead(X, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SetupNewton(MbDomain d, MbScheme s)
+{
+  PetscInt n = 0;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (Integrated(d->body[i])) n += d->body[i]->nu;
+  if (d->snes && n == d->snesn) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainForcesDestroy(d));
+  Mat            J;
+  KSP            ksp;
+  PC             pc;
+  SNESLineSearch ls;
+  d->snesn = n;
+  PetscCall(VecCreateMPI(d->comm, n, PETSC_DETERMINE, &d->snesx));
+  PetscCall(VecDuplicate(d->snesx, &d->snesr));
+  PetscCall(SNESCreate(d->comm, &d->snes));
+  PetscCall(SNESSetOptionsPrefix(d->snes, "mb_scheme_"));
+  PetscCall(SNESSetFunction(d->snes, d->snesr, Residual, d));
+  PetscCall(MatCreateSNESMF(d->snes, &J));
+  PetscCall(SNESSetJacobian(d->snes, J, J, MatMFFDComputeJacobian, NULL));
+  PetscCall(MatDestroy(&J));
+  PetscCall(SNESGetKSP(d->snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCNONE));
+  PetscCall(SNESGetLineSearch(d->snes, &ls));
+  PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
+  PetscCall(SNESSetTolerances(d->snes, PETSC_DEFAULT, s->rtol, PETSC_DEFAULT, s->maxit, 1000000));
+  PetscCall(SNESSetFromOptions(d->snes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One implicit step from the current state over [t, t+h]; on a failed Newton, two halves. */
+static PetscErrorCode ImplicitStep(MbDomain d, MbScheme s, PetscReal t, PetscReal h, PetscInt depth)
+{
+  PetscScalar        *x;
+  PetscReal           xnorm;
+  PetscInt            off = 0, its;
+  SNESConvergedReason reason;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
+    PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
+  }
+  PetscCall(SetupNewton(d, s));
+  PetscCall(VecGetArray(d->snesx, &x)); /* first guess: a(n) */
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    if (!Integrated(b)) continue;
+    PetscCall(PetscArraycpy(x + off, b->acc + b->nu, b->nu));
+    off += b->nu;
+  }
+  PetscCall(VecRestoreArray(d->snesx, &x));
+  /* converged when ‖R‖ <= rtol ‖R(a(n))‖ or ‖R‖ <= 1e-10 of the largest acceleration met so
+     far: R cannot drop below the round-off of the forces, which scale with the motion's
+     peak, not with the accelerations of a motion that has decayed */
+  PetscCall(VecNorm(d->snesx, NORM_2, &xnorm));
+  d->fascale = PetscMax(d->fascale, xnorm);
+  PetscCall(SNESSetTolerances(d->snes, 1e-10 * d->fascale + 1e-300, s->rtol, PETSC_DEFAULT, s->maxit, 1000000));
+  d->fscheme = s;
+  d->ft      = t;
+  d->fh      = h;
+  PetscCall(SNESSolve(d->snes, NULL, d->snesx));
+  PetscCall(SNESGetConvergedReason(d->snes, &reason));
+  PetscCall(SNESGetIterationNumber(d->snes, &its));
+  if (d->rank == 0) s->iterations += its; /* one collective Newton: counted once (the summary sums ranks) */
+  if (reason > 0) {
+    const PetscScalar *xa;
+    off = 0;
+    PetscCall(VecGetArrayRead(d->snesx, &xa));
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBody b = d->body[i];
+      if (!Integrated(b)) continue;
+      PetscCall(s->ops.finish(s, b, h, xa + off));
+      off += b->nu;
+    }
+    PetscCall(VecRestoreArrayRead(d->snesx, &xa));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (d->rank == 0) s->failures++;
+  PetscCheck(!s->error_if_not_converged, d->comm, PETSC_ERR_NOT_CONVERGED, "%s: Newton did not converge (%s after %" PetscInt_FMT " iterations) at t = %g, h = %g", s->type, SNESConvergedReasons[reason], its, (double)t, (double)h);
+  PetscCheck(depth < MAX_HALVINGS, d->comm, PETSC_ERR_NOT_CONVERGED, "%s: Newton did not converge at t = %g even after halving the step %d times (h = %g; last: %s)", s->type, (double)t, MAX_HALVINGS, (double)h, SNESConvergedReasons[reason]);
+  PetscCall(PetscInfo(NULL, "%s: Newton failed (%s) at t = %g, h = %g: redoing the step as two halves\n", s->type, SNESConvergedReasons[reason], (double)t, (double)h));
+  if (d->rank == 0) s->rejections++;
+  for (PetscInt i = 0; i < d->nbody; i++) { /* back to the start of the step */
+    MbBody b = d->body[i];
+    PetscCall(PetscArraycpy(b->q, b->q0, b->nq));
+    PetscCall(PetscArraycpy(b->u, b->u0, b->nu));
+  }
+  PetscCall(ImplicitStep(d, s, t, 0.5 * h, depth + 1));
+  PetscCall(ImplicitStep(d, s, t + 0.5 * h, 0.5 * h, depth + 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainForcesDestroy(MbDomain d)
+{
+  PetscFunctionBegin;
+  PetscCall(SNESDestroy(&d->snes));
+  PetscCall(VecDestroy(&d->snesx));
+  PetscCall(VecDestroy(&d->snesr));
+  d->snesn = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------- the step */
+
+PetscErrorCode MbDomainStepForces(MbDomain d)
+{
+  int        need = 0, any;
+  MbScheme   s    = NULL;
+  PetscInt   fam  = MB_SCHEME_EXPLICIT;
+  PetscReal *start;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    if (!Integrated(b)) continue;
+    if (!b->accok) need = 1;
+    if (!s) s = b->scheme;
+  }
+  {
+    int l = s && s->family == MB_SCHEME_IMPLICIT ? 1 : 0, g;
+    PetscCallMPI(MPI_Allreduce(&need, &any, 1, MPI_INT, MPI_LOR, d->comm));
+    PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_LOR, d->comm));
+    fam = g ? MB_SCHEME_IMPLICIT : MB_SCHEME_EXPLICIT;
+  }
+  if (any) { /* the acceleration of the current state, and the schemes' history from it */
+    PetscCall(MbDomainEvalForces(d, d->t, d->h));
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBody b = d->body[i];
+      if (!Integrated(b) || b->accok) continue;
+      PetscCall(b->ops->acceleration(b, b->force, b->acc));
+      PetscCall(PetscArraycpy(b->acc + b->nu, b->acc, b->nu));
+      PetscCall(PetscArraycpy(b->acc + 2 * b->nu, b->acc, b->nu));
+      b->accok = PETSC_TRUE;
+    }
+  }
+  PetscCall(PetscMalloc1(18 * d->nbody + 1, &start)); /* q, u at the start of the step */
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody b = d->body[i];
+    PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
+    PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
+    PetscCall(PetscArraycpy(start + 18 * i, b->q, PetscMin(12, b->nq)));
+    PetscCall(PetscArraycpy(start + 18 * i + 12, b->u, PetscMin(6, b->nu)));
+  }
+  if (fam == MB_SCHEME_EXPLICIT) {
+    for (PetscInt i = 0; i < d->nbody; i++)
+      if (Integrated(d->body[i])) PetscCall(d->body[i]->scheme->ops.predict(d->body[i]->scheme, d->body[i], d->h));
+    PetscCall(MbDomainEvalForces(d, d->t + d->h, d->h));
+    for (PetscInt i = 0; i < d->nbody; i++)
+      if (Integrated(d->body[i])) PetscCall(d->body[i]->scheme->ops.correct(d->body[i]->scheme, d->body[i], d->h));
+  } else {
+    if (!s) { /* no bodies here: take part in the collective Newton with an empty share */
+      PetscInt n = d->nscheme;
+      for (PetscInt k = 0; k < n && !s; k++)
+        if (d->scheme[k]->family == MB_SCHEME_IMPLICIT) s = d->scheme[k];
+      PetscCheck(s, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d holds no implicit scheme for the collective Newton", d->rank);
+    }
+    PetscCall(ImplicitStep(d, s, d->t, d->h, 0));
+  }
+  for (PetscInt i = 0; i < d->nbody; i++) { /* start-of-step state for whoever reads it, and the work */
+    MbBody    b = d->body[i];
+    PetscReal p = 0;
+    PetscCall(PetscArraycpy(b->q0, start + 18 * i, PetscMin(12, b->nq)));
+    PetscCall(PetscArraycpy(b->u0, start + 18 * i + 12, PetscMin(6, b->nu)));
+    if (!Integrated(b)) continue;
+    for (PetscInt k = 0; k < b->nu; k++) p += b->fext[k] * 0.5 * (b->u0[k] + b->u[k]);
+    b->work += d->h * p;
+  }
+  PetscCall(PetscFree(start));
+  for (PetscInt k = 0; k < d->npen; k++) { /* penalty contacts: h R·V at the last evaluation */
+    MbCon *c = &d->pen[k];
+    if (c->owner != d->rank) continue;
+    d->work_contact += d->h * c->R[2] * c->V[2];
+    d->work_friction -= d->h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
+  }
+  PetscCall(MbDomainSpringsEndStep(d, d->h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainCriticalStep(MbDomain d, PetscReal *hcrit)
+{
+  PetscReal w2 = 0, mmin = PETSC_MAX_REAL, g;
+  PetscInt  nmov = 0, gmov;
+  PetscFunctionBegin;
+  PetscCall(MbDomainKnowBodies(d));
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (d->body[i]->kind != MB_BODY_OBSTACLE) {
+      mmin = PetscMin(mmin, d->body[i]->mp.mass);
+      nmov++;
+    }
+  PetscCallMPI(MPI_Allreduce(&mmin, &g, 1, MPIU_REAL, MPIU_MIN, d->comm));
+  PetscCallMPI(MPI_Allreduce(&nmov, &gmov, 1, MPIU_INT, MPI_SUM, d->comm));
+  mmin = g;
+  /* ω² = k (1/m₁ + 1/m₂) of a linear spring, an obstacle or a fixed point counting as m = ∞ */
+  if (d->nspring) { /* Σ 1/m of each spring's movable ends: each owner adds its end's */
+    PetscReal *im, *gim;
+    PetscCall(PetscCalloc2(d->nspring, &im, d->nspring, &gim));
+    for (PetscInt j = 0; j < d->nspring; j++)
+      for (int k = 0; k < 2; k++) {
+        PetscInt id = d->spring[j].body[k];
+        if (id >= 0 && d->movable[id] && Owned(d, id)) im[j] += 1.0 / d->all[id]->mp.mass;
+      }
+    PetscCall(MPIU_Allreduce(im, gim, d->nspring, MPIU_REAL, MPIU_SUM, d->comm));
+    for (PetscInt j = 0; j < d->nspring; j++) w2 = PetscMax(w2, d->spring[j].k * gim[j]);
+    PetscCall(PetscFree2(im, gim));
+  }
+  /* penalty contacts: the stiffest SPRING_DASHPOT material between the two lightest bodies,
+     or between the lightest body and an obstacle when only one body moves */
+  if (mmin < PETSC_MAX_REAL)
+    for (PetscInt k = 0; k < d->nmat; k++)
+      if (d->mat[k].model == 1) w2 = PetscMax(w2, (gmov > 1 ? 2 : 1) * d->mat[k].spring / mmin);
+  *hcrit = w2 > 0 ? 2 / PetscSqrtReal(w2) : PETSC_INFINITY;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

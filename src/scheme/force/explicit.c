@@ -1,0 +1,209 @@
+/* Explicit force schemes: EULER_EXP, CDM, EGALPHA and CHUNG_LEE. Each step is
+   predict → force evaluation at the new state (src/domain/forces.c) → correct, so that
+   every scheme takes one evaluation of all forces (gravity, loads, springs, penalty
+   contacts) per step. Per body (bodyimpl.h): acc[0..nu) holds a* = A⁻¹f at the current
+   state; acc[nu..2nu) and acc[2nu..3nu) are the history the scheme keeps (the algorithmic
+   acceleration a_n of EGALPHA, the previous a_(n−1) of CHUNG_LEE). The configuration moves
+   by the body's advance op, q ⊕ Δ, where Δ is the increment a linear-space scheme would
+   add to d: rotations of rigid bodies go by the exponential map, Λ exp[Δ_Ω] (src/core/expmap.c).
+   With variable h every formula uses the h of the current step; for CDM that is exactly
+   the variable-step central difference of Park and Underwood (see CdmPredict). */
+#include <moreau/mbmath.h>
+#include "../schemeimpl.h"
+
+typedef struct {
+  PetscReal am, beta, gamma; /* EGALPHA: α_m, β, γ; CHUNG_LEE: β */
+  PetscReal rho;             /* EGALPHA: ρ_b; CHUNG_LEE: β as given */
+} ExplicitData;
+
+static const char CdmCitation[] = "@article{park1980variable,\n"
+                                  "  author  = {K. C. Park and P. G. Underwood},\n"
+                                  "  title   = {A variable-step central difference method for structural dynamics analysis -- part 1. Theoretical aspects},\n"
+                                  "  journal = {Computer Methods in Applied Mechanics and Engineering},\n"
+                                  "  volume  = {22}, number = {2}, pages = {241--258}, year = {1980}\n}\n";
+static const char EgaCitation[] = "@article{hulbert1996explicit,\n"
+                                  "  author  = {Gregory M. Hulbert and Jintai Chung},\n"
+                                  "  title   = {Explicit time integration algorithms for structural dynamics with optimal numerical dissipation},\n"
+                                  "  journal = {Computer Methods in Applied Mechanics and Engineering},\n"
+                                  "  volume  = {137}, number = {2}, pages = {175--188}, year = {1996}\n}\n";
+static const char ClCitation[]  = "@article{chung1994new,\n"
+                                  "  author  = {Jintai Chung and Jang Moo Lee},\n"
+                                  "  title   = {A new family of explicit time integration methods for linear and non-linear structural dynamics},\n"
+                                  "  journal = {International Journal for Numerical Methods in Engineering},\n"
+                                  "  volume  = {37}, number = {23}, pages = {3961--3976}, year = {1994}\n}\n";
+static PetscBool  CdmCited = PETSC_FALSE, EgaCited = PETSC_FALSE, ClCited = PETSC_FALSE;
+
+static PetscBool ExplicitApplies(MbBodyKind kind) { return kind == MB_BODY_RIGID; }
+
+/* Common correct: a* = A⁻¹f at the new state (at the body's current u). */
+static PetscErrorCode ExplicitCorrect(MbScheme s, MbBody b, PetscReal h)
+{
+  PetscFunctionBegin;
+  PetscCall(b->ops->acceleration(b, b->force, b->acc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* EULER_EXP (seed 002, forward Euler): q(t+h) = q ⊕ h u, u(t+h) = u + h a*(q, u, t). */
+static PetscErrorCode EulerExpPredict(MbScheme s, MbBody b, PetscReal h)
+{
+  PetscReal d[6];
+  PetscFunctionBegin;
+  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
+  for (PetscInt i = 0; i < b->nu; i++) d[i] = h * b->u[i];
+  PetscCall(b->ops->advance(b, b->q, d, b->q));
+  for (PetscInt i = 0; i < b->nu; i++) b->u[i] += h * b->acc[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CDM as kick–drift–force–kick: u(t+h/2) = u + h/2 a*(t), q(t+h) = q ⊕ h u(t+h/2), forces at
+   q(t+h), u(t+h) = u(t+h/2) + h/2 a*(t+h). Over two steps h₁, h₂ this gives
+   u(n+1/2) − u(n−1/2) = (h₁ + h₂)/2 · a*(n): Park and Underwood's variable-step central
+   difference (CMAME 22, 1980). Forces that depend on the velocity (dashpots, penalty
+   dashpots, the gyroscopic term of a rigid body) are evaluated with the predicted
+   ũ(t+h) = u(t+h/2) + h/2 a*(t), which differs from u(t+h) by O(h²): with the half-step
+   velocity instead they would cost an order (first-order angular momentum drift of a
+   tumbling body, measured). u(t+h/2) waits in acc[nu..2nu) for the correction. */
+static PetscErrorCode CdmPredict(MbScheme s, MbBody b, PetscReal h)
+{
+  PetscReal d[6], *uh = b->acc + b->nu;
+  PetscFunctionBegin;
+  if (!CdmCited) PetscCall(PetscCitationsRegister(CdmCitation, &CdmCited));
+  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
+  for (PetscInt i = 0; i < b->nu; i++) {
+    uh[i]   = b->u[i] + 0.5 * h * b->acc[i];
+    d[i]    = h * uh[i];
+    b->u[i] = uh[i] + 0.5 * h * b->acc[i];
+  }
+  PetscCall(b->ops->advance(b, b->q, d, b->q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CdmCorrect(MbScheme s, MbBody b, PetscReal h)
+{
+  PetscFunctionBegin;
+  PetscCall(b->ops->acceleration(b, b->force, b->acc)); /* at ũ(t+h) */
+  for (PetscInt i = 0; i < b->nu; i++) b->u[i] = b->acc[b->nu + i] + 0.5 * h * b->acc[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* EGALPHA, Hulbert and Chung (CMAME 137, 1996): equilibrium at the known state,
+     (1 − α_m) a(n+1) + α_m a(n) = a*(n) = A⁻¹f(d(n), v(n), t(n)),
+     d(n+1) = d(n) + h v(n) + h² [(½ − β) a(n) + β a(n+1)],
+     v(n+1) = v(n) + h [(1 − γ) a(n) + γ a(n+1)],
+   with α_m = (2ρ_b − 1)/(1 + ρ_b), β = (5 − 3ρ_b)/((1 + ρ_b)²(2 − ρ_b)), γ = 3/2 − α_m
+   (second order; ρ_b the spectral radius at the bifurcation frequency). acc[nu..2nu) is a(n);
+   the forces evaluated at the end of this step are the next step's a*. */
+static PetscErrorCode EgaPredict(MbScheme s, MbBody b, PetscReal h)
+{
+  ExplicitData *e = (ExplicitData *)s->data;
+  PetscReal     d[6], a1[6], *an = b->acc + b->nu;
+  PetscFunctionBegin;
+  if (!EgaCited) PetscCall(PetscCitationsRegister(EgaCitation, &EgaCited));
+  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
+  for (PetscInt i = 0; i < b->nu; i++) {
+    a1[i] = (b->acc[i] - e->am * an[i]) / (1.0 - e->am);
+    d[i]  = h * b->u[i] + h * h * ((0.5 - e->beta) * an[i] + e->beta * a1[i]);
+  }
+  PetscCall(b->ops->advance(b, b->q, d, b->q));
+  for (PetscInt i = 0; i < b->nu; i++) {
+    b->u[i] += h * ((1.0 - e->gamma) * an[i] + e->gamma * a1[i]);
+    an[i] = a1[i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CHUNG_LEE (IJNME 37, 1994): with a(n) = a*(n) and the previous a(n−1) (acc[2nu..3nu)),
+     d(n+1) = d(n) + h v(n) + h² [β a(n) + (½ − β) a(n−1)],
+     v(n+1) = v(n) + h [3/2 a(n) − ½ a(n−1)],
+   forces at (d(n+1), v(n+1)); second order for every β, dissipative for β > 1, stable up
+   to a critical step that shrinks as β grows; the family is β ∈ [1, 28/27]. */
+static PetscErrorCode ClPredict(MbScheme s, MbBody b, PetscReal h)
+{
+  ExplicitData *e = (ExplicitData *)s->data;
+  PetscReal     d[6], *ap = b->acc + 2 * b->nu;
+  PetscFunctionBegin;
+  if (!ClCited) PetscCall(PetscCitationsRegister(ClCitation, &ClCited));
+  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
+  for (PetscInt i = 0; i < b->nu; i++) d[i] = h * b->u[i] + h * h * (e->beta * b->acc[i] + (0.5 - e->beta) * ap[i]);
+  PetscCall(b->ops->advance(b, b->q, d, b->q));
+  for (PetscInt i = 0; i < b->nu; i++) {
+    b->u[i] += h * (1.5 * b->acc[i] - 0.5 * ap[i]);
+    ap[i] = b->acc[i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EgaSetRho(ExplicitData *e, PetscReal rho)
+{
+  e->rho   = rho;
+  e->am    = (2 * rho - 1) / (1 + rho);
+  e->beta  = (5 - 3 * rho) / ((1 + rho) * (1 + rho) * (2 - rho));
+  e->gamma = 1.5 - e->am;
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode ExplicitSetParam(MbScheme s, const char name[], PetscReal v)
+{
+  ExplicitData *e = (ExplicitData *)s->data;
+  PetscBool     ega, cl, is;
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(s->type, MBEGALPHA, &ega));
+  PetscCall(PetscStrcmp(s->type, MBCHUNGLEE, &cl));
+  if (ega) {
+    PetscCall(PetscStrcmp(name, "rho_b", &is));
+    PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has rho_b)", s->type, name);
+    PetscCheck(v >= 0 && v <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: rho_b must be in [0, 1], got %g", s->type, (double)v);
+    PetscCall(EgaSetRho(e, v));
+  } else if (cl) {
+    PetscCall(PetscStrcmp(name, "beta", &is));
+    PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has beta)", s->type, name);
+    PetscCheck(v >= 1 && v <= 28.0 / 27.0 + 1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: beta must be in [1, 28/27], got %g", s->type, (double)v);
+    e->beta = e->rho = v;
+  } else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s'", s->type, name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExplicitDestroy(MbScheme s)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(s->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExplicitSetOps(MbScheme s, PetscErrorCode (*predict)(MbScheme, MbBody, PetscReal), PetscErrorCode (*correct)(MbScheme, MbBody, PetscReal))
+{
+  ExplicitData *e;
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&e));
+  s->data        = e;
+  s->family      = MB_SCHEME_EXPLICIT;
+  s->ops.applies = ExplicitApplies;
+  s->ops.predict = predict;
+  s->ops.correct = correct;
+  s->ops.destroy = ExplicitDestroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSchemeCreate_EulerExp(MbScheme s) { return ExplicitSetOps(s, EulerExpPredict, ExplicitCorrect); }
+PetscErrorCode MbSchemeCreate_CDM(MbScheme s) { return ExplicitSetOps(s, CdmPredict, CdmCorrect); }
+
+PetscErrorCode MbSchemeCreate_EGAlpha(MbScheme s)
+{
+  PetscFunctionBegin;
+  PetscCall(ExplicitSetOps(s, EgaPredict, ExplicitCorrect));
+  s->ops.setparam = ExplicitSetParam;
+  PetscCall(EgaSetRho((ExplicitData *)s->data, 0.5)); /* Lages et al. do not say; a mid value */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSchemeCreate_ChungLee(MbScheme s)
+{
+  ExplicitData *e;
+  PetscFunctionBegin;
+  PetscCall(ExplicitSetOps(s, ClPredict, ExplicitCorrect));
+  s->ops.setparam = ExplicitSetParam;
+  e               = (ExplicitData *)s->data;
+  e->beta = e->rho = 1.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

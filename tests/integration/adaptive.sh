@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Adaptive time stepping (seed 004, Lages et al.; VALIDATION.md "Adaptive time stepping"):
+# - the four-wheel dolly's event times (wheel 1 lifts off at 0.0213 s and lands at 0.0581 s,
+#   wheel 4 at 0.0728 s and 0.0856 s) within 1 ms with the fixed step Δt_min and with the
+#   CURVATURE controller (CDM; 0.2 s simulated, the events are over by 0.09 s);
+# - the elastic collision over 5 periods: CURVATURE with rejection at least 10x more accurate
+#   than fixed CDM at 0.1 Δt_crit, in no more steps (kept + discarded); the ratio is printed;
+# - the same step sequence on 1 and 3 ranks (dolly, CURVATURE with rejection; relative 1e-12);
+# - bad input, by message.
+source "$(dirname "$0")/../lib.sh"
+[ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
+export MOREAU_PYTHONPATH="$MB_ROOT/python"
+CASES="$MB_ROOT/cases"
+cd "$TMP"
+
+# --- dolly event times
+for mode in fixed-min curvature; do
+  out=$(timeout 300 "$MOREAU" -mb_output_dir "$TMP/dolly-$mode" "$CASES/lages_dolly.py" $mode CDM 0.2 2>&1)
+  line=$(grep '^lages_dolly:' <<<"$out")
+  echo "# $line"
+  check "dolly ($mode, CDM): wheel 1 and 4 lift-off and landing within 1 ms of 0.0213, 0.0581, 0.0728, 0.0856 s" \
+    $PY -c '
+import re, sys
+m = re.search(r"wheel 1 lift-off ([0-9.na]+) landing ([0-9.na]+), wheel 4 lift-off ([0-9.na]+) landing ([0-9.na]+);", sys.argv[1])
+got = [float(x) for x in m.groups()] if m else []
+ref = [0.0213, 0.0581, 0.0728, 0.0856]
+sys.exit(0 if len(got) == 4 and all(abs(a - b) <= 1e-3 for a, b in zip(got, ref)) else 1)' "$line"
+done
+
+# --- elastic collision: curvature with rejection vs fixed CDM at 0.1 Δt_crit, 5 periods
+fixed=$(timeout 300 "$MOREAU" -mb_output_dir "$TMP/coll-fixed" "$CASES/lages_collision.py" fixed CDM 5 2>&1 | grep '^lages_collision:')
+curv=$(timeout 300 "$MOREAU" -mb_output_dir "$TMP/coll-curv" "$CASES/lages_collision.py" curvature CDM 5 2>&1 | grep '^lages_collision:')
+echo "# $fixed"
+echo "# $curv"
+check "elastic collision: CURVATURE (rejection) >= 10x more accurate than fixed CDM at 0.1 dt_crit over 5 periods, in no more steps" \
+  $PY -c '
+import re, sys
+def parse(s):
+    m = re.search(r"max relative error (\S+), steps (\d+) kept \+ (\d+) discarded = (\d+)", s)
+    return (float(m.group(1)), int(m.group(4))) if m else (None, None)
+(ef, nf), (ec, nc) = parse(sys.argv[1]), parse(sys.argv[2])
+if ef is None or ec is None:
+    sys.exit(1)
+print("# error ratio fixed/curvature = %.1f, steps curvature/fixed = %.3f" % (ef / ec, nc / nf))
+sys.exit(0 if ef >= 10 * ec and nc <= nf else 1)' "$fixed" "$curv"
+
+# --- the same steps on 1 and 3 ranks
+for np in 1 3; do
+  timeout 300 $MPIRUN -np $np "$MOREAU" -mb_output_dir "$TMP/ranks$np" "$CASES/lages_dolly.py" curvature-rej CDM 0.2 >"$TMP/ranks$np.log" 2>&1 \
+    || { tail -n 8 "$TMP/ranks$np.log" | sed 's/^/# /'; }
+done
+check "dolly, CURVATURE with rejection: the same step sequence on 1 and 3 ranks" \
+  $PY -c '
+import sys, h5py, numpy as np
+a = h5py.File(sys.argv[1], "r")["history/step"][()]
+b = h5py.File(sys.argv[2], "r")["history/step"][()]
+ok = len(a) == len(b) and len(a) > 10 and np.max(np.abs(a - b) / a) < 1e-12
+print("# %d and %d steps%s" % (len(a), len(b), ", largest relative difference %.1e" % np.max(np.abs(a - b) / a) if len(a) == len(b) else ""))
+sys.exit(0 if ok else 1)' "$TMP/ranks1/lages_dolly.h5" "$TMP/ranks3/lages_dolly.h5"
+check "/history has curvature, estimate and rejected datasets, some steps rejected" \
+  $PY -c '
+import sys, h5py
+h = h5py.File(sys.argv[1], "r")["history"]
+sys.exit(0 if h["curvature"][()].max() > 0 and h["estimate"][()].max() > 0 and h["rejected"][()][-1] > 0 else 1)' "$TMP/ranks1/lages_dolly.h5"
+
+# --- bad input
+deck() { cat >"$TMP/$1.py"; }
+HEAD="s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
+s.verbose = 'OFF'"
+deck dtmin <<PY
+$HEAD
+TIME_ADAPT(s, 'CURVATURE', dtmin=0.1, dtmax=0.01, b=1.0)
+PY
+expect_error "TIME_ADAPT dtmin > dtmax" "TIME_ADAPT: dtmin must be <= dtmax, got dtmin=0.1 > dtmax=0.01" "$MOREAU" "$TMP/dtmin.py"
+deck bneg <<PY
+$HEAD
+TIME_ADAPT(s, 'CURVATURE', dtmin=1e-5, dtmax=1e-3, b=-1)
+PY
+expect_error "TIME_ADAPT b <= 0" "TIME_ADAPT: b must be > 0, got -1" "$MOREAU" "$TMP/bneg.py"
+deck kind <<PY
+$HEAD
+TIME_ADAPT(s, 'CURVY')
+PY
+expect_error "TIME_ADAPT unknown kind" "TIME_ADAPT: kind must be 'FIXED' or 'CURVATURE' or 'TRUNCATION' or 'LOCAL_ERROR' or 'APPARENT_FREQUENCY', got 'CURVY'" "$MOREAU" "$TMP/kind.py"
+deck plain <<PY
+$HEAD
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), BULK_MATERIAL(s))
+RUN(s, None, 0.01)
+PY
+expect_error "-mb_adapt_type unknown" "unknown step-size controller 'CURVY'; known: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY" "$MOREAU" -mb_adapt_type CURVY "$TMP/plain.py"
+expect_error "-mb_adapt_dtmin > -mb_adapt_dtmax" "dtmin must be <= dtmax, got dtmin 0.1 > dtmax 0.01" "$MOREAU" -mb_adapt_type CURVATURE -mb_adapt_dtmin 0.1 -mb_adapt_dtmax 0.01 "$TMP/plain.py"
+expect_error "-mb_adapt_b <= 0" "curvature b must be > 0, got 0" "$MOREAU" -mb_adapt_type CURVATURE -mb_adapt_b 0 "$TMP/plain.py"

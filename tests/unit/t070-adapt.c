@@ -1,0 +1,183 @@
+/* Step-size controllers (src/adapt/): the curvature of eq. (5) of seed 004 against its
+   one-degree-of-freedom form (6); CURVATURE's step by eq. (7), its regularization over
+   intervals by eq. (10) and its rejection (section 3); the other controllers' formulas;
+   bad input by message. */
+#include <math.h>
+#include "mbtest.h"
+
+/* one measurement of a single degree of freedom with velocity v and acceleration a */
+static MbAdaptData One(PetscReal t, PetscReal h, PetscReal hprev, PetscReal v, PetscReal a, PetscReal da)
+{
+  MbAdaptData d = {t, h, hprev, v * v, a * a, v * a, da * da, v * v, 1.0};
+  return d;
+}
+
+static void test_curvature_formula(void **state)
+{
+  /* eq. (6): k = |d''| / (1 + d'^2)^(3/2) */
+  MB_CLOSE(MbAdaptCurvature(2.0 * 2.0, 3.0 * 3.0, 2.0 * 3.0), 3.0 / pow(5.0, 1.5), 1e-15);
+  /* two dofs with d' parallel to d'': the curve bends only through the time axis */
+  MB_CLOSE(MbAdaptCurvature(1 + 1, 4 + 4, 2 + 2), sqrt((3.0 * 8 - 16) / 27.0), 1e-15);
+  assert_true(MbAdaptCurvature(0, 0, 0) == 0);
+}
+
+static void test_curvature_steps(void **state)
+{
+  MbAdapt       a;
+  PetscReal     h, b = 0.5, dtmax = 1e-2, dtmin = 1e-4, k;
+  MbAdaptAction act;
+  MbAdaptData   d;
+  MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
+  MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
+  MB_OK(MbAdaptSetStepLimits(a, dtmin, dtmax));
+  MB_OK(MbAdaptCurvatureSetParameters(a, b, 10.0, 0.5, PETSC_FALSE));
+  MB_OK(MbAdaptStart(a, 0.0, 1e-3, &h));
+  MB_CLOSE(h, dtmax, 0); /* k_(m−1) = 0 at the start: Δt_max */
+  d = One(h, h, 0, 0.0, 2.0, 0);
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  k = 2.0;
+  MB_CLOSE(h, dtmax * exp(-b * k), 1e-15); /* eq. (7) */
+  assert_int_equal(act, MB_ADAPT_CONTINUE);
+  d = One(0.02, h, d.h, 0.0, 1e3, 0);
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  MB_CLOSE(h, dtmin, 0); /* eq. (7): never below Δt_min */
+  MB_OK(MbAdaptDestroy(&a));
+}
+
+static void test_regularization(void **state)
+{
+  MbAdapt       a;
+  PetscReal     h, dtmax = 1e-2, dl = 3 * dtmax, t = 0, kr, est;
+  MbAdaptAction act;
+  MbAdaptData   d;
+  MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
+  MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
+  MB_OK(MbAdaptSetStepLimits(a, 1e-6, dtmax));
+  MB_OK(MbAdaptCurvatureSetParameters(a, 1e-3, 3.0, 0.5, PETSC_FALSE));
+  MB_OK(MbAdaptStart(a, 0.0, dtmax, &h));
+  /* interval 1: k = 4 throughout; it ends (accepted) at the step reaching t = ζ Δt_max */
+  do {
+    t += h;
+    d = One(t, h, h, 0.0, 4.0, 0);
+    MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  } while (act == MB_ADAPT_CONTINUE);
+  assert_int_equal(act, MB_ADAPT_ACCEPT);
+  assert_true(t >= dl - 1e-12 && t < dl + dtmax);
+  /* interval 2: k = 1 < k_(m−1) = 4; maxk starts at k(t_m) = 4, so k_m stays 4 */
+  t += h;
+  d = One(t, h, h, 0.0, 1.0, 0);
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  MB_OK(MbAdaptGetIndicators(a, &kr, &est));
+  MB_CLOSE(kr, 1.0, 1e-15);
+  MB_CLOSE(est, 4.0, 1e-15);
+  while (act == MB_ADAPT_CONTINUE) {
+    t += h;
+    d = One(t, h, h, 0.0, 1.0, 0);
+    MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  }
+  /* interval 3: maxk = 1 < k_(m−1) = 4: eq. (10) gives α 4 + (1 − α) 1 = 2.5 */
+  t += h;
+  d = One(t, h, h, 0.0, 1.0, 0);
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  MB_OK(MbAdaptGetIndicators(a, NULL, &est));
+  MB_CLOSE(est, 2.5, 1e-15);
+  MB_CLOSE(h, dtmax * exp(-1e-3 * 2.5), 1e-15);
+  MB_OK(MbAdaptDestroy(&a));
+}
+
+static void test_rejection(void **state)
+{
+  MbAdapt       a;
+  PetscReal     h, dtmax = 1e-2, t = 0, b = 0.2;
+  PetscInt      nrej, ndis, n = 0;
+  MbAdaptAction act;
+  MbAdaptData   d;
+  PetscBool     flg;
+  MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
+  MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
+  MB_OK(MbAdaptUsesCheckpoints(a, &flg));
+  assert_false(flg);
+  MB_OK(MbAdaptSetStepLimits(a, 1e-5, dtmax));
+  MB_OK(MbAdaptCurvatureSetParameters(a, b, 2.0, 0.5, PETSC_TRUE));
+  MB_OK(MbAdaptUsesCheckpoints(a, &flg));
+  assert_true(flg);
+  MB_OK(MbAdaptStart(a, 0.0, dtmax, &h));
+  /* the first interval sees k = 5 > k_(m−1) = 0: rejected, redone at Δt(5) */
+  do {
+    t += h;
+    n++;
+    d = One(t, h, h, 0.0, 5.0, 0);
+    MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  } while (act == MB_ADAPT_CONTINUE);
+  assert_int_equal(act, MB_ADAPT_REJECT);
+  MB_CLOSE(h, dtmax * exp(-b * 5.0), 1e-15);
+  MB_OK(MbAdaptGetStats(a, &nrej, &ndis));
+  assert_int_equal(nrej, 1);
+  assert_int_equal(ndis, n);
+  /* the redo from t = 0 at the fixed step Δt(5) sees the same k: accepted */
+  t = 0;
+  do {
+    t += h;
+    d = One(t, h, h, 0.0, 5.0, 0);
+    MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+    if (act == MB_ADAPT_CONTINUE) MB_CLOSE(h, dtmax * exp(-b * 5.0), 1e-15);
+  } while (act == MB_ADAPT_CONTINUE);
+  assert_int_equal(act, MB_ADAPT_ACCEPT);
+  MB_OK(MbAdaptDestroy(&a));
+}
+
+static void test_error_controllers(void **state)
+{
+  MbAdapt       a;
+  PetscReal     h, est, tol = 1e-6, da = 3.0, hn = 1e-3;
+  MbAdaptAction act;
+  MbAdaptData   d;
+  MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
+  /* TRUNCATION (seed 002): e = h³/6 ‖Δa/h‖, next h = 0.9 (6 tol / ‖d'''‖)^(1/3) */
+  MB_OK(MbAdaptSetType(a, MBADAPTTRUNC));
+  MB_OK(MbAdaptSetStepLimits(a, 1e-9, 1.0));
+  MB_OK(MbAdaptSetTolerance(a, tol));
+  MB_OK(MbAdaptStart(a, 0, hn, &h));
+  d = One(2 * hn, hn, hn, 1.0, 0.0, da);
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  MB_OK(MbAdaptGetIndicators(a, NULL, &est));
+  MB_CLOSE(est, hn * hn * hn / 6 * (da / hn), 1e-18);
+  MB_CLOSE(h, PetscMin(0.9 * cbrt(6 * tol / (da / hn)), 2 * hn), 1e-15);
+  /* LOCAL_ERROR (Zienkiewicz–Xie): η = h²/6 ‖Δa‖ / ‖d‖ with ‖d‖ = 1 here */
+  MB_OK(MbAdaptSetType(a, MBADAPTLOCALERR));
+  MB_OK(MbAdaptSetTolerance(a, 1e-8));
+  MB_OK(MbAdaptStart(a, 0, hn, &h));
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  MB_OK(MbAdaptGetIndicators(a, NULL, &est));
+  MB_CLOSE(est, hn * hn / 6 * da, 1e-18);
+  MB_CLOSE(h, hn * cbrt(1e-8 / est), 1e-15);
+  /* APPARENT_FREQUENCY (Park–Underwood): ω² = ‖Δa‖ / (‖ḋ‖ h̄), step ratio 2/ω */
+  MB_OK(MbAdaptSetType(a, MBADAPTFREQ));
+  MB_OK(MbAdaptSetRatio(a, 0.5));
+  MB_OK(MbAdaptStart(a, 0, hn, &h));
+  d = One(2 * hn, hn, hn, 2.0, 0.0, 2.0 * 1e4 * hn); /* ω² = 1e4 */
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  MB_OK(MbAdaptGetIndicators(a, NULL, &est));
+  MB_CLOSE(est, 100.0, 1e-12);
+  MB_CLOSE(h, 0.5 * 2 / 100.0 < hn ? 0.5 * 2 / 100.0 : PetscMin(0.5 * 2 / 100.0, 2 * hn), 1e-15);
+  MB_OK(MbAdaptDestroy(&a));
+}
+
+static void test_errors(void **state)
+{
+  MbAdapt a;
+  MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
+  MB_FAILS(MbAdaptSetType(a, "CURVY"), "unknown step-size controller 'CURVY'; known: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY");
+  MB_FAILS(MbAdaptSetStepLimits(a, 0.1, 0.01), "dtmin must be <= dtmax, got dtmin 0.1 > dtmax 0.01");
+  MB_FAILS(MbAdaptSetStepLimits(a, -1, 0.01), "dtmin must be > 0, got -1");
+  MB_FAILS(MbAdaptCurvatureSetParameters(a, 0, 1, 0.5, PETSC_FALSE), "curvature b must be > 0, got 0");
+  MB_FAILS(MbAdaptCurvatureSetParameters(a, 1, 1, 1.0, PETSC_FALSE), "curvature alpha must be in [0, 1), got 1");
+  MB_FAILS(MbAdaptSetTolerance(a, 0), "tolerance must be > 0, got 0");
+  MB_FAILS(MbAdaptSetRatio(a, 1.5), "ratio must be in (0, 1], got 1.5");
+  MB_OK(MbAdaptDestroy(&a));
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_curvature_formula), cmocka_unit_test(test_curvature_steps), cmocka_unit_test(test_regularization), cmocka_unit_test(test_rejection), cmocka_unit_test(test_error_controllers), cmocka_unit_test(test_errors),
+};
+MB_TEST_MAIN(tests)
