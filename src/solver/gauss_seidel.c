@@ -3,7 +3,9 @@
      b = B_α + Σ_{β≠α} W_αβ R_β   (the newest R_β),
      solve W_αα R_α + b = U_α, law(U_α, R_α) by the local semismooth Newton method (law.c),
    until ‖R − R_prev‖ ≤ ε‖R‖ (Solfec's test) or, with -mb_solver_gs_test natural, until the
-   natural-map error (MbSolverNaturalError) is ≤ ε.
+   natural-map error (MbSolverNaturalError) is ≤ ε. By default each sweep starts from an
+   Anderson-accelerated point (-mb_solver_gs_anderson, GSAccelApply below); the test and the
+   answer stay those of plain sweeps.
 
    On several ranks the sweep is coloured (Solfec's manual reports that pure Jacobi coupling
    between ranks fails on all-rigid stacks, so every row must see the newest reactions of
@@ -14,18 +16,23 @@
    ranks reaches the ghost columns (VecScatter), and the ranks of that colour sweep their
    boundary rows. That is an exact Gauss–Seidel sweep in the row order (all interior rows,
    boundary rows of colour 0, colour 1, ...), so it converges as the serial one does; the
-   iterates differ from one rank's only through that order. */
+   iterates differ from one rank's only through that order (and, with Anderson
+   acceleration, through the order in which its dot products are summed). */
 #include "solverimpl.h"
 
 static PetscBool  GSCited = PETSC_FALSE;
 static const char GSCitation[] =
     "@article{Jean1999,\n  author = {M. Jean},\n  title = {The non-smooth contact dynamics method},\n  journal = {Computer Methods in Applied Mechanics and Engineering},\n  volume = {177},\n  pages = {235--257},\n  year = {1999}\n}\n";
+static PetscBool  AACited      = PETSC_FALSE;
+static const char AACitation[] = "@article{WalkerNi2011,\n  author = {H. F. Walker and P. Ni},\n  title = {Anderson acceleration for fixed-point iterations},\n  journal = {SIAM Journal on Numerical Analysis},\n  volume = {49},\n  number = {4},\n  "
+                                 "pages = {1715--1735},\n  year = {2011}\n}\n";
 static const char *const GSTests[] = {"increment", "natural", "MbGSTest", "MB_GS_TEST_", NULL};
 typedef enum { MB_GS_TEST_INCREMENT, MB_GS_TEST_NATURAL } MbGSTest;
 
 typedef struct {
   PetscInt   local_maxit; /* local Newton iterations per block */
   MbGSTest   test;        /* stopping test */
+  PetscInt   aa_m;        /* Anderson acceleration window, 0..GS_AA_MAX (0: off) */
   MbBlockCtx ctx;
 } MbSolver_GS;
 
@@ -292,12 +299,151 @@ PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Anderson acceleration (Anderson 1965, J. ACM 12:547; Walker & Ni 2011, SIAM J. Numer.
+   Anal. 49:1715) of the sweep map G: with f = G(x) − x, the next sweep starts from
+   x⁺ = G(x) − Σ_i γ_i ΔG_i, γ = argmin ‖f − ΔF γ‖, ΔF and ΔG the differences of the last
+   m ≤ 4 f's and G(x)'s. The stopping test is unchanged: each sweep tests
+   ‖G(x) − x‖ ≤ ε‖G(x)‖ on its own input x, and the answer is a sweep's output G(x), never an
+   extrapolated point. The history restarts whenever ‖f‖ grows (a contact changing state
+   makes the old differences useless); restarting on any growth measured best (see
+   doc/benchmarks.md). */
+#define GS_AA_MAX 4
+_Static_assert(GS_AA_MAX == 4, "GSAccelApply unrolls its passes for 4 columns");
+typedef struct {
+  MPI_Comm   comm;
+  PetscInt   m, nk, head, n;           /* window, columns held, next slot, local length */
+  PetscReal *x;                        /* the input of the next sweep */
+  PetscReal *fprev, *gprev;            /* f and G(x) of the last sweep */
+  PetscReal *dF, *dG;                  /* GS_AA_MAX columns interleaved: entry j of column i at GS_AA_MAX j + i */
+  PetscReal  H[GS_AA_MAX * GS_AA_MAX]; /* Gram matrix of the ΔF columns */
+  PetscReal  fprev2;                   /* ‖f‖² of the last sweep, −1 before the first */
+} GSAccel;
+
+/* Set up for a solve from the warm start R. */
+static PetscErrorCode GSAccelCreate(Vec R, PetscInt m, GSAccel *a)
+{
+  const PetscScalar *r;
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(a, sizeof(*a)));
+  PetscCall(PetscObjectGetComm((PetscObject)R, &a->comm));
+  PetscCall(VecGetLocalSize(R, &a->n));
+  a->m      = m;
+  a->fprev2 = -1;
+  PetscCall(PetscMalloc3(a->n, &a->x, a->n, &a->fprev, a->n, &a->gprev));
+  PetscCall(PetscCalloc2(GS_AA_MAX * a->n, &a->dF, GS_AA_MAX * a->n, &a->dG));
+  PetscCall(VecGetArrayRead(R, &r));
+  for (PetscInt j = 0; j < a->n; j++) a->x[j] = PetscRealPart(r[j]);
+  PetscCall(VecRestoreArrayRead(R, &r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GSAccelDestroy(GSAccel *a)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree3(a->x, a->fprev, a->gprev));
+  PetscCall(PetscFree2(a->dF, a->dG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solve the n×n system A y = b (row-major, leading dimension GS_AA_MAX) by elimination
+   with partial pivoting; A and b are overwritten; false when a pivot is zero. */
+static PetscBool SmallSolve(PetscInt n, PetscReal A[], PetscReal b[], PetscReal y[])
+{
+  const PetscInt ld = GS_AA_MAX;
+  for (PetscInt c = 0; c < n; c++) {
+    PetscInt p = c;
+    for (PetscInt i = c + 1; i < n; i++)
+      if (PetscAbsReal(A[ld * i + c]) > PetscAbsReal(A[ld * p + c])) p = i;
+    if (!(PetscAbsReal(A[ld * p + c]) > 0)) return PETSC_FALSE;
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal t   = A[ld * c + j];
+      A[ld * c + j] = A[ld * p + j], A[ld * p + j] = t;
+    }
+    PetscReal t = b[c];
+    b[c] = b[p], b[p] = t;
+    for (PetscInt i = c + 1; i < n; i++) {
+      PetscReal f = A[ld * i + c] / A[ld * c + c];
+      for (PetscInt j = c; j < n; j++) A[ld * i + j] -= f * A[ld * c + j];
+      b[i] -= f * b[c];
+    }
+  }
+  for (PetscInt i = n - 1; i >= 0; i--) {
+    PetscReal t = b[i];
+    for (PetscInt j = i + 1; j < n; j++) t -= A[ld * i + j] * y[j];
+    y[i] = t / A[ld * i + i];
+  }
+  return PETSC_TRUE;
+}
+
+/* After a sweep x -> G(x) (in R, with f2 = ‖G(x) − x‖² from the sweep): R becomes the next
+   sweep's input. Two passes over R, one reduction. Collective. */
+static PetscErrorCode GSAccelApply(GSAccel *a, Vec R, PetscReal f2)
+{
+  const PetscInt ld = GS_AA_MAX;
+  PetscScalar   *r;
+  PetscReal      loc[2 * GS_AA_MAX], glob[2 * GS_AA_MAX], A[GS_AA_MAX * GS_AA_MAX], gam[GS_AA_MAX] = {0}, dmax = 0, *dF = a->dF, *dG = a->dG;
+  PetscInt       n = a->n, s, nk;
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(R, &r));
+  if (a->fprev2 < 0 || f2 > a->fprev2) { /* first sweep, or ‖f‖ grew: (re)start the history */
+    a->nk = a->head = 0;
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal g = PetscRealPart(r[j]);
+      a->fprev[j] = g - a->x[j], a->gprev[j] = g, a->x[j] = g;
+    }
+    a->fprev2 = f2;
+    PetscCall(VecRestoreArray(R, &r));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  a->fprev2 = f2;
+  s         = a->head;
+  a->head   = (a->head + 1) % a->m;
+  nk = a->nk = PetscMin(a->nk + 1, a->m);
+  /* first pass: the new columns ΔF_s, ΔG_s, their dots with the ΔF's, and f·ΔF; all
+     GS_AA_MAX columns summed with the old column s (its dots then replaced: no load of a
+     value just stored), those past nk unused */
+  {
+    PetscReal a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, ss = 0, fs = 0;
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal g = PetscRealPart(r[j]), f = g - a->x[j], df = f - a->fprev[j], *dFj = dF + ld * j;
+      a0 += df * dFj[0], a1 += df * dFj[1], a2 += df * dFj[2], a3 += df * dFj[3];
+      b0 += f * dFj[0], b1 += f * dFj[1], b2 += f * dFj[2], b3 += f * dFj[3];
+      ss += df * df, fs += f * df;
+      dFj[s] = df, dG[ld * j + s] = g - a->gprev[j];
+      a->fprev[j] = f, a->gprev[j] = g;
+    }
+    PetscReal ab[2 * GS_AA_MAX] = {a0, a1, a2, a3, b0, b1, b2, b3};
+    ab[s] = ss, ab[ld + s] = fs;
+    for (PetscInt i = 0; i < nk; i++) loc[i] = ab[i], loc[nk + i] = ab[ld + i];
+  }
+  PetscCall(MPIU_Allreduce(loc, glob, (PetscMPIInt)(2 * nk), MPIU_REAL, MPIU_SUM, a->comm));
+  for (PetscInt i = 0; i < nk; i++) a->H[ld * s + i] = a->H[ld * i + s] = glob[i];
+  for (PetscInt i = 0; i < nk; i++) dmax = PetscMax(dmax, a->H[ld * i + i]);
+  for (PetscInt i = 0; i < nk; i++) /* Tikhonov, for nearly dependent columns */
+    for (PetscInt j = 0; j < nk; j++) A[ld * i + j] = a->H[ld * i + j] + (i == j ? 1e-10 * dmax : 0);
+  if (!SmallSolve(nk, A, glob + nk, gam)) { /* no usable history: G(x) as it is */
+    a->nk = a->head = 0;
+    for (PetscInt i = 0; i < GS_AA_MAX; i++) gam[i] = 0;
+  }
+  /* second pass: x⁺ = G(x) − ΔG γ */
+  for (PetscInt j = 0; j < n; j++) {
+    const PetscReal *dGj = dG + ld * j;
+    r[j] -= gam[0] * dGj[0] + gam[1] * dGj[1] + gam[2] * dGj[2] + gam[3] * dGj[3];
+    a->x[j] = PetscRealPart(r[j]);
+  }
+  PetscCall(VecRestoreArray(R, &r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law[], Vec R)
 {
   MbSolver_GS *gs = (MbSolver_GS *)s->data;
   PetscReal    dR2, R2, err;
+  GSAccel      acc;
   PetscFunctionBegin;
   if (!GSCited) PetscCall(PetscCitationsRegister(GSCitation, &GSCited));
+  if (gs->aa_m > 0 && !AACited) PetscCall(PetscCitationsRegister(AACitation, &AACited));
+  if (gs->aa_m > 0) PetscCall(GSAccelCreate(R, gs->aa_m, &acc));
   gs->ctx.local_maxit = gs->local_maxit;
   PetscCall(MbBlockCtxSetUp(W, &gs->ctx));
   s->converged = PETSC_FALSE;
@@ -310,9 +456,11 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
       PetscCall(MbSolverNaturalError(gs->ctx.Wb, B, law, R, &err));
       if (err <= s->epsilon) s->converged = PETSC_TRUE;
     }
+    if (!s->converged && gs->aa_m > 0 && s->iterations < s->maxit) PetscCall(GSAccelApply(&acc, R, dR2));
   }
   s->comm_time += gs->ctx.comm_time;
   gs->ctx.comm_time = 0;
+  if (gs->aa_m > 0) PetscCall(GSAccelDestroy(&acc));
   PetscCall(MbBlockCtxReset(&gs->ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -324,7 +472,9 @@ static PetscErrorCode MbSolverSetFromOptions_GS(MbSolver s, PetscOptionItems *Pe
   PetscOptionsHeadBegin(PetscOptionsObject, "Nonsmooth Gauss-Seidel options");
   PetscCall(PetscOptionsInt("-mb_solver_gs_local_maxit", "Newton iterations of each 3x3 local problem", "MbSolver", gs->local_maxit, &gs->local_maxit, NULL));
   PetscCall(PetscOptionsEnum("-mb_solver_gs_test", "Stopping test: increment (|R-R_prev| <= eps |R|, Solfec) or natural (natural-map error <= eps)", "MbSolver", GSTests, (PetscEnum)gs->test, (PetscEnum *)&gs->test, NULL));
+  PetscCall(PetscOptionsInt("-mb_solver_gs_anderson", "Anderson acceleration of the sweeps: how many past sweeps it combines, 0 to 4 (0: plain Gauss-Seidel)", "MbSolver", gs->aa_m, &gs->aa_m, NULL));
   PetscOptionsHeadEnd();
+  PetscCheck(gs->aa_m >= 0 && gs->aa_m <= GS_AA_MAX, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_gs_anderson must be in [0, %d], got %" PetscInt_FMT, GS_AA_MAX, gs->aa_m);
   PetscCheck(gs->local_maxit > 0, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_gs_local_maxit must be > 0, got %" PetscInt_FMT, gs->local_maxit);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -343,6 +493,7 @@ PetscErrorCode MbSolverCreate_GS(MbSolver s)
   PetscCall(PetscNew(&gs));
   gs->local_maxit       = 50;
   gs->test              = MB_GS_TEST_INCREMENT;
+  gs->aa_m              = 3;
   s->data               = gs;
   s->ops.solve          = MbSolverSolve_GS;
   s->ops.setfromoptions = MbSolverSetFromOptions_GS;

@@ -131,6 +131,26 @@ static void test_local_solver(void **state)
     MbLawNaturalMap(&law, R, U, F);
     if (!ok || !(Norm3(F) <= 1e-13 * (1 + Norm3(R)))) fail_msg("full W, case %d: natural map %g (converged %d)", k, (double)Norm3(F), (int)ok);
   }
+  /* W = diag(a, a, c), the diagonal block of spheres, solved in closed form when sliding:
+     R̃_N = −(b_N + bias_N)/c + cohesion, R_T = −μR̃_N b_T/‖b_T‖ (three sliding cases) */
+  {
+    const PetscReal Wsph[9] = {2, 0, 0, 0, 2, 0, 0, 0, 0.5}, bs[3][3] = {{3, -4, -1}, {-7, 2, -2}, {0.01, 5, -0.1}};
+    MbLaw           ls = Contact(0.4);
+    ls.cohesion        = 0.3;
+    ls.bias[2]         = -0.05;
+    for (int k = 0; k < 3; k++) {
+      PetscReal R[3] = {0, 0, 0}, U[3], F[3], bt = PetscSqrtReal(bs[k][0] * bs[k][0] + bs[k][1] * bs[k][1]), rn;
+      PetscBool ok;
+      MB_OK(MbLawLocalSolve(&ls, Wsph, bs[k], 50, R, NULL, &ok));
+      for (int i = 0; i < 3; i++) U[i] = bs[k][i] + Wsph[3 * i] * R[0] + Wsph[3 * i + 1] * R[1] + Wsph[3 * i + 2] * R[2];
+      MbLawNaturalMap(&ls, R, U, F);
+      /* R̃_N = R_N + c, from Ū_N = 0 */
+      rn                    = -(bs[k][2] + ls.bias[2]) / 0.5 + ls.cohesion;
+      const PetscReal Rx[3] = {-0.4 * rn * bs[k][0] / bt, -0.4 * rn * bs[k][1] / bt, rn - ls.cohesion};
+      if (!ok || !(Norm3(F) <= 1e-13 * (1 + Norm3(R)))) fail_msg("W = diag(2, 2, 0.5), case %d: natural map %g (converged %d)", k, (double)Norm3(F), (int)ok);
+      CheckVec3("sliding, W = diag(2, 2, 0.5)", R, Rx, 1e-13);
+    }
+  }
   /* bias (the law holds for U + bias) and cohesion (R_N down to −c): with W = I,
      b = (0, 0, −1), bias_N = 0.5: sticking R = −(b + bias) = (0, 0, 0.5);
      c = 0.2, b = (0, 0, 0.1): the shifted problem has b − c e_N = (0, 0, −0.1), so
