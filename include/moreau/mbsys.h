@@ -23,4 +23,10 @@ PETSC_EXTERN PetscErrorCode MbInitialize(void);
 /** Release registries made by MbInitialize. Call before PetscFinalize. Not collective. */
 PETSC_EXTERN PetscErrorCode MbFinalize(void);
 
+/** The names in a registry's function list, comma-separated, into buf. */
+PETSC_EXTERN PetscErrorCode MbRegistryNames(PetscFunctionList list, char buf[], size_t len);
+/** The constructor registered as type; an error "unknown WHAT 'type'; known WHATS: ..." when
+    there is none. */
+PETSC_EXTERN PetscErrorCode MbRegistryFind(MPI_Comm comm, PetscFunctionList list, const char what[], const char whats[], const char type[], void (**create)(void));
+
 #endif

@@ -35,18 +35,9 @@ PetscErrorCode MbAdaptFinalizePackage(void)
 
 PetscErrorCode MbAdaptListNames(char buf[], size_t len)
 {
-  const char **names;
-  int          n;
-  size_t       used = 0;
   PetscFunctionBegin;
-  if (len) buf[0] = 0;
   PetscCall(MbAdaptRegisterAll());
-  PetscCall(PetscFunctionListGet(MbAdaptList, &names, &n));
-  for (int i = 0; i < n && names[i]; i++) { /* PETSc 3.18 counts the closing NULL in n */
-    int k = snprintf(buf + used, len > used ? len - used : 0, "%s%s", used ? ", " : "", names[i]);
-    if (k > 0) used += (size_t)k;
-  }
-  PetscCall(PetscFree(names));
+  PetscCall(MbRegistryNames(MbAdaptList, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -84,12 +75,7 @@ PetscErrorCode MbAdaptSetType(MbAdapt a, const char type[])
   PetscCheck(type, a->comm, PETSC_ERR_ARG_NULL, "step-size controller type is NULL");
   PetscCall(PetscStrcmp(a->type, type, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFunctionListFind(MbAdaptList, type, &create));
-  if (!create) {
-    char known[256];
-    PetscCall(MbAdaptListNames(known, sizeof(known)));
-    SETERRQ(a->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown step-size controller '%s'; known: %s", type, known);
-  }
+  PetscCall(MbRegistryFind(a->comm, MbAdaptList, "step-size controller", "step-size controllers", type, (void (**)(void)) & create));
   if (a->ops.destroy) PetscCall(a->ops.destroy(a));
   PetscCall(PetscMemzero(&a->ops, sizeof(a->ops)));
   a->data      = NULL;

@@ -2,6 +2,7 @@
 #include <moreau/mbmath.h>
 #include <moreau/mbscheme.h>
 #include "bodyimpl.h"
+#include "../shape/shapeimpl.h"
 
 const char *const MbBodyKinds[] = {"RIGID", "OBSTACLE", "PSEUDO_RIGID", "FINITE_ELEMENT", "MbBodyKind", "MB_BODY_", NULL};
 
@@ -218,4 +219,22 @@ PetscErrorCode MbBodyGetDamping(MbBody b, PetscReal *damping)
 {
   *damping = b->damping;
   return PETSC_SUCCESS;
+}
+
+PetscReal MbBodyExtent(MbBody b)
+{
+  MbShape   s = b->shape;
+  PetscReal e = 0, a[3];
+  for (PetscInt k = 0; k < s->n; k++) {
+    MbPrim *p = &s->prim[k];
+    if (p->kind == MB_PRIM_SPHERE) {
+      MbV3Sub(p->c, b->mp.center, a);
+      e = PetscMax(e, MbV3Norm(a) + p->r);
+    } else
+      for (PetscInt v = 0; v < p->nv; v++) {
+        MbV3Sub(&p->v[3 * v], b->mp.center, a);
+        e = PetscMax(e, MbV3Norm(a));
+      }
+  }
+  return e;
 }

@@ -71,6 +71,8 @@ PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, PetscBool migrate, char *, size_t
 PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *, char scheme[64]);
 /* A load given by entry ref (fn, ctx) of the domain's callback table (not destroyed here). */
 PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, void *, PetscInt ref);
+/* Radius about the mass centre that holds the shape (ghost boxes, partition graph). */
+PETSC_INTERN PetscReal MbBodyExtent(MbBody);
 /* The points of a time series (borrowed). */
 PETSC_INTERN PetscErrorCode MbTimeSeriesGetPoints(MbTimeSeries, PetscInt *, const PetscReal **, const PetscReal **);
 

@@ -11,33 +11,13 @@
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
-#include "../shape/shapeimpl.h"
 
 enum { GHOST_STATE = 0, GHOST_FULL = 1 };
-
-/* Radius about the mass centre that holds the shape (referential, so once per body). */
-static PetscReal Extent(MbBody b)
-{
-  MbShape   s = b->shape;
-  PetscReal e = 0, a[3];
-  for (PetscInt k = 0; k < s->n; k++) {
-    MbPrim *p = &s->prim[k];
-    if (p->kind == MB_PRIM_SPHERE) {
-      MbV3Sub(p->c, b->mp.center, a);
-      e = PetscMax(e, MbV3Norm(a) + p->r);
-    } else
-      for (PetscInt v = 0; v < p->nv; v++) {
-        MbV3Sub(&p->v[3 * v], b->mp.center, a);
-        e = PetscMax(e, MbV3Norm(a));
-      }
-  }
-  return e;
-}
 
 /* Spatial box of b: the mass centre is q[9..11] for the rigid and obstacle layouts. */
 static void BodyBox(MbBody b, PetscReal eps, PetscReal box[6])
 {
-  PetscReal e = Extent(b) + eps;
+  PetscReal e = MbBodyExtent(b) + eps;
   for (int k = 0; k < 3; k++) {
     box[k]     = b->q[9 + k] - e;
     box[3 + k] = b->q[9 + k] + e;
@@ -117,6 +97,19 @@ static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **n
   }
   newsent[r][nnew[r]++] = b->id;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The (owner of the other end, this end) pairs of a joint or spring whose ends lie on two
+   ranks, for the end this rank owns. */
+static void Partners(MbDomain d, const PetscInt body[2], PetscInt jp[], PetscInt *njp)
+{
+  for (int m = 0; m < 2; m++) {
+    PetscInt a = body[m], o = body[1 - m];
+    if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
+    jp[2 * *njp]     = d->owner[o];
+    jp[2 * *njp + 1] = a;
+    (*njp)++;
+  }
 }
 
 /* Key of grid cell (i, j, k), 21 bits each (cells far outside ±10⁶ of the origin wrap:
@@ -238,22 +231,8 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     PetscInt *jp, njp = 0, *nbox;
     PetscCall(PetscMalloc2(4 * (d->njoint + d->nspring) + 1, &jp, d->size, &nbox));
     for (PetscMPIInt r = 0; r < d->size; r++) nbox[r] = nnew[r];
-    for (PetscInt j = 0; j < d->njoint; j++)
-      for (int m = 0; m < 2; m++) {
-        PetscInt a = d->joint[j].body[m], o = d->joint[j].body[1 - m];
-        if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
-        jp[2 * njp]     = d->owner[o];
-        jp[2 * njp + 1] = a;
-        njp++;
-      }
-    for (PetscInt j = 0; j < d->nspring; j++) /* springs' ends too (forces.c) */
-      for (int m = 0; m < 2; m++) {
-        PetscInt a = d->spring[j].body[m], o = d->spring[j].body[1 - m];
-        if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
-        jp[2 * njp]     = d->owner[o];
-        jp[2 * njp + 1] = a;
-        njp++;
-      }
+    for (PetscInt j = 0; j < d->njoint; j++) Partners(d, d->joint[j].body, jp, &njp);
+    for (PetscInt j = 0; j < d->nspring; j++) Partners(d, d->spring[j].body, jp, &njp); /* forces.c */
     if (njp) qsort(jp, (size_t)njp, 2 * sizeof(PetscInt), ComparePair);
     for (PetscInt k = 0; k < njp; k++) {
       PetscMPIInt r = (PetscMPIInt)jp[2 * k];

@@ -18,29 +18,9 @@
 #include <moreau/mbgeom.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
-#include "../shape/shapeimpl.h"
 
 static PetscBool  MetisCited = PETSC_FALSE;
 static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. Karypis and V. Kumar},\n  title = {A fast and high quality multilevel scheme for partitioning irregular graphs},\n  journal = {SIAM Journal on Scientific Computing},\n  volume = {20},\n  number = {1},\n  pages = {359--392},\n  year = {1998}\n}\n";
-
-/* Radius about the mass centre that holds the shape. */
-static PetscReal Extent(MbBody b)
-{
-  MbShape   s = b->shape;
-  PetscReal e = 0, a[3];
-  for (PetscInt k = 0; k < s->n; k++) {
-    MbPrim *p = &s->prim[k];
-    if (p->kind == MB_PRIM_SPHERE) {
-      MbV3Sub(p->c, b->mp.center, a);
-      e = PetscMax(e, MbV3Norm(a) + p->r);
-    } else
-      for (PetscInt v = 0; v < p->nv; v++) {
-        MbV3Sub(&p->v[3 * v], b->mp.center, a);
-        e = PetscMax(e, MbV3Norm(a));
-      }
-  }
-  return e;
-}
 
 /* Cost of each owned body: 1 + the constraints on it (owned rows and other ranks' rows). */
 static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
@@ -130,7 +110,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
     s[2]         = b->q[9];
     s[3]         = b->q[10];
     s[4]         = b->q[11];
-    s[5]         = Extent(b);
+    s[5]         = MbBodyExtent(b);
   }
   n = (PetscMPIInt)(m * d->nbody);
   if (d->rank == 0) PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));

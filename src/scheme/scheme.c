@@ -46,17 +46,8 @@ PetscErrorCode MbSchemeGetRegistered(const char ***names, int *n)
 
 PetscErrorCode MbSchemeListNames(char buf[], size_t len)
 {
-  const char **names;
-  int          n;
-  size_t       used = 0;
   PetscFunctionBegin;
-  buf[0] = 0;
-  PetscCall(PetscFunctionListGet(MbSchemeList, &names, &n));
-  for (int i = 0; i < n; i++) {
-    int k = snprintf(buf + used, len > used ? len - used : 0, "%s%s", used ? ", " : "", names[i]);
-    if (k > 0) used += (size_t)k;
-  }
-  PetscCall(PetscFree(names));
+  PetscCall(MbRegistryNames(MbSchemeList, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -77,12 +68,7 @@ PetscErrorCode MbSchemeSetType(MbScheme s, const char type[])
   PetscFunctionBegin;
   PetscCall(PetscStrcmp(s->type, type, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFunctionListFind(MbSchemeList, type, &create));
-  if (!create) {
-    char known[512];
-    PetscCall(MbSchemeListNames(known, sizeof(known)));
-    SETERRQ(s->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown scheme '%s'; known schemes: %s", type, known);
-  }
+  PetscCall(MbRegistryFind(s->comm, MbSchemeList, "scheme", "schemes", type, (void (**)(void)) & create));
   if (s->ops.destroy) PetscCall(s->ops.destroy(s));
   PetscCall(PetscMemzero(&s->ops, sizeof(s->ops)));
   s->family = MB_SCHEME_STEP;

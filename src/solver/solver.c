@@ -36,17 +36,8 @@ PetscErrorCode MbSolverFinalizePackage(void)
 
 PetscErrorCode MbSolverListNames(char buf[], size_t len)
 {
-  const char **names;
-  int          n;
-  size_t       used = 0;
   PetscFunctionBegin;
-  if (len) buf[0] = 0;
-  PetscCall(PetscFunctionListGet(MbSolverList, &names, &n));
-  for (int i = 0; i < n && names[i]; i++) { /* PETSc 3.18 counts the closing NULL in n */
-    int k = snprintf(buf + used, len > used ? len - used : 0, "%s%s", used ? ", " : "", names[i]);
-    if (k > 0) used += (size_t)k;
-  }
-  PetscCall(PetscFree(names));
+  PetscCall(MbRegistryNames(MbSolverList, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -70,12 +61,7 @@ PetscErrorCode MbSolverSetType(MbSolver s, const char type[])
   PetscCheck(type, s->comm, PETSC_ERR_ARG_NULL, "solver type is NULL");
   PetscCall(PetscStrcmp(s->type, type, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFunctionListFind(MbSolverList, type, &create));
-  if (!create) {
-    char known[512];
-    PetscCall(MbSolverListNames(known, sizeof(known)));
-    SETERRQ(s->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown solver type '%s'; known solver types: %s", type, known);
-  }
+  PetscCall(MbRegistryFind(s->comm, MbSolverList, "solver type", "solver types", type, (void (**)(void)) & create));
   if (s->ops.destroy) PetscCall(s->ops.destroy(s));
   PetscCall(PetscMemzero(&s->ops, sizeof(s->ops)));
   s->data = NULL;

@@ -87,6 +87,6 @@ $HEAD
 b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), BULK_MATERIAL(s))
 RUN(s, None, 0.01)
 PY
-expect_error "-mb_adapt_type unknown" "unknown step-size controller 'CURVY'; known: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY" "$MOREAU" -mb_adapt_type CURVY "$TMP/plain.py"
+expect_error "-mb_adapt_type unknown" "unknown step-size controller 'CURVY'; known step-size controllers: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY" "$MOREAU" -mb_adapt_type CURVY "$TMP/plain.py"
 expect_error "-mb_adapt_dtmin > -mb_adapt_dtmax" "dtmin must be <= dtmax, got dtmin 0.1 > dtmax 0.01" "$MOREAU" -mb_adapt_type CURVATURE -mb_adapt_dtmin 0.1 -mb_adapt_dtmax 0.01 "$TMP/plain.py"
 expect_error "-mb_adapt_b <= 0" "curvature b must be > 0, got 0" "$MOREAU" -mb_adapt_type CURVATURE -mb_adapt_b 0 "$TMP/plain.py"

@@ -63,7 +63,9 @@ PY
 
 for deck in "$CASES"/*.py; do
   c=$(basename "$deck" .py)
-  args=(); [ "$c" = default ] && args=(0.3)
+  args=()
+  [ "$c" = default ] && args=(0.3)
+  [ "$c" = lages_collision ] && args=(curvature CDM 0.6) # through the contact phase, with rejection (adaptive.sh runs 5 periods)
   eps=$(grep -oE 'GAUSS_SEIDEL_SOLVER\(\s*[0-9.eE+-]+' "$deck" | head -n 1 | grep -oE '[0-9.eE+-]+$'); eps=${eps:-1e-4}
   selfcheck=0
   for np in 1 2 3 4; do

@@ -167,7 +167,7 @@ static void test_errors(void **state)
 {
   MbAdapt a;
   MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
-  MB_FAILS(MbAdaptSetType(a, "CURVY"), "unknown step-size controller 'CURVY'; known: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY");
+  MB_FAILS(MbAdaptSetType(a, "CURVY"), "unknown step-size controller 'CURVY'; known step-size controllers: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY");
   MB_FAILS(MbAdaptSetStepLimits(a, 0.1, 0.01), "dtmin must be <= dtmax, got dtmin 0.1 > dtmax 0.01");
   MB_FAILS(MbAdaptSetStepLimits(a, -1, 0.01), "dtmin must be > 0, got -1");
   MB_FAILS(MbAdaptCurvatureSetParameters(a, 0, 1, 0.5, PETSC_FALSE), "curvature b must be > 0, got 0");
