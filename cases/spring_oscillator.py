@@ -48,11 +48,17 @@ ok = False
 if mode == 'order':
     hs = [1.0 / 64, 1.0 / 128, 1.0 / 256, 1.0 / 512]
     errs = []
+    mine = True  # the state is read where the body is (on several ranks: its owner)
     for i, h in enumerate(hs):
         s, b = run(h, 1.0, params, '%s/%d' % (outdir, i))
         t = s.time
+        mine = HERE(s, b)
+        if not mine:
+            continue
         x, v = b.conf[9], b.velo[3]
         errs.append(math.hypot(w * (x - math.sin(w * t) / w), v - math.cos(w * t)))
+    if not mine:
+        sys.exit(0)  # the owner reports
     lx = [math.log(h) for h in hs]
     ly = [math.log(e) for e in errs]
     mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
@@ -68,5 +74,6 @@ elif mode == 'stable':
     emax = max(a + c for a, c in zip(ek, ei))
     ok = emax <= e0 * (1 + 1e-6)
     print('RESULT stable %s h = %g (%g x 2/omega) steps %d max energy / initial %.6g final %.3g' % (scheme, h, factor, len(t), emax / e0, (ek[-1] + ei[-1]) / e0))
-if RANK() == 0:
-    print('PASSED' if ok else 'FAILED')
+if mode != 'order' and RANK() != 0:
+    sys.exit(0)
+print('PASSED' if ok else 'FAILED')
