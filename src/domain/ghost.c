@@ -7,7 +7,7 @@
    time travels as its state (q, u, u0), a new one packed whole (MbBodyPack), and a ghost
    that was not sent this time is dropped — so both sides agree on the set without asking.
    Communication per step is therefore the bodies near partition boundaries, not N
-   (plus, between ranks whose boxes meet, the keys of the grid cells their bodies occupy). */
+   (plus, between ranks whose boxes meet, a grid-cell key per movable body). */
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
@@ -123,12 +123,6 @@ static int ComparePair(const void *x, const void *y)
   return a[1] < b[1] ? -1 : (a[1] > b[1] ? 1 : 0);
 }
 
-static int CompareI64(const void *x, const void *y)
-{
-  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-  return a < b ? -1 : (a > b ? 1 : 0);
-}
-
 /* The cells of side hc that box bb meets (at most 8 when the box is no wider than a cell). */
 static PetscInt BoxCells(const PetscReal bb[6], PetscReal hc, int64_t key[8])
 {
@@ -145,18 +139,55 @@ static PetscInt BoxCells(const PetscReal bb[6], PetscReal hc, int64_t key[8])
   return n;
 }
 
+/* A set of cell keys: open addressing, linear probing, power-of-two size, −1 empty. */
+typedef struct {
+  int64_t *key;
+  size_t   mask;
+} CellSet;
+
+static size_t CellHash(int64_t k) { return (size_t)(((uint64_t)k * 0x9E3779B97F4A7C15ULL) >> 17); }
+
+static PetscErrorCode CellSetBuild(CellSet *h, const int64_t keys[], size_t n)
+{
+  size_t size = 16;
+  PetscFunctionBegin;
+  while (size < 2 * n) size *= 2;
+  PetscCall(PetscMalloc1(size, &h->key));
+  for (size_t i = 0; i < size; i++) h->key[i] = -1;
+  h->mask = size - 1;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = CellHash(keys[i]) & h->mask;
+    while (h->key[j] != -1 && h->key[j] != keys[i]) j = (j + 1) & h->mask;
+    h->key[j] = keys[i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool CellSetHas(const CellSet *h, int64_t k)
+{
+  size_t j = CellHash(k) & h->mask;
+  while (h->key[j] != -1) {
+    if (h->key[j] == k) return PETSC_TRUE;
+    j = (j + 1) & h->mask;
+  }
+  return PETSC_FALSE;
+}
+
 /* Which remote ranks need each owned body as a ghost. Coarse: rank boxes (the union of
    each rank's movable bodies' boxes, one MPI_Allgather). Fine: a rank box can cover much
    more than the rank's bodies (a METIS part is not a brick), so ranks whose boxes meet
-   exchange the sorted keys of the grid cells their movable bodies occupy — cells as wide
-   as the widest movable box, so that two boxes that meet share a cell — and a movable
-   body goes where one of its cells is occupied. Obstacles (few, large) go by rank box.
-   Joint partners always go to the partner's owner. */
+   exchange the keys of the grid cells their movable bodies' boxes meet (at most 8 a body:
+   cells are as wide as the widest movable box), kept in a hash set: two boxes that meet
+   share a cell, so a movable body goes to r when one of its cells is in r's set. Obstacles
+   (few, large) go by rank box. Joint and spring partners always go to the
+   partner's owner. */
 PetscErrorCode MbDomainGhostRefresh(MbDomain d)
 {
-  PetscReal  mybox[7], *rbox, hc;
-  PetscInt **newsent, *nnew, *capnew, nkeep = 0, ncell = 0, *ncells;
-  int64_t   *cells, **rcells;
+  PetscReal  mybox[7], *rbox, hc, *bb;
+  PetscInt **newsent, *nnew, *capnew, nkeep = 0, ncell = 0;
+  int64_t   *cells;
+  PetscInt  *cidx;
+  CellSet   *hs;
   MbBuf     *csend, *crecv;
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
@@ -165,17 +196,18 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     PetscCall(PetscCalloc2(d->size, &d->sent, d->size, &d->nsent));
     PetscCall(PetscCalloc2(d->size, &d->gsend, d->size, &d->grecv));
   }
-  /* 1. every rank's box (empty: lo > hi) and its widest movable box */
+  /* 1. every owned body's box once; this rank's box (empty: lo > hi), its widest box */
+  PetscCall(PetscMalloc1(6 * d->nbody + 1, &bb));
   for (int k = 0; k < 3; k++) mybox[k] = PETSC_MAX_REAL, mybox[3 + k] = -PETSC_MAX_REAL;
   mybox[6] = 0;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    PetscReal bb[6];
+    PetscReal *x = &bb[6 * i];
+    BodyBox(d->body[i], d->geps, x);
     if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
-    BodyBox(d->body[i], d->geps, bb);
     for (int k = 0; k < 3; k++) {
-      mybox[k]     = PetscMin(mybox[k], bb[k]);
-      mybox[3 + k] = PetscMax(mybox[3 + k], bb[3 + k]);
-      mybox[6]     = PetscMax(mybox[6], bb[3 + k] - bb[k]);
+      mybox[k]     = PetscMin(mybox[k], x[k]);
+      mybox[3 + k] = PetscMax(mybox[3 + k], x[3 + k]);
+      mybox[6]     = PetscMax(mybox[6], x[3 + k] - x[k]);
     }
   }
   PetscCall(PetscMalloc1(7 * d->size, &rbox));
@@ -184,44 +216,32 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   for (PetscMPIInt r = 0; r < d->size; r++) hc = PetscMax(hc, rbox[7 * r + 6]);
   hc = hc > 0 ? 1.0001 * hc : 1.0;
   /* 2. the cells of this rank's movable bodies, to the ranks whose boxes meet its box */
-  PetscCall(PetscMalloc1(8 * d->nbody + 1, &cells));
+  PetscCall(PetscMalloc2(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx));
   for (PetscInt i = 0; i < d->nbody; i++) {
-    PetscReal bb[6];
-    if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
-    BodyBox(d->body[i], d->geps, bb);
-    ncell += BoxCells(bb, hc, &cells[ncell]);
-  }
-  qsort(cells, (size_t)ncell, sizeof(int64_t), CompareI64);
-  {
-    PetscInt m = 0;
-    for (PetscInt k = 0; k < ncell; k++)
-      if (!m || cells[k] != cells[m - 1]) cells[m++] = cells[k];
-    ncell = m;
+    cidx[i] = ncell;
+    if (d->body[i]->kind != MB_BODY_OBSTACLE) ncell += BoxCells(&bb[6 * i], hc, &cells[ncell]);
   }
   PetscCall(PetscCalloc2(d->size, &csend, d->size, &crecv));
   for (PetscMPIInt r = 0; r < d->size; r++)
     if (r != d->rank && Overlap(mybox, &rbox[7 * r])) PetscCall(MbBufPut(&csend[r], cells, (size_t)ncell * sizeof(int64_t)));
   PetscCall(MbExchange(d->comm, csend, crecv));
-  PetscCall(PetscMalloc2(d->size, &rcells, d->size, &ncells));
-  for (PetscMPIInt r = 0; r < d->size; r++) {
-    rcells[r] = (int64_t *)crecv[r].buf;
-    ncells[r] = r == d->rank ? 0 : (PetscInt)(crecv[r].n / sizeof(int64_t));
-  }
+  PetscCall(PetscCalloc1(d->size, &hs));
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    if (r != d->rank && crecv[r].n) PetscCall(CellSetBuild(&hs[r], (const int64_t *)crecv[r].buf, crecv[r].n / sizeof(int64_t)));
   /* 3. what goes where */
   PetscCall(PetscCalloc3(d->size, &newsent, d->size, &nnew, d->size, &capnew));
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody    b = d->body[i];
-    PetscReal bb[6];
-    int64_t   key[8];
-    PetscInt  nk = 0;
-    BodyBox(b, d->geps, bb);
-    if (b->kind != MB_BODY_OBSTACLE) nk = BoxCells(bb, hc, key);
+    MbBody           b = d->body[i];
+    const PetscReal *x = &bb[6 * i];
+    const int64_t   *c = &cells[cidx[i]];
+    PetscInt         nc = (i + 1 < d->nbody ? cidx[i + 1] : ncell) - cidx[i];
     for (PetscMPIInt r = 0; r < d->size; r++) {
       PetscBool go = PETSC_FALSE;
-      if (r == d->rank || !Overlap(bb, &rbox[7 * r])) continue;
+      if (r == d->rank || !Overlap(x, &rbox[7 * r])) continue;
       if (b->kind == MB_BODY_OBSTACLE) go = PETSC_TRUE;
-      for (PetscInt k = 0; k < nk && !go; k++)
-        if (ncells[r] && bsearch(&key[k], rcells[r], (size_t)ncells[r], sizeof(int64_t), CompareI64)) go = PETSC_TRUE;
+      else if (hs[r].key)
+        for (PetscInt k = 0; k < nc && !go; k++)
+          if (CellSetHas(&hs[r], c[k])) go = PETSC_TRUE;
       if (go) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
     }
   }
@@ -246,10 +266,12 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   for (PetscMPIInt r = 0; r < d->size; r++) {
     PetscCall(MbBufFree(&csend[r]));
     PetscCall(MbBufFree(&crecv[r]));
+    PetscCall(PetscFree(hs[r].key));
   }
   PetscCall(PetscFree2(csend, crecv));
-  PetscCall(PetscFree2(rcells, ncells));
-  PetscCall(PetscFree(cells));
+  PetscCall(PetscFree(hs));
+  PetscCall(PetscFree2(cells, cidx));
+  PetscCall(PetscFree(bb));
   PetscCall(PetscFree(rbox));
   for (PetscMPIInt r = 0; r < d->size; r++) { /* entries may be out of order after joints */
     PetscCall(PetscFree(d->sent[r]));
