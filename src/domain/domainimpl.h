@@ -65,6 +65,7 @@ struct _p_MbDomain {
   PetscInt       nmigrated;      /* bodies moved so far (all ranks) */
   PetscInt       edgecut;        /* METIS edge cut of the last partition */
   PetscReal      imbalance;      /* load imbalance measured at the last check */
+  PetscReal      imbalance_part; /* the imbalance METIS's last partition gave, by the same weights */
   PetscBool      hold_balance;   /* no migration now (an adaptive run keeps saved states) */
   /* callbacks by reference (loads): the same index on every rank */
   PetscInt       ncb;

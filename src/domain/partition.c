@@ -3,7 +3,7 @@
    Comput. 20:359). The body graph: a vertex per body, weighted by its cost — 1 for the body
    plus 1 per constraint on it last step (the Gauss–Seidel work grows with the rows) —; an
    edge per contact candidate (two movable bodies whose bounding balls, widened by 10 % and
-   GEOMETRIC_EPSILON, overlap: every contact and the near ones) and per joint.
+   GEOMETRIC_EPSILON, overlap: every contact and the near ones), per joint and per spring.
 
    How the graph reaches METIS: each rank sends rank 0 six reals per owned body (id, weight,
    mass centre, radius) with one MPI_Gatherv; rank 0 finds the candidates with the broad
@@ -146,18 +146,23 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
       pairs[2 * k + 1] = vid[pairs[2 * k + 1]];
     }
     {
-      PetscInt nj = 0, *ends;
-      for (PetscInt j = 0; j < d->njoint; j++)
-        if (d->joint[j].body[1] >= 0 && d->movable[d->joint[j].body[0]] && d->movable[d->joint[j].body[1]] && d->joint[j].body[0] != d->joint[j].body[1]) nj++;
+      /* joints and springs between two movable bodies are edges too */
+      PetscInt nj = 0, *ends, nl = d->njoint + d->nspring;
+      for (PetscInt j = 0; j < nl; j++) {
+        const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
+        if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) nj++;
+      }
       PetscCall(PetscMalloc1(2 * (npairs + nj) + 1, &ends));
       for (PetscInt k = 0; k < 2 * npairs; k++) ends[k] = pairs[k];
       nedge = npairs;
-      for (PetscInt j = 0; j < d->njoint; j++)
-        if (d->joint[j].body[1] >= 0 && d->movable[d->joint[j].body[0]] && d->movable[d->joint[j].body[1]] && d->joint[j].body[0] != d->joint[j].body[1]) {
-          ends[2 * nedge]     = d->joint[j].body[0];
-          ends[2 * nedge + 1] = d->joint[j].body[1];
+      for (PetscInt j = 0; j < nl; j++) {
+        const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
+        if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) {
+          ends[2 * nedge]     = e[0];
+          ends[2 * nedge + 1] = e[1];
           nedge++;
         }
+      }
       PetscCall(PetscFree(pairs));
       pairs = ends;
     }
@@ -181,6 +186,15 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
     }
     PetscCall(Relabel(d, N, part, newowner));
     d->edgecut = (PetscInt)objval;
+    { /* the imbalance this partition gives (by the same weights) */
+      PetscInt *pw, tot = 0, mx = 0;
+      PetscCall(PetscCalloc1(d->size, &pw));
+      for (PetscInt v = 0; v < N; v++)
+        if (d->movable[v]) pw[part[v]] += vwgt[v], tot += vwgt[v];
+      for (PetscMPIInt r = 0; r < d->size; r++) mx = PetscMax(mx, pw[r]);
+      d->imbalance_part = tot > 0 ? (PetscReal)mx * d->size / (PetscReal)tot : 1.0;
+      PetscCall(PetscFree(pw));
+    }
     PetscCall(PetscFree(adj));
     PetscCall(PetscFree3(box, vid, deg));
     PetscCall(PetscFree3(vwgt, part, xadj));
@@ -189,6 +203,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
   }
   PetscCallMPI(MPI_Bcast(newowner, (PetscMPIInt)N, MPI_INT, 0, d->comm));
   PetscCallMPI(MPI_Bcast(&d->edgecut, 1, MPIU_INT, 0, d->comm));
+  PetscCallMPI(MPI_Bcast(&d->imbalance_part, 1, MPIU_REAL, 0, d->comm));
   PetscCall(PetscFree2(w, send));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -213,7 +228,9 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
     PetscCallMPI(MPI_Allreduce(&load, &sum, 1, MPIU_INT, MPI_SUM, d->comm));
     d->imbalance = sum > 0 ? (PetscReal)gl[0] * d->size / (PetscReal)sum : 1.0;
   }
-  if (!force && d->imbalance <= d->imbalance_tol) PetscFunctionReturn(PETSC_SUCCESS);
+  /* not when METIS's last partition was no better than this (a graph it cannot balance
+     further, e.g. bodies tied by joints or springs): it would repartition every check */
+  if (!force && (d->imbalance <= d->imbalance_tol || d->imbalance <= 1.05 * d->imbalance_part)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(d->nknown + 1, &newowner));
   PetscCall(MbDomainPartition(d, newowner));
   PetscCall(MbDomainMigrate(d, newowner));
