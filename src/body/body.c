@@ -95,6 +95,7 @@ PetscErrorCode MbBodySetChars(MbBody b, PetscReal mass, PetscReal volume, const 
   b->mp.mass   = mass;
   b->mp.volume = volume;
   MbV3Copy(center, b->mp.center);
+  b->extent = 0; /* about the new centre */
   RigidReset(b);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -225,6 +226,7 @@ PetscReal MbBodyExtent(MbBody b)
 {
   MbShape   s = b->shape;
   PetscReal e = 0, a[3];
+  if (b->extent > 0) return b->extent; /* referential: computed once (SetChars resets it) */
   for (PetscInt k = 0; k < s->n; k++) {
     MbPrim *p = &s->prim[k];
     if (p->kind == MB_PRIM_SPHERE) {
@@ -236,5 +238,6 @@ PetscReal MbBodyExtent(MbBody b)
         e = PetscMax(e, MbV3Norm(a));
       }
   }
+  b->extent = e;
   return e;
 }

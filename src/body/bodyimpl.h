@@ -56,6 +56,7 @@ struct _p_MbBody {
   MbLoad           *load;    /* loads */
   void             *user;    /* user pointer (deck object) */
   PetscInt          mark;    /* scratch of the domain (ghost refresh stamp) */
+  PetscReal         extent;  /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
 };
 
 PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;

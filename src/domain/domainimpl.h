@@ -176,7 +176,6 @@ PETSC_INTERN PetscErrorCode MbDomainMonitorsDue(MbDomain, PetscBool *);
 
 /* ghost.c: refresh the ghosts from the current placement (collective) */
 PETSC_INTERN PetscErrorCode MbDomainGhostRefresh(MbDomain);
-PETSC_INTERN PetscErrorCode MbDomainGhostReset(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainGhostDestroy(MbDomain);
 /* detect.c: this step's constraints (joints and contacts), numbered and owned */
 PETSC_INTERN PetscErrorCode MbDomainDetect(MbDomain);

@@ -60,14 +60,6 @@ PetscErrorCode MbDomainGhostDestroy(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Forget what was sent: the next refresh sends every ghost whole (after a migration). */
-PetscErrorCode MbDomainGhostReset(MbDomain d)
-{
-  PetscFunctionBegin;
-  PetscCall(MbDomainGhostDestroy(d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **newsent, PetscInt *nnew, PetscInt *capnew)
 {
   MbBuf *m = &d->gsend[r];

@@ -72,7 +72,27 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
   }
   d->nbody = nkeep;
   PetscCall(PetscArraycpy(d->owner, newowner, d->nknown));
-  /* arrive */
+  /* arrive: room for the constraints first (each record is a tag and an MbCon) */
+  {
+    PetscInt ncin = 0;
+    for (PetscMPIInt r = 0; r < d->size; r++) {
+      size_t pos = 0;
+      if (r == d->rank) continue;
+      while (pos < recv[r].n) {
+        char tag;
+        PetscCall(MbBufGet(&recv[r], &pos, &tag, 1));
+        if (tag == 0) {
+          size_t sz;
+          PetscCall(MbBufGet(&recv[r], &pos, &sz, sizeof(size_t)));
+          pos += sz;
+        } else {
+          ncin++;
+          pos += sizeof(MbCon);
+        }
+      }
+    }
+    if (ncin) PetscCall(PetscRealloc(sizeof(MbCon) * (d->ncon + ncin), &d->con));
+  }
   for (PetscMPIInt r = 0; r < d->size; r++) {
     size_t pos = 0;
     if (r == d->rank) continue;
@@ -106,12 +126,10 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
         d->all[b->id]       = b;
 
       } else {
-        MbCon c;
-        PetscCall(MbBufGet(&recv[r], &pos, &c, sizeof(MbCon)));
-        c.owner = d->rank;
-        if (c.joint >= 0) MbV3Copy(c.R, d->joint[c.joint].R);
-        PetscCall(PetscRealloc(sizeof(MbCon) * (d->ncon + 1), &d->con));
-        d->con[d->ncon++] = c;
+        MbCon *c = &d->con[d->ncon++];
+        PetscCall(MbBufGet(&recv[r], &pos, c, sizeof(MbCon)));
+        c->owner = d->rank;
+        if (c->joint >= 0) MbV3Copy(c->R, d->joint[c->joint].R);
       }
     }
   }

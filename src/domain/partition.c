@@ -210,7 +210,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
 
 PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
 {
-  PetscInt    *w, load = 0, gl[2], l2[2];
+  PetscInt    *w, load = 0, *all, mx = 0, sum = 0;
   PetscMPIInt *newowner;
   PetscFunctionBegin;
   if (d->size == 1 || !d->balance_metis) PetscFunctionReturn(PETSC_SUCCESS);
@@ -220,14 +220,11 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->kind != MB_BODY_OBSTACLE) load += w[i];
   PetscCall(PetscFree(w));
-  l2[0] = load;
-  l2[1] = -load;
-  PetscCallMPI(MPI_Allreduce(l2, gl, 2, MPIU_INT, MPI_MAX, d->comm));
-  {
-    PetscInt sum;
-    PetscCallMPI(MPI_Allreduce(&load, &sum, 1, MPIU_INT, MPI_SUM, d->comm));
-    d->imbalance = sum > 0 ? (PetscReal)gl[0] * d->size / (PetscReal)sum : 1.0;
-  }
+  PetscCall(PetscMalloc1(d->size, &all));
+  PetscCallMPI(MPI_Allgather(&load, 1, MPIU_INT, all, 1, MPIU_INT, d->comm));
+  for (PetscMPIInt r = 0; r < d->size; r++) mx = PetscMax(mx, all[r]), sum += all[r];
+  PetscCall(PetscFree(all));
+  d->imbalance = sum > 0 ? (PetscReal)mx * d->size / (PetscReal)sum : 1.0;
   /* not when METIS's last partition was no better than this (a graph it cannot balance
      further, e.g. bodies tied by joints or springs): it would repartition every check */
   if (!force && (d->imbalance <= d->imbalance_tol || d->imbalance <= 1.05 * d->imbalance_part)) PetscFunctionReturn(PETSC_SUCCESS);

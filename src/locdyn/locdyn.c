@@ -173,7 +173,7 @@ static PetscErrorCode CountBlocks(MbDomain d, PetscInt nb, const PetscInt ptr[],
 
 /* A new matrix preallocated for the current graph (CountBlocks), and the scatter that
    brings the reactions of other ranks' rows on this rank's bodies. */
-static PetscErrorCode CreateW(MbDomain d, PetscInt nb, const PetscInt bid[], const PetscInt ptr[], const PetscInt adj[])
+static PetscErrorCode CreateW(MbDomain d, PetscInt nb, const PetscInt ptr[], const PetscInt adj[])
 {
   PetscInt nloc = d->rend - d->rstart, *dnz, *onz;
   PetscFunctionBegin;
@@ -227,7 +227,7 @@ PetscErrorCode MbDomainLocDyn(MbDomain d)
      collective matrix creation is entered by all or none */
   rebuild = SameGraph(d) ? 0 : 1;
   PetscCallMPI(MPI_Allreduce(&rebuild, &any, 1, MPIU_INT, MPI_MAX, d->comm));
-  if (any) PetscCall(CreateW(d, nb, bid, ptr, adj));
+  if (any) PetscCall(CreateW(d, nb, ptr, adj));
   else PetscCall(MatZeroEntries(d->W));
   PetscCall(InsertBlocks(d, d->W, nb, bid, ptr, adj, PETSC_TRUE));
   PetscCall(PetscFree3(bid, ptr, adj));

@@ -96,14 +96,12 @@ static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
 PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
 {
   PetscBool seq, mpi, done;
-  PetscInt       bs, n, rend, local_maxit = ctx->local_maxit;
-  PetscLogDouble comm_time = ctx->comm_time;
+  PetscInt  bs, n, rend, local_maxit = ctx->local_maxit;
   Vec       x;
   IS        is;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
   ctx->local_maxit = local_maxit > 0 ? local_maxit : 50;
-  ctx->comm_time   = comm_time;
   PetscCall(PetscObjectGetComm((PetscObject)W, &ctx->comm));
   PetscCallMPI(MPI_Comm_rank(ctx->comm, &ctx->rank));
   PetscCallMPI(MPI_Comm_size(ctx->comm, &ctx->size));

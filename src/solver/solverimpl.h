@@ -91,7 +91,7 @@ typedef struct {
   PetscInt           ninterior;         /* how many interior rows lead rows[] */
   PetscInt           ncolor;            /* colours of the rank graph (0 on one rank) */
   PetscInt           color;             /* this rank's colour (−1: no boundary rows) */
-  PetscLogDouble     comm_time;         /* seconds in the ghost-column scatters (kept by SetUp's caller) */
+  PetscLogDouble     comm_time;         /* seconds in the ghost-column scatters since SetUp */
 } MbBlockCtx;
 
 PETSC_INTERN PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx);
