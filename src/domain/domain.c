@@ -357,14 +357,16 @@ PetscErrorCode MbDomainCallMonitors(MbDomain d, PetscBool *stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Bodies interact when there are two or more, or joints or springs (the same on every rank). */
+static PetscBool Interacts(MbDomain d) { return d->nglobal > 1 || d->njoint > 0 || d->nspring > 0 ? PETSC_TRUE : PETSC_FALSE; }
+
 /* The first step on several ranks partitions the id-mod-size start; every balance_freq
    steps the imbalance is checked and, above the tolerance, METIS repartitions. */
 PetscErrorCode MbDomainMaybeBalance(MbDomain d)
 {
   PetscLogDouble t0;
-  PetscBool      interact = d->nglobal > 1 || d->njoint > 0 || d->nspring > 0;
   PetscFunctionBegin;
-  if (!interact || d->size == 1 || d->balance_freq == 0 || (d->partitioned && d->nsteps % d->balance_freq)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!Interacts(d) || d->size == 1 || d->balance_freq == 0 || (d->partitioned && d->nsteps % d->balance_freq)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PhaseBegin(d, MB_PHASE_BALANCE, &t0));
   PetscCall(MbDomainBalance(d, d->partitioned ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(PhaseEnd(d, MB_PHASE_BALANCE, t0));
@@ -381,8 +383,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(PetscTime(&d->run_start));
     d->started = PETSC_TRUE;
   }
-  /* bodies interact when there are two or more, or joints (the same on every rank) */
-  interact = d->nglobal > 1 || d->njoint > 0 || d->nspring > 0;
+  interact = Interacts(d);
   if (!d->hold_balance) PetscCall(MbDomainMaybeBalance(d));
   if (interact) {
     PetscBool fresh = PETSC_FALSE;
