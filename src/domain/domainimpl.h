@@ -104,6 +104,9 @@ struct _p_MbDomain {
   VecScatter     forscat;     /* R -> Rfor */
   PetscInt      *wkey;        /* structure of W (per row: the bodies) when it was made */
   PetscInt       nwkey;
+  PetscInt       wnb;         /* this step: owned movable bodies with constraints, wbid[], */
+  PetscInt      *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
+  PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (6×3), for W and u */
   PetscReal      work_contact;  /* work of normal reactions on this rank's rows */
   PetscReal      work_friction; /* friction dissipation on this rank's rows */
   PetscInt       solver_iterations; /* of the last step */

@@ -11,7 +11,13 @@
 
 static PetscBool Movable(MbDomain d, PetscInt id) { return id >= 0 && d->movable[id]; }
 
-PetscErrorCode MbDomainLocDynDestroy(MbDomain d)
+/* -log_view events inside MbLocDyn: the graph and a new matrix, the blocks, the assembly */
+static PetscLogEvent W_Graph = -1, W_Create, W_Insert, W_Assembly;
+
+static PetscErrorCode AdjacencyFree(MbDomain);
+
+/* W, its vectors and scatter (not the adjacency of the step) */
+static PetscErrorCode DestroyW(MbDomain d)
 {
   PetscFunctionBegin;
   PetscCall(MatDestroy(&d->W));
@@ -26,95 +32,130 @@ PetscErrorCode MbDomainLocDynDestroy(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbDomainLocDynDestroy(MbDomain d)
+{
+  PetscFunctionBegin;
+  PetscCall(DestroyW(d));
+  PetscCall(AdjacencyFree(d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The constraints this rank sees: owned rows first, then other ranks' rows on its bodies. */
 static inline MbCon *Row(MbDomain d, PetscInt k) { return k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon]; }
 
-typedef struct {
-  PetscInt body, k;
-} BodyCon;
-
-static int CompareBodyCon(const void *x, const void *y)
+/* The constraints on each owned movable body: d->wnb bodies d->wbid[], constraint indices
+   (into Row) d->wadj[d->wptr[i] .. d->wptr[i+1]) in increasing order. The (body, constraint)
+   entries are ordered by an LSD radix sort on the body id (11-bit digits, stable, so each
+   body's constraints stay in increasing order): linear in the entries, where a comparison
+   sort was a visible part of the step. */
+static PetscErrorCode BodyAdjacency(MbDomain d)
 {
-  const BodyCon *a = (const BodyCon *)x, *b = (const BodyCon *)y;
-  if (a->body != b->body) return a->body < b->body ? -1 : 1;
-  return a->k < b->k ? -1 : (a->k > b->k ? 1 : 0);
-}
-
-/* The constraints on each owned movable body: nb bodies bid[], constraint indices (into
-   Row) adj[ptr[i] .. ptr[i+1]) in increasing order. */
-static PetscErrorCode BodyAdjacency(MbDomain d, PetscInt *nb, PetscInt **bid, PetscInt **ptr, PetscInt **adj)
-{
-  PetscInt nl = d->ncon + d->nfor, n = 0, m = 0;
-  BodyCon *bc;
+  PetscInt nl = d->ncon + d->nfor, n = 0, m = 0, maxid = 0, *mem[4], *key, *val, *key2, *val2;
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(2 * nl + 1, &bc));
+  PetscCall(PetscMalloc4(2 * nl + 1, &mem[0], 2 * nl + 1, &mem[1], 2 * nl + 1, &mem[2], 2 * nl + 1, &mem[3]));
+  key = mem[0], val = mem[1], key2 = mem[2], val2 = mem[3];
   for (PetscInt k = 0; k < nl; k++) {
     const MbCon *c = Row(d, k);
     for (int j = 0; j < 2; j++) {
       PetscInt b = c->body[j];
       if (b < 0 || !d->movable[b] || d->owner[b] != d->rank || (j == 1 && b == c->body[0])) continue;
-      bc[n].body = b;
-      bc[n].k    = k;
-      n++;
+      key[n]  = b;
+      val[n++] = k;
+      maxid   = PetscMax(maxid, b);
     }
   }
-  if (n) qsort(bc, (size_t)n, sizeof(BodyCon), CompareBodyCon);
-  PetscCall(PetscMalloc3(n + 1, bid, n + 2, ptr, n + 1, adj));
+  for (int shift = 0; shift == 0 || (maxid >> shift) > 0; shift += 11) {
+    PetscInt cnt[2049] = {0}, *t;
+    for (PetscInt i = 0; i < n; i++) cnt[((key[i] >> shift) & 2047) + 1]++;
+    for (int r = 0; r < 2048; r++) cnt[r + 1] += cnt[r];
+    for (PetscInt i = 0; i < n; i++) {
+      PetscInt at = cnt[(key[i] >> shift) & 2047]++;
+      key2[at]    = key[i];
+      val2[at]    = val[i];
+    }
+    t = key, key = key2, key2 = t;
+    t = val, val = val2, val2 = t;
+  }
+  PetscCall(PetscMalloc4(n + 1, &d->wbid, n + 2, &d->wptr, n + 1, &d->wadj, 18 * n + 1, &d->wG));
   for (PetscInt i = 0; i < n; i++) {
-    if (i == 0 || bc[i].body != bc[i - 1].body) {
-      (*bid)[m]   = bc[i].body;
-      (*ptr)[m++] = i;
+    if (i == 0 || key[i] != key[i - 1]) {
+      d->wbid[m]   = key[i];
+      d->wptr[m++] = i;
     }
-    (*adj)[i] = bc[i].k;
+    d->wadj[i] = val[i];
   }
-  (*ptr)[m] = n;
-  *nb       = m;
-  PetscCall(PetscFree(bc));
+  d->wptr[m] = n;
+  d->wnb     = m;
+  PetscCall(PetscFree4(mem[0], mem[1], mem[2], mem[3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into A (W or a
-   preallocator: values or only the pattern). */
-static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscInt nb, const PetscInt bid[], const PetscInt ptr[], const PetscInt adj[], PetscBool values)
+static PetscErrorCode AdjacencyFree(MbDomain d)
 {
-  PetscReal *Hb = NULL, *Gb = NULL, zero[9] = {0};
-  PetscInt   maxdeg = 0;
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < nb; i++) maxdeg = PetscMax(maxdeg, ptr[i + 1] - ptr[i]);
-  PetscCall(PetscMalloc2(18 * maxdeg + 1, &Hb, 18 * maxdeg + 1, &Gb));
-  for (PetscInt i = 0; i < nb; i++) {
-    MbBody   b   = d->all[bid[i]];
-    PetscInt id  = bid[i], deg = ptr[i + 1] - ptr[i];
-    if (values) /* per constraint on b: s·H (3×6) and A⁻¹(s·H)ᵀ (6×3) */
-      for (PetscInt j = 0; j < deg; j++) {
-        MbCon    *c = Row(d, adj[ptr[i] + j]);
-        int       m = c->body[0] == id ? 0 : 1;
-        PetscReal s = m ? -1.0 : 1.0, col[6], out[6];
-        PetscCall(b->ops->operator_h(b, c->X[m], c->base, &Hb[18 * j]));
-        for (int k = 0; k < 18; k++) Hb[18 * j + k] *= s;
-        for (int r = 0; r < 3; r++) {
-          for (int k = 0; k < 6; k++) col[k] = Hb[18 * j + 6 * r + k];
-          PetscCall(b->ops->inverse(b, col, out));
-          for (int k = 0; k < 6; k++) Gb[18 * j + 3 * k + r] = out[k];
-        }
+  PetscCall(PetscFree4(d->wbid, d->wptr, d->wadj, d->wG));
+  d->wnb = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bodies with more constraints than this insert their blocks row by row (no (3k)² buffer). */
+#define DEG_DENSE 96
+
+/* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W. Per
+   constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ (6×3), kept in d->wG for the reactions
+   after the solve. A⁻¹ is symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
+   k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout). */
+static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
+{
+  PetscReal *Hb = NULL, *V = NULL, zero[9] = {0};
+  PetscInt   maxdeg = 0, *rows = NULL;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->wnb; i++) maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
+  PetscCall(PetscMalloc3(18 * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, DEG_DENSE)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
+  for (PetscInt i = 0; i < d->wnb; i++) {
+    MbBody     b  = d->all[d->wbid[i]];
+    PetscInt   id = d->wbid[i], deg = d->wptr[i + 1] - d->wptr[i], ld = 3 * deg;
+    PetscReal *G  = d->wG + 18 * d->wptr[i];
+    for (PetscInt j = 0; j < deg; j++) {
+      MbCon    *c = Row(d, d->wadj[d->wptr[i] + j]);
+      int       m = c->body[0] == id ? 0 : 1;
+      PetscReal s = m ? -1.0 : 1.0, col[6], out[6], *H = &Hb[18 * j];
+      rows[j]     = c->row;
+      PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
+      for (int k = 0; k < 18; k++) H[k] *= s;
+      for (int r = 0; r < 3; r++) {
+        for (int k = 0; k < 6; k++) col[k] = H[6 * r + k];
+        PetscCall(b->ops->inverse(b, col, out));
+        for (int k = 0; k < 6; k++) G[18 * j + 3 * k + r] = out[k];
       }
-    for (PetscInt j = 0; j < deg; j++)
-      for (PetscInt l = 0; l < deg; l++) {
-        PetscReal blk[9];
-        PetscInt  rj = Row(d, adj[ptr[i] + j])->row, rl = Row(d, adj[ptr[i] + l])->row;
-        if (values)
+    }
+    if (deg <= DEG_DENSE) {
+      for (PetscInt j = 0; j < deg; j++)
+        for (PetscInt l = j; l < deg; l++) {
+          const PetscReal *Hj = &Hb[18 * j], *Gl = &G[18 * l];
           for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) {
               PetscReal sum = 0;
-              for (int k = 0; k < 6; k++) sum += Hb[18 * j + 6 * r + k] * Gb[18 * l + 3 * k + c];
-              blk[3 * r + c] = d->h * sum;
+              for (int k = 0; k < 6; k++) sum += Hj[6 * r + k] * Gl[3 * k + c];
+              V[(3 * j + r) * ld + 3 * l + c] = V[(3 * l + c) * ld + 3 * j + r] = d->h * sum;
             }
-        PetscCall(MatSetValuesBlocked(A, 1, &rj, 1, &rl, values ? blk : zero, ADD_VALUES));
+        }
+      PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
+    } else
+      for (PetscInt j = 0; j < deg; j++) {
+        for (PetscInt l = 0; l < deg; l++)
+          for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++) {
+              PetscReal sum = 0;
+              for (int k = 0; k < 6; k++) sum += Hb[18 * j + 6 * r + k] * G[18 * l + 3 * k + c];
+              V[r * ld + 3 * l + c] = d->h * sum;
+            }
+        PetscCall(MatSetValuesBlocked(A, 1, &rows[j], deg, rows, V, ADD_VALUES));
       }
   }
   /* every owned row keeps its diagonal block (a joint to an obstacle has no movable body here) */
   for (PetscInt r = d->rstart; r < d->rend; r++) PetscCall(MatSetValuesBlocked(A, 1, &r, 1, &r, zero, ADD_VALUES));
-  PetscCall(PetscFree2(Hb, Gb));
+  PetscCall(PetscFree3(Hb, V, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,8 +164,9 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscInt nb, const PetscIn
    of its two bodies' degrees (counted twice: its own block, and rows sharing both of its
    bodies). Each body owner counts, per row of its bodies, the columns in the row owner's
    range and outside it, and sends the counts of other ranks' rows there. Collective. */
-static PetscErrorCode CountBlocks(MbDomain d, PetscInt nb, const PetscInt ptr[], const PetscInt adj[], PetscInt dnz[], PetscInt onz[])
+static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
 {
+  const PetscInt nb = d->wnb, *ptr = d->wptr, *adj = d->wadj;
   PetscInt  nloc = d->rend - d->rstart, *ends;
   MbBuf    *send, *recv;
   PetscFunctionBegin;
@@ -173,13 +215,13 @@ static PetscErrorCode CountBlocks(MbDomain d, PetscInt nb, const PetscInt ptr[],
 
 /* A new matrix preallocated for the current graph (CountBlocks), and the scatter that
    brings the reactions of other ranks' rows on this rank's bodies. */
-static PetscErrorCode CreateW(MbDomain d, PetscInt nb, const PetscInt ptr[], const PetscInt adj[])
+static PetscErrorCode CreateW(MbDomain d)
 {
   PetscInt nloc = d->rend - d->rstart, *dnz, *onz;
   PetscFunctionBegin;
-  PetscCall(MbDomainLocDynDestroy(d));
+  PetscCall(DestroyW(d));
   PetscCall(PetscCalloc2(nloc + 1, &dnz, nloc + 1, &onz));
-  PetscCall(CountBlocks(d, nb, ptr, adj, dnz, onz));
+  PetscCall(CountBlocks(d, dnz, onz));
   PetscCall(MatCreateBAIJ(d->comm, 3, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal, 0, dnz, 0, onz, &d->W));
   PetscCall(PetscFree2(dnz, onz));
   PetscCall(MatSetOption(d->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
@@ -218,19 +260,33 @@ static PetscBool SameGraph(MbDomain d)
 
 PetscErrorCode MbDomainLocDyn(MbDomain d)
 {
-  PetscInt *bid = NULL, *ptr = NULL, *adj = NULL, nb = 0;
-  PetscInt  rebuild, any;
+  PetscInt rebuild, any;
   PetscFunctionBegin;
   if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(BodyAdjacency(d, &nb, &bid, &ptr, &adj));
+  if (W_Graph < 0) {
+    PetscCall(PetscLogEventRegister("MbWGraph", MAT_CLASSID, &W_Graph));
+    PetscCall(PetscLogEventRegister("MbWCreate", MAT_CLASSID, &W_Create));
+    PetscCall(PetscLogEventRegister("MbWInsert", MAT_CLASSID, &W_Insert));
+    PetscCall(PetscLogEventRegister("MbWAssembly", MAT_CLASSID, &W_Assembly));
+  }
+  PetscCall(PetscLogEventBegin(W_Graph, 0, 0, 0, 0));
+  PetscCall(AdjacencyFree(d));
+  PetscCall(BodyAdjacency(d));
   /* each rank compares its own rows and bodies; the reduction makes sure that the
      collective matrix creation is entered by all or none */
   rebuild = SameGraph(d) ? 0 : 1;
   PetscCallMPI(MPI_Allreduce(&rebuild, &any, 1, MPIU_INT, MPI_MAX, d->comm));
-  if (any) PetscCall(CreateW(d, nb, ptr, adj));
+  if (any) {
+    PetscCall(PetscLogEventBegin(W_Create, 0, 0, 0, 0));
+    PetscCall(CreateW(d));
+    PetscCall(PetscLogEventEnd(W_Create, 0, 0, 0, 0));
+  }
   else PetscCall(MatZeroEntries(d->W));
-  PetscCall(InsertBlocks(d, d->W, nb, bid, ptr, adj, PETSC_TRUE));
-  PetscCall(PetscFree3(bid, ptr, adj));
+  PetscCall(PetscLogEventEnd(W_Graph, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(W_Insert, 0, 0, 0, 0));
+  PetscCall(InsertBlocks(d, d->W));
+  PetscCall(PetscLogEventEnd(W_Insert, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(W_Assembly, 0, 0, 0, 0));
   PetscCall(MatAssemblyBegin(d->W, MAT_FINAL_ASSEMBLY));
   /* B = H u_free, the warm start and the laws of the owned rows, meanwhile */
   {
@@ -249,6 +305,7 @@ PetscErrorCode MbDomainLocDyn(MbDomain d)
     PetscCall(VecRestoreArray(d->R, &Ra));
   }
   PetscCall(MatAssemblyEnd(d->W, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscLogEventEnd(W_Assembly, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,12 +363,18 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
        whose inertia is constant in the frame where u lives); friction dissipates −tangential */
     d->work_contact += 0.5 * d->h * c->R[2] * (c->V[2] + c->U[2]);
     d->work_friction -= 0.5 * d->h * (c->R[0] * (c->V[0] + c->U[0]) + c->R[1] * (c->V[1] + c->U[1]));
-    PetscCall(ApplyReaction(d, c));
   }
   for (PetscInt k = 0; k < d->nfor; k++) {
     MbCon *c = &d->fcon[k];
     for (int m = 0; m < 3; m++) c->R[m] = PetscRealPart(rf[3 * k + m]);
-    PetscCall(ApplyReaction(d, c));
+  }
+  /* u += h A⁻¹(±Hᵀ R) = h G R for every owned body, its constraints in row order */
+  for (PetscInt i = 0; i < d->wnb; i++) {
+    MbBody b = d->all[d->wbid[i]];
+    for (PetscInt j = d->wptr[i]; j < d->wptr[i + 1]; j++) {
+      const PetscReal *G = d->wG + 18 * j, *R = Row(d, d->wadj[j])->R;
+      for (int k = 0; k < 6; k++) b->u[k] += d->h * (G[3 * k] * R[0] + G[3 * k + 1] * R[1] + G[3 * k + 2] * R[2]);
+    }
   }
   PetscCall(VecRestoreArrayRead(d->R, &r));
   PetscCall(VecRestoreArrayRead(d->U, &u));

@@ -202,11 +202,18 @@ void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D)
   det    = Wd[0] * c[0] + Wd[1] * c[3] + Wd[2] * c[6];
   D->inv = (amax > 0 && PetscIsNormalReal(det) && PetscAbsReal(det) > 1e-10 * amax * amax * amax) ? PETSC_TRUE : PETSC_FALSE;
   for (int k = 0; k < 9; k++) D->Wi[k] = D->inv ? c[k] / det : 0;
-  /* diag(a, a, c): the off-diagonal entries and a − a' below 1e-12 max|Wd_ij| */
-  D->iso = D->inv;
+  /* diag(a, a, c): the off-diagonal entries and a − a' below 1e-12 max|Wd_ij|; the closed
+     form's residual is then below about 1e-12 of the scale, within what the local Newton
+     method accepts when it stalls at rounding (1e-10; ContactNewton). Spheres' blocks are
+     diagonal to about 2e-14. */
+  D->iso = D->inv && Wd[0] > 0 && Wd[8] > 0 ? PETSC_TRUE : PETSC_FALSE;
   for (int k = 1; k < 8; k++)
     if (k != 4 && !(PetscAbsReal(Wd[k]) <= 1e-12 * amax)) D->iso = PETSC_FALSE;
   if (!(PetscAbsReal(Wd[0] - Wd[4]) <= 1e-12 * amax)) D->iso = PETSC_FALSE;
+  D->a  = 0.5 * (Wd[0] + Wd[4]);
+  D->c  = Wd[8];
+  D->ia = D->iso ? 1 / D->a : 0;
+  D->ic = D->iso ? 1 / D->c : 0;
 }
 
 /* x = A⁻¹ b (3×3 row-major) by cofactors: the Newton direction, where pivoting buys nothing
@@ -259,25 +266,6 @@ static inline PetscReal MeritContact(const MbLaw *law, PetscReal rho, const Pets
       PetscReal a = active ? sh[i] * mu : 0;
       for (int j = 0; j < 3; j++) J[3 * i + j] = (j == i ? 1 : 0) - (j < 2 ? P[2 * i + j] : a) + rho * (P[2 * i] * Wd[j] + P[2 * i + 1] * Wd[3 + j] + a * Wd[6 + j]);
     }
-  }
-  return 0.5 * (F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
-}
-
-/* ½‖F_AC‖² of MeritContact alone, without the Newton matrix. */
-static inline PetscReal ResidualContact(const MbLaw *law, PetscReal rho, const PetscReal Wd[9], const PetscReal bb[3], const PetscReal R[3])
-{
-  PetscReal r[3] = {R[0], R[1], R[2] + law->cohesion}, u[3], sig, g, s0, s1, ns, F[3];
-  for (int i = 0; i < 3; i++) u[i] = bb[i] + Wd[3 * i] * R[0] + Wd[3 * i + 1] * R[1] + Wd[3 * i + 2] * R[2];
-  sig  = r[2] - rho * u[2];
-  F[2] = sig > 0 ? rho * u[2] : r[2];
-  g    = sig > 0 ? law->mu * sig : 0;
-  s0   = r[0] - rho * u[0];
-  s1   = r[1] - rho * u[1];
-  ns   = PetscSqrtReal(s0 * s0 + s1 * s1);
-  if (ns <= g) {
-    F[0] = rho * u[0], F[1] = rho * u[1];
-  } else {
-    F[0] = r[0] - g * s0 / ns, F[1] = r[1] - g * s1 / ns;
   }
   return 0.5 * (F[0] * F[0] + F[1] * F[1] + F[2] * F[2]);
 }
@@ -335,6 +323,29 @@ int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal 
     return 1;
   }
   PetscReal c = law->cohesion;
+  if (D->iso) {
+    /* Wd = diag(a, a, c_N): each case in closed form, one square root and one division at
+       most. Separation when Ū_N ≥ 0 at R̃ = 0; else Ū_N = 0 fixes R_N = −bb_N/c_N (so
+       R̃_N > 0), and R_T is the sticking −bb_T/a when it lies in the cone, else
+       R_T = −μR̃_N bb_T/‖bb_T‖, that vector scaled onto the cone's boundary: then
+       Ū_T = a R_T + bb_T = (1 − aμR̃_N/‖bb_T‖) bb_T is opposite to R_T (sliding). */
+    PetscReal x0, x1, rn, t2;
+    if (bb[2] - c * D->c >= 0) {
+      R[0] = R[1] = 0, R[2] = -c;
+      return 1;
+    }
+    x0   = -bb[0] * D->ia;
+    x1   = -bb[1] * D->ia;
+    R[2] = -bb[2] * D->ic;
+    rn   = law->mu * (R[2] + c);
+    t2   = x0 * x0 + x1 * x1;
+    if (t2 > rn * rn) {
+      PetscReal k = rn / PetscSqrtReal(t2);
+      x0 *= k, x1 *= k;
+    }
+    R[0] = x0, R[1] = x1;
+    return 1;
+  }
   /* separation, R̃ = 0: Ū = bb − c Wd e_N must have Ū_N ≥ 0 (then Ū + μ‖Ū_T‖e_N ∈ K*) */
   if (bb[2] - c * Wd[8] >= 0) {
     R[0] = R[1] = 0, R[2] = -c;
@@ -351,16 +362,6 @@ int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal 
       /* ρ‖Ū‖ ≤ 1e-12 max(‖R‖ + c, ρ‖b̄‖), squared */
       if (rho2 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) <= 1e-24 * PetscMax(sx, rho2 * (bb[0] * bb[0] + bb[1] * bb[1] + bb[2] * bb[2]))) {
         R[0] = x[0], R[1] = x[1], R[2] = x[2];
-        return 1;
-      }
-    } else if (D->iso && rn > 0) {
-      /* sliding with Wd = diag(a, a, c): Ū_N = 0 gives R̃_N = x̃_N, and Ū_T = a R_T + bb_T is
-         opposite to R_T = −μR̃_N bb_T/‖bb_T‖, i.e. the sticking x_T scaled onto the cone.
-         Accepted on the local Newton method's own convergence test (‖F_AC‖ ≤ 1e-14 scale). */
-      PetscReal xt = PetscSqrtReal(x[0] * x[0] + x[1] * x[1]), k = law->mu * rn / xt, Rc[3] = {k * x[0], k * x[1], x[2]}, scale;
-      scale = PetscMax(Norm3(Rc) + c, D->rho * Norm3(bb));
-      if (2 * ResidualContact(law, D->rho, Wd, bb, Rc) <= 1e-28 * scale * scale) {
-        R[0] = Rc[0], R[1] = Rc[1], R[2] = Rc[2];
         return 1;
       }
     }

@@ -48,20 +48,22 @@ PETSC_INTERN PetscReal MbLawRho(const PetscReal Wd[9]);
 PETSC_INTERN PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok);
 /* The diagonal block of a row as the local solver wants it, set up once per solve. */
 typedef struct {
+  PetscBool iso;   /* Wd = diag(a, a, c) to 1e-12 max|Wd_ij| (spheres): the contact law in closed form */
+  PetscBool inv;   /* Wd is invertible: |det| > 1e-10 max|Wd_ij|³ */
+  PetscReal a, c;  /* when iso: Wd_TT and Wd_NN, and (next) their inverses; first, so that the */
+  PetscReal ia, ic; /* closed form reads one or two cache lines of the struct */
+  PetscReal rho;   /* MbLawRho(Wd) */
   PetscReal Wd[9]; /* W_αα row-major */
   PetscReal Wi[9]; /* its inverse row-major (when inv) */
-  PetscReal rho;   /* MbLawRho(Wd) */
-  PetscBool inv;   /* Wd is invertible: |det| > 1e-10 max|Wd_ij|³ */
-  PetscBool iso;   /* Wd = diag(a, a, c) to 1e-12 max|Wd_ij| (spheres): the sliding case has a closed form */
 } MbBlockDiag;
 /* Fill D from the row-major Wd: inverse by cofactors, rho. */
 PETSC_INTERN void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D);
 /* MbLawLocalSolve for the sweep's inner loop: no error codes, the diagonal block set up
    once. Contact: R̃ = 0 is accepted when Ū_N ≥ 0 (separation), R = −Wd⁻¹(b + bias) when
-   R̃ lies in the cone (sticking), and, when D->iso, the sticking R scaled onto the cone
-   (sliding) if it passes the Newton method's convergence test: all exact solutions of the
-   local problem; else the semismooth Newton method from the given R. Returns 1 when
-   converged; *its may be NULL. */
+   R̃ lies in the cone (sticking); when D->iso, the sticking R scaled onto the cone
+   otherwise (sliding): all exact solutions of the local problem. Blocks that are not iso
+   try sticking on a residual test, then run the semismooth Newton method from the given
+   R. Returns 1 when converged; *its may be NULL. */
 PETSC_INTERN int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its);
 
 /* ---- gauss_seidel.c: the block structure of W as seen by one rank, and one sweep. */
