@@ -1,4 +1,6 @@
 /* Package initialization: registries, log events. */
+#include <dlfcn.h>
+#include <stdlib.h>
 #include <moreau/mblog.h>
 #include "../scheme/schemeimpl.h"
 #include "../solver/solverimpl.h"
@@ -15,6 +17,14 @@ PetscErrorCode MbInitialize(void)
   PetscFunctionBegin;
   if (MbInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   MbInitialized = PETSC_TRUE;
+  /* One BLAS thread per rank: moreau is parallel by its MPI ranks, and a threaded BLAS
+     (Debian's PETSc links OpenBLAS built with pthreads) would start a thread per core for
+     long vectors, which spins between calls and takes cores from the ranks. Looked up at
+     run time, so any other BLAS is left alone; OPENBLAS_NUM_THREADS, when set, wins. */
+  if (!getenv("OPENBLAS_NUM_THREADS")) {
+    void (*set_threads)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+    if (set_threads) set_threads(1);
+  }
   PetscCall(PetscClassIdRegister("moreau", &MB_CLASSID));
   for (int i = 0; i < MB_PHASE_COUNT; i++) PetscCall(PetscLogEventRegister(MbPhaseNames[i], MB_CLASSID, &MB_PhaseEvent[i]));
   PetscCall(MbSchemeRegisterAll());

@@ -11,11 +11,12 @@
    between ranks fails on all-rigid stacks, so every row must see the newest reactions of
    the rows it couples to): a row whose blocks all lie in this rank's columns is interior,
    the others are boundary rows. Ranks are coloured so that no two ranks of one colour share
-   a block of W (greedy colouring of the rank graph, in rank order). A sweep does every
-   rank's interior rows at once, then for each colour in turn: the newest R of the other
-   ranks reaches the ghost columns (VecScatter), and the ranks of that colour sweep their
-   boundary rows. That is an exact Gauss–Seidel sweep in the row order (all interior rows,
-   boundary rows of colour 0, colour 1, ...), so it converges as the serial one does; the
+   a block of W (greedy colouring of the rank graph, in rank order). In a sweep the ranks of
+   colour 0 do their boundary rows, every rank its interior rows (meanwhile the newest R of
+   colour 0 reaches the ghost columns by VecScatter), then the ranks of colour 1, 2, ... in
+   turn their boundary rows (MbBlockSweep). That is an exact Gauss–Seidel sweep in the row
+   order (boundary rows of colour 0, all interior rows, boundary rows of colour 1, ...), so
+   it converges as the serial one does; the
    iterates differ from one rank's only through that order (and, with Anderson
    acceleration, through the order in which its dot products are summed). */
 #include "solverimpl.h"
@@ -273,23 +274,61 @@ static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The ghost columns get the newest R of the other ranks; ScatterBegin/End in two halves so
+   that a sweep can run between them. */
+static PetscErrorCode GhostBegin(MbBlockCtx *ctx, Vec R)
+{
+  PetscLogDouble t0, t1;
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscTime(&t1));
+  ctx->comm_time += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GhostEnd(MbBlockCtx *ctx, Vec R)
+{
+  PetscLogDouble t0, t1;
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscTime(&t1));
+  ctx->comm_time += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One sweep. Ranks of colour 0 sweep their boundary rows first and then their interior
+   rows; every other rank sweeps its interior rows first, while the boundary values of
+   colour 0 travel, and its boundary rows when the colours before its own are done. The
+   rows are thus visited in the order (boundary rows of colour 0, every interior row,
+   boundary rows of colour 1, 2, ...): a boundary row's ghost columns are other ranks'
+   boundary rows (W's structure is symmetric), those of lower colours already swept, and
+   an interior row couples to none. On two balanced ranks neither waits for the other:
+   rank 0 does B₀ then I₀ while rank 1 does I₁ then B₁. */
 PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2)
 {
   const PetscScalar *bv;
   PetscReal          loc[2] = {0, 0}, glob[2];
+  PetscInt           nbnd   = ctx->nb - ctx->ninterior;
+  const PetscInt    *bnd    = ctx->rows + ctx->ninterior;
+  PetscBool          interior_done = PETSC_FALSE;
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(B, &bv));
   ctx->local_fail = 0;
-  PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
-  for (PetscInt c = 0; c < ctx->ncolor; c++) {
-    PetscLogDouble t0, t1;
-    PetscCall(PetscTime(&t0));
-    PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(PetscTime(&t1));
-    ctx->comm_time += t1 - t0;
-    if (c == ctx->color) PetscCall(SweepRows(ctx, ctx->nb - ctx->ninterior, ctx->rows + ctx->ninterior, bv, law, R, loc));
+  if (ctx->ncolor > 0) { /* the newest R of every rank (after the last colour and any extrapolation) */
+    PetscCall(GhostBegin(ctx, R));
+    PetscCall(GhostEnd(ctx, R));
+    if (ctx->color == 0) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
   }
+  for (PetscInt c = 1; c < ctx->ncolor; c++) {
+    PetscCall(GhostBegin(ctx, R));
+    if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
+    interior_done = PETSC_TRUE;
+    PetscCall(GhostEnd(ctx, R));
+    if (c == ctx->color) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
+  }
+  if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
   PetscCall(VecRestoreArrayRead(B, &bv));
   PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, ctx->comm));
   *dR2 = glob[0];
