@@ -552,6 +552,11 @@ PetscErrorCode MbDomainSummary(MbDomain d)
     mem[1] = -mem[0];
     PetscCallMPI(MPI_Allreduce(mem, mg, 2, MPI_DOUBLE, MPI_MAX, d->comm));
     PetscCall(PetscPrintf(d->comm, "moreau: communication (max over ranks): ghost refresh %.3f s, solver scatters %.3f s; peak memory per rank %.1f MB (min %.1f MB)\n", gmax[0], gmax[1], mg[0], -mg[1]));
+    if (d->size > 1) { /* bytes each rank sent per step for its ghosts, mean over ranks */
+      PetscLogDouble gb[2] = {d->gkey_bytes, d->gbody_bytes}, gs[2];
+      PetscCallMPI(MPI_Allreduce(gb, gs, 2, MPI_DOUBLE, MPI_SUM, d->comm));
+      PetscCall(PetscPrintf(d->comm, "moreau: ghost traffic per rank and step: cell keys %.1f kB, bodies %.1f kB\n", gs[0] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), gs[1] / (1024.0 * d->size * PetscMax(d->nsteps, 1))));
+    }
   }
   if (d->adapt) {
     const char *type;

@@ -53,6 +53,7 @@ struct _p_MbDomain {
   PetscInt       nghost, gcap;/* ghosts and allocated room */
   MbBody        *ghost;       /* the ghosts (no order) */
   PetscInt       gstamp;      /* refresh counter (marks the ghosts seen) */
+  PetscLogDouble gkey_bytes, gbody_bytes; /* sent by the ghost refreshes: cell keys, bodies (states and packed) */
   PetscInt     **sent;        /* per rank: ids sent there by the last refresh, sorted */
   PetscInt      *nsent;
   MbBuf         *gsend, *grecv; /* message buffers per rank, kept between refreshes */

@@ -7,7 +7,8 @@
    time travels as its state (q, u, u0), a new one packed whole (MbBodyPack), and a ghost
    that was not sent this time is dropped — so both sides agree on the set without asking.
    Communication per step is therefore the bodies near partition boundaries, not N
-   (plus, between ranks whose boxes meet, a grid-cell key per movable body). */
+   (plus, between ranks whose boxes meet, the coarse cells a rank occupies and up to 8
+   grid-cell keys per movable body near the other rank's bodies). */
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
@@ -104,6 +105,9 @@ static void Partners(MbDomain d, const PetscInt body[2], PetscInt jp[], PetscInt
   }
 }
 
+/* Coarse cells, for the first round of the key exchange, are this many fine cells wide. */
+#define COARSE 2
+
 /* Key of grid cell (i, j, k), 21 bits each (cells far outside ±10⁶ of the origin wrap:
    a false match only sends a ghost too many). */
 static int64_t CellKey(int64_t i, int64_t j, int64_t k) { return ((i & 0x1FFFFF) << 42) | ((j & 0x1FFFFF) << 21) | (k & 0x1FFFFF); }
@@ -168,18 +172,19 @@ static PetscBool CellSetHas(const CellSet *h, int64_t k)
 /* Which remote ranks need each owned body as a ghost. Coarse: rank boxes (the union of
    each rank's movable bodies' boxes, one MPI_Allgather). Fine: a rank box can cover much
    more than the rank's bodies (a METIS part is not a brick), so ranks whose boxes meet
-   exchange the keys of the grid cells their movable bodies' boxes meet (at most 8 a body:
-   cells are as wide as the widest movable box), kept in a hash set: two boxes that meet
-   share a cell, so a movable body goes to r when one of its cells is in r's set. Obstacles
-   (few, large) go by rank box. Joint and spring partners always go to the
-   partner's owner. */
+   exchange grid-cell keys in two rounds: the coarse cells (COARSE fine cells wide) their
+   movable bodies occupy, each once, then the fine cells (at most 8 a body: as wide as the
+   widest movable box) of their bodies that lie in the other's coarse cells. Two boxes that
+   meet share a fine and a coarse cell, so a movable body goes to r when one of its fine
+   cells is in r's set, and only bodies near the boundary send fine keys. Obstacles (few,
+   large) go by rank box. Joint and spring partners always go to the partner's owner. */
 PetscErrorCode MbDomainGhostRefresh(MbDomain d)
 {
   PetscReal  mybox[7], *rbox, hc, *bb;
-  PetscInt **newsent, *nnew, *capnew, nkeep = 0, ncell = 0;
-  int64_t   *cells;
+  PetscInt **newsent, *nnew, *capnew, nkeep = 0, ncell = 0, ncoarse = 0;
+  int64_t   *cells, *coarse;
   PetscInt  *cidx;
-  CellSet   *hs;
+  CellSet   *hs, *hsc, mine;
   MbBuf     *csend, *crecv;
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
@@ -207,17 +212,48 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   hc = 0;
   for (PetscMPIInt r = 0; r < d->size; r++) hc = PetscMax(hc, rbox[7 * r + 6]);
   hc = hc > 0 ? 1.0001 * hc : 1.0;
-  /* 2. the cells of this rank's movable bodies, to the ranks whose boxes meet its box */
-  PetscCall(PetscMalloc2(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx));
+  /* 2. coarse cells (COARSE cells wide) of this rank's movable bodies, each once, to the
+     ranks whose boxes meet its box: a short list (a few bodies a cell) that says where the
+     rank's bodies are more finely than its box */
+  PetscCall(PetscMalloc3(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx, 8 * d->nbody + 1, &coarse));
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (d->body[i]->kind != MB_BODY_OBSTACLE) ncoarse += BoxCells(&bb[6 * i], COARSE * hc, &coarse[ncoarse]);
+  PetscCall(CellSetBuild(&mine, coarse, (size_t)ncoarse));
+  PetscCall(PetscCalloc2(d->size, &csend, d->size, &crecv));
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    if (r != d->rank && Overlap(mybox, &rbox[7 * r]))
+      for (size_t k = 0; k <= mine.mask; k++)
+        if (mine.key[k] != -1) PetscCall(MbBufPut(&csend[r], &mine.key[k], sizeof(int64_t)));
+  PetscCall(PetscFree(mine.key));
+  for (PetscMPIInt r = 0; r < d->size; r++) d->gkey_bytes += (PetscLogDouble)csend[r].n;
+  PetscCall(MbExchange(d->comm, csend, crecv));
+  PetscCall(PetscCalloc2(d->size, &hs, d->size, &hsc));
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    if (r != d->rank && crecv[r].n) PetscCall(CellSetBuild(&hsc[r], (const int64_t *)crecv[r].buf, crecv[r].n / sizeof(int64_t)));
+    PetscCall(MbBufFree(&csend[r]));
+    PetscCall(MbBufFree(&crecv[r]));
+  }
+  /* then the fine cells of the bodies in r's coarse cells: two boxes that meet share a
+     coarse cell too, so only bodies near r's bodies (a layer about COARSE cells thick along
+     the boundary) send their keys, not the rank's N/P */
   for (PetscInt i = 0; i < d->nbody; i++) {
     cidx[i] = ncell;
     if (d->body[i]->kind != MB_BODY_OBSTACLE) ncell += BoxCells(&bb[6 * i], hc, &cells[ncell]);
   }
-  PetscCall(PetscCalloc2(d->size, &csend, d->size, &crecv));
-  for (PetscMPIInt r = 0; r < d->size; r++)
-    if (r != d->rank && Overlap(mybox, &rbox[7 * r])) PetscCall(MbBufPut(&csend[r], cells, (size_t)ncell * sizeof(int64_t)));
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    if (r == d->rank || !hsc[r].key) continue;
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      int64_t  ck[8];
+      PetscInt nc = (i + 1 < d->nbody ? cidx[i + 1] : ncell) - cidx[i], nck;
+      PetscBool near = PETSC_FALSE;
+      if (!nc || !Overlap(&bb[6 * i], &rbox[7 * r])) continue;
+      nck = BoxCells(&bb[6 * i], COARSE * hc, ck);
+      for (PetscInt k = 0; k < nck && !near; k++) near = CellSetHas(&hsc[r], ck[k]);
+      if (near) PetscCall(MbBufPut(&csend[r], &cells[cidx[i]], (size_t)nc * sizeof(int64_t)));
+    }
+  }
+  for (PetscMPIInt r = 0; r < d->size; r++) d->gkey_bytes += (PetscLogDouble)csend[r].n;
   PetscCall(MbExchange(d->comm, csend, crecv));
-  PetscCall(PetscCalloc1(d->size, &hs));
   for (PetscMPIInt r = 0; r < d->size; r++)
     if (r != d->rank && crecv[r].n) PetscCall(CellSetBuild(&hs[r], (const int64_t *)crecv[r].buf, crecv[r].n / sizeof(int64_t)));
   /* 3. what goes where */
@@ -259,10 +295,11 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     PetscCall(MbBufFree(&csend[r]));
     PetscCall(MbBufFree(&crecv[r]));
     PetscCall(PetscFree(hs[r].key));
+    PetscCall(PetscFree(hsc[r].key));
   }
   PetscCall(PetscFree2(csend, crecv));
-  PetscCall(PetscFree(hs));
-  PetscCall(PetscFree2(cells, cidx));
+  PetscCall(PetscFree2(hs, hsc));
+  PetscCall(PetscFree3(cells, cidx, coarse));
   PetscCall(PetscFree(bb));
   PetscCall(PetscFree(rbox));
   for (PetscMPIInt r = 0; r < d->size; r++) { /* entries may be out of order after joints */
@@ -273,6 +310,7 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   }
   PetscCall(PetscFree3(newsent, nnew, capnew));
   /* 3. exchange */
+  for (PetscMPIInt r = 0; r < d->size; r++) d->gbody_bytes += (PetscLogDouble)d->gsend[r].n;
   PetscCall(MbExchange(d->comm, d->gsend, d->grecv));
   /* 4. apply: states to existing ghosts, new ghosts unpacked, the rest dropped */
   d->gstamp++;

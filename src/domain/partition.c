@@ -2,8 +2,11 @@
    and high quality multilevel scheme for partitioning irregular graphs", SIAM J. Sci.
    Comput. 20:359). The body graph: a vertex per body, weighted by its cost — 1 for the body
    plus 1 per constraint on it last step (the Gauss–Seidel work grows with the rows) —; an
-   edge per contact candidate (two movable bodies whose bounding balls, widened by 10 % and
-   GEOMETRIC_EPSILON, overlap: every contact and the near ones), per joint and per spring.
+   edge per contact candidate (two movable bodies whose bounding boxes, widened by half
+   their size and GEOMETRIC_EPSILON, overlap: every contact and the bodies about a body's
+   size apart), per joint and per spring. A margin of 10 % left bodies of a loose packing
+   (a falling lattice) without edges; METIS places such bodies anywhere to balance the
+   parts, and then every rank's region spans the whole scene and so do the ghosts.
 
    How the graph reaches METIS: each rank sends rank 0 six reals per owned body (id, weight,
    mass centre, radius) with one MPI_Gatherv; rank 0 finds the candidates with the broad
@@ -131,7 +134,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
     for (PetscInt k = 0; k < N; k++) {
       const PetscReal *s  = recv + m * k;
       PetscInt         id = (PetscInt)s[0];
-      PetscReal        e  = 1.1 * s[5] + d->geps;
+      PetscReal        e  = 1.5 * s[5] + d->geps;
       PetscCheck(id >= 0 && id < N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: body id %" PetscInt_FMT " out of range", id);
       vwgt[id] = (idx_t)s[1];
       deg[id]  = 0;
