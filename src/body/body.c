@@ -156,7 +156,7 @@ static PetscErrorCode PushLoad(MbBody b, MbLoad **l)
 
 PetscErrorCode MbBodyAddLoad(MbBody b, MbLoadKind kind, MbFrame frame, const PetscReal X[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts)
 {
-  MbLoad *l;
+  MbLoad *l = NULL;
   PetscFunctionBegin;
   PetscCheck(PetscIsNormalReal(value) || value == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": load value is not finite: %g", b->id, (double)value);
   PetscCheck(MbV3Norm(dir) > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": load direction must be non-zero", b->id);
@@ -174,7 +174,7 @@ PetscErrorCode MbBodyAddLoad(MbBody b, MbLoadKind kind, MbFrame frame, const Pet
 
 PetscErrorCode MbBodyAddLoadCallback(MbBody b, MbLoadCallback fn, void *ctx, PetscErrorCode (*destroy)(void *))
 {
-  MbLoad *l;
+  MbLoad *l = NULL;
   PetscFunctionBegin;
   PetscCall(PushLoad(b, &l));
   l->fn      = fn;
@@ -185,7 +185,7 @@ PetscErrorCode MbBodyAddLoadCallback(MbBody b, MbLoadCallback fn, void *ctx, Pet
 
 PetscErrorCode MbBodyAddLoadCallbackRef(MbBody b, MbLoadCallback fn, void *ctx, PetscInt ref)
 {
-  MbLoad *l;
+  MbLoad *l = NULL;
   PetscFunctionBegin;
   PetscCall(PushLoad(b, &l));
   l->fn  = fn;

@@ -13,7 +13,27 @@ typedef struct {
   MbGeomPrim g;    /* spatial primitive */
   PetscInt   body; /* body id */
   PetscInt   prim; /* index in the shape */
+  PetscInt   order; /* position of its body among this rank's bodies and ghosts by id */
 } Item;
+
+/* A pair of primitives in canonical order (a before b by (body, prim), the same on any
+   number of ranks) with the key of the rows it makes: b's body is the master. */
+typedef struct {
+  PetscInt key[4]; /* master body, slave body, master prim, slave prim */
+  PetscInt a, b;   /* the items: slave, master */
+} PairKey;
+
+/* A contact of last step by key, to find a new contact's predecessor (warm start, frame). */
+typedef struct {
+  PetscInt key[5]; /* body[0], body[1], prim[0], prim[1], feature */
+  PetscInt con;    /* index in last step's list */
+} OldKey;
+
+typedef struct {
+  PetscInt n;    /* last step's contacts */
+  OldKey  *k;    /* their keys, sorted */
+  PetscInt next; /* where the last query ended: queries come in key order */
+} OldIndex;
 
 typedef struct {
   MbDomain d;
@@ -43,6 +63,7 @@ static PetscBool Filter(void *ctx, PetscInt i, PetscInt j)
   MbDomain   d = f->d;
   PetscInt   a = f->item[i].body, b = f->item[j].body;
   if (a == b || (!d->movable[a] && !d->movable[b])) return PETSC_FALSE;
+  if (d->size == 1) return PETSC_TRUE; /* the one rank owns every constraint: skip the lookup per pair */
   return OwnerOf(d, a, b) == d->rank ? PETSC_TRUE : PETSC_FALSE;
 }
 
@@ -58,25 +79,138 @@ static int CompareCon(const void *x, const void *y)
   return a->feature < b->feature ? -1 : (a->feature > b->feature ? 1 : 0);
 }
 
-/* Key order without the owner, to find last step's contact (ownership may change). */
-static int CompareKey(const void *x, const void *y)
+/* Lexicographic order of n keys. */
+static inline int CompareKeys(PetscInt n, const PetscInt a[], const PetscInt b[])
 {
-  const MbCon *a = (const MbCon *)x, *b = (const MbCon *)y;
-  PetscInt     ka[5] = {a->body[0], a->body[1], a->prim[0], a->prim[1], a->feature};
-  PetscInt     kb[5] = {b->body[0], b->body[1], b->prim[0], b->prim[1], b->feature};
-  for (int k = 0; k < 5; k++)
-    if (ka[k] != kb[k]) return ka[k] < kb[k] ? -1 : 1;
+  for (PetscInt k = 0; k < n; k++)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
   return 0;
 }
 
-static PetscErrorCode ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+static int ComparePairKey(const void *x, const void *y) { return CompareKeys(4, ((const PairKey *)x)->key, ((const PairKey *)y)->key); }
+
+/* Key order without the owner, to find last step's contact (ownership may change); equal
+   keys (none expected: the feature tells a pair's points apart) by position. */
+static int CompareOldKey(const void *x, const void *y)
 {
-  PetscReal L[9], a[3];
-  MbM3Transpose(b->q, L);
+  const OldKey *a = (const OldKey *)x, *b = (const OldKey *)y;
+  int           c = CompareKeys(5, a->key, b->key);
+  return c ? c : (a->con > b->con) - (a->con < b->con);
+}
+
+/* The keys of last step's contacts in key order. The list is already in that order when
+   it is the one the last call left (CompareCon puts contacts by key after the joints);
+   migration appends the constraints it brings, so it is checked, and sorted only then.
+   Joints are left out: their prim is -1, so no contact could match one. */
+static PetscErrorCode OldIndexCreate(PetscInt ncon, const MbCon con[], OldIndex *o)
+{
+  PetscBool sorted = PETSC_TRUE;
+  PetscFunctionBegin;
+  o->n    = 0;
+  o->next = 0;
+  PetscCall(PetscMalloc1(ncon + 1, &o->k));
+  for (PetscInt k = 0; k < ncon; k++) {
+    const MbCon *c = &con[k];
+    OldKey      *q = &o->k[o->n];
+    if (c->joint >= 0) continue;
+    q->key[0] = c->body[0];
+    q->key[1] = c->body[1];
+    q->key[2] = c->prim[0];
+    q->key[3] = c->prim[1];
+    q->key[4] = c->feature;
+    q->con    = k;
+    if (o->n && CompareKeys(5, o->k[o->n - 1].key, q->key) > 0) sorted = PETSC_FALSE;
+    o->n++;
+  }
+  if (!sorted) qsort(o->k, (size_t)o->n, sizeof(OldKey), CompareOldKey);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Position in last step's list of the contact with this key, or -1. A query at or after
+   the last one's place costs O(1) amortized (a gallop forward from there), so the
+   contacts made in key order cost O(old + new) in all; a query before it (penalty
+   contacts come in pair order) searches from the start, O(log old). */
+static PetscInt OldIndexFind(OldIndex *o, const PetscInt key[5])
+{
+  PetscInt a = o->next, b, step = 1;
+  if (a > 0 && CompareKeys(5, o->k[a - 1].key, key) >= 0) a = 0;
+  /* every key before a is smaller: double the step until one is not */
+  while (a + step - 1 < o->n && CompareKeys(5, o->k[a + step - 1].key, key) < 0) {
+    a += step;
+    step *= 2;
+  }
+  b = PetscMin(o->n, a + step - 1);
+  while (a < b) { /* the first key >= key lies in [a, b] */
+    PetscInt m = a + (b - a) / 2;
+    if (CompareKeys(5, o->k[m].key, key) < 0)
+      a = m + 1;
+    else
+      b = m;
+  }
+  o->next = a;
+  return a < o->n && !CompareKeys(5, o->k[a].key, key) ? o->k[a].con : -1;
+}
+
+/* Positions of the slots (owned bodies, then ghosts) by body id, for the items that hold
+   slot numbers in order: needed only when the slots are not in id order already (the
+   owned bodies are kept sorted, but ghosts come in no order). */
+static PetscErrorCode OrderSlots(MbDomain d, PetscInt nitem, Item item[])
+{
+  PetscInt n = d->nbody + d->nghost, *id, *perm, *pos;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(n + 1, &id, n + 1, &perm, n + 1, &pos));
+  for (PetscInt s = 0; s < n; s++) {
+    id[s]   = (s < d->nbody ? d->body[s] : d->ghost[s - d->nbody])->id;
+    perm[s] = s;
+  }
+  PetscCall(PetscSortIntWithArray(n, id, perm));
+  for (PetscInt r = 0; r < n; r++) pos[perm[r]] = r;
+  for (PetscInt k = 0; k < nitem; k++) item[k].order = pos[item[k].order];
+  PetscCall(PetscFree3(id, perm, pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The pairs in the order of the rows they make, (master body, slave body, master prim,
+   slave prim) as CompareCon, in O(pairs + slots): a counting sort by the master's order,
+   then each master's pairs by insertion sort — a handful, and already in order when
+   they come by item index with one primitive per body — or qsort when a body has many. */
+static PetscErrorCode SortPairs(PetscInt n, PairKey pk[], const Item item[], PetscInt nslot)
+{
+  PetscInt *end;
+  PairKey  *tmp;
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(nslot + 1, &end));
+  PetscCall(PetscMalloc1(n + 1, &tmp));
+  for (PetscInt k = 0; k < n; k++) end[item[pk[k].b].order + 1]++;
+  for (PetscInt r = 0; r < nslot; r++) end[r + 1] += end[r];
+  for (PetscInt k = 0; k < n; k++) tmp[end[item[pk[k].b].order]++] = pk[k];
+  /* filling moved end[r] from the start of bucket r to its end */
+  for (PetscInt r = 0, lo = 0; r < nslot; lo = end[r++]) {
+    PetscInt m = end[r] - lo;
+    if (m > 16)
+      qsort(&tmp[lo], (size_t)m, sizeof(PairKey), ComparePairKey);
+    else
+      for (PetscInt i = lo + 1; i < end[r]; i++) {
+        PairKey  t = tmp[i];
+        PetscInt j = i;
+        for (; j > lo && CompareKeys(4, tmp[j - 1].key, t.key) > 0; j--) tmp[j] = tmp[j - 1];
+        tmp[j] = t;
+      }
+  }
+  PetscCall(PetscArraycpy(pk, tmp, n));
+  PetscCall(PetscFree(tmp));
+  PetscCall(PetscFree(end));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* X = Λᵀ(x − x̄) + X̄. q holds Λ column-wise, so read row-major it is Λᵀ: MbM3Mult on q
+   forms the same products and sums as MbM3MultTranspose on Λ, without building Λ. */
+static inline void ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+{
+  PetscReal a[3];
   MbV3Sub(x, &b->q[9], a);
-  MbM3MultTranspose(L, a, a);
+  MbM3Mult(b->q, a, a);
   MbV3Add(a, b->mp.center, X);
-  return PETSC_SUCCESS;
 }
 
 /* PENALTY_SOLVER: a spring-dashpot normal force R_N = max(0, −k·gap − c·V_N) and Coulomb
@@ -161,17 +295,31 @@ static PetscErrorCode ShareRecords(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The contact points of one pair by feature, the last key of the rows: insertion sort,
+   stable (at most MB_MAX_CONTACT_POINTS points). */
+static void SortPointsByFeature(PetscInt n, MbContactPoint pts[])
+{
+  for (PetscInt i = 1; i < n; i++) {
+    MbContactPoint t = pts[i];
+    PetscInt       j = i;
+    for (; j > 0 && pts[j - 1].feature > t.feature; j--) pts[j] = pts[j - 1];
+    pts[j] = t;
+  }
+}
+
 PetscErrorCode MbDomainDetect(MbDomain d)
 {
-  PetscInt   nitem = 0, nv = 0, npairs = 0, *pairs = NULL, n = 0, cap = 0, nold = d->ncon;
+  PetscInt   nslot = d->nbody + d->nghost, nitem = 0, nv = 0, npairs = 0, *pairs = NULL, n = 0, cap = 0, npen = 0, pcap = 0, lastid = PETSC_MIN_INT;
+  PetscBool  byid = PETSC_TRUE;
   Item      *item;
   MbBox     *box;
   PetscReal *vbuf, *vp;
+  PairKey   *pk;
+  OldIndex   oi;
   MbCon     *list = NULL, *old = d->con, *pen = NULL;
-  PetscInt   npen = 0, pcap = 0;
   FilterCtx  fc;
   PetscFunctionBegin;
-  /* joints */
+  /* joints, by joint number: the first rows */
   for (PetscInt j = 0; j < d->njoint; j++) {
     MbJoint *jt = &d->joint[j];
     MbBody   b[2];
@@ -185,7 +333,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     PetscCall(MbJointToConstraint(jt, j, b, d->t, d->h, c));
   }
   /* primitives of the owned bodies and the ghosts in their spatial placement */
-  for (PetscInt i = 0; i < d->nbody + d->nghost; i++) {
+  for (PetscInt i = 0; i < nslot; i++) {
     MbShape s = (i < d->nbody ? d->body[i] : d->ghost[i - d->nbody])->shape;
     nitem += s->n;
     for (PetscInt k = 0; k < s->n; k++)
@@ -194,15 +342,18 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   PetscCall(PetscMalloc3(nitem + 1, &item, nitem + 1, &box, 3 * nv + 1, &vbuf));
   nitem = 0;
   vp    = vbuf;
-  for (PetscInt i = 0; i < d->nbody + d->nghost; i++) {
+  for (PetscInt i = 0; i < nslot; i++) {
     MbBody  b = i < d->nbody ? d->body[i] : d->ghost[i - d->nbody];
     MbShape s = b->shape;
+    if (b->id < lastid) byid = PETSC_FALSE;
+    lastid = b->id;
     for (PetscInt k = 0; k < s->n; k++) {
       MbPrim *p  = &s->prim[k];
       Item   *it = &item[nitem];
       PetscCall(PetscMemzero(it, sizeof(*it)));
       it->body   = b->id;
       it->prim   = k;
+      it->order  = i; /* the slot: its position when the slots come by id */
       it->g.kind = p->kind;
       if (p->kind == MB_PRIM_SPHERE) {
         PetscCall(b->ops->to_spatial(b, p->c, it->g.c));
@@ -222,25 +373,52 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       nitem++;
     }
   }
+  if (!byid) PetscCall(OrderSlots(d, nitem, item));
   fc.d    = d;
   fc.item = item;
   PetscCall(MbBroadPhase(nitem, box, Filter, &fc, &npairs, &pairs));
-  /* last step's contacts by key, for warm starts */
-  if (nold) qsort(old, (size_t)nold, sizeof(MbCon), CompareKey);
+  PetscCall(PetscMalloc1(npairs + 1, &pk));
   for (PetscInt k = 0; k < npairs; k++) {
-    Item          *A = &item[pairs[2 * k]], *Bi = &item[pairs[2 * k + 1]];
-    if (A->body > Bi->body || (A->body == Bi->body && A->prim > Bi->prim)) { /* canonical: the same on any number of ranks */
-      Item *t = A;
-      A       = Bi;
-      Bi      = t;
+    PetscInt a = pairs[2 * k], b = pairs[2 * k + 1];
+    if (item[a].body > item[b].body || (item[a].body == item[b].body && item[a].prim > item[b].prim)) { /* canonical: the same on any number of ranks */
+      PetscInt t = a;
+      a          = b;
+      b          = t;
     }
+    pk[k].key[0] = item[b].body;
+    pk[k].key[1] = item[a].body;
+    pk[k].key[2] = item[b].prim;
+    pk[k].key[3] = item[a].prim;
+    pk[k].a      = a;
+    pk[k].b      = b;
+  }
+  PetscCall(PetscFree(pairs));
+  /* room for a point per pair (a sphere's pairs make one at most) in one allocation, not
+     a copy of the list at each doubling */
+  if (npairs && d->penalty) {
+    pcap = npairs;
+    PetscCall(PetscMalloc1(pcap, &pen));
+  } else if (npairs) {
+    cap += npairs;
+    PetscCall(PetscRealloc(sizeof(MbCon) * cap, &list));
+  }
+  /* Rows are made in their final order (CompareCon), with no sort of the rows themselves:
+     the pairs by key, then each pair's points by feature. Penalty contacts are no rows:
+     they keep the order of the pairs from the broad phase, as their forces are summed in
+     that order. */
+  if (!d->penalty) PetscCall(SortPairs(npairs, pk, item, nslot));
+  PetscCall(OldIndexCreate(d->ncon, old, &oi));
+  for (PetscInt k = 0; k < npairs; k++) {
+    const Item    *A = &item[pk[k].a], *Bi = &item[pk[k].b];
     MbContactPoint pts[MB_MAX_CONTACT_POINTS];
     PetscInt       np;
     PetscCall(MbCollide(&A->g, &Bi->g, d->geps, d->geps, &np, pts));
+    if (!d->penalty) SortPointsByFeature(np, pts);
     for (PetscInt m = 0; m < np; m++) {
-      MbCon          *c;
-      MbBody          b[2];
+      MbCon           *c;
+      MbBody           b[2];
       const MbSurfMat *mat;
+      PetscInt         prev;
       if (d->penalty) PetscCall(Push(&pen, &npen, &pcap, &c));
       else PetscCall(Push(&list, &n, &cap, &c));
       PetscCall(PetscMemzero(c, sizeof(*c)));
@@ -258,13 +436,13 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbV3Copy(pts[m].point, c->point);
       b[0] = d->all[c->body[0]];
       b[1] = d->all[c->body[1]];
-      PetscCall(ToReferential(b[0], c->point, c->X[0]));
-      PetscCall(ToReferential(b[1], c->point, c->X[1]));
-      MbCon *prev = nold ? (MbCon *)bsearch(c, old, (size_t)nold, sizeof(MbCon), CompareKey) : NULL;
-      if (prev) {
-        PetscReal t1[3] = {prev->base[0], prev->base[3], prev->base[6]};
+      ToReferential(b[0], c->point, c->X[0]);
+      ToReferential(b[1], c->point, c->X[1]);
+      prev = OldIndexFind(&oi, (const PetscInt[5]){c->body[0], c->body[1], c->prim[0], c->prim[1], c->feature});
+      if (prev >= 0) {
+        PetscReal t1[3] = {old[prev].base[0], old[prev].base[3], old[prev].base[6]};
         MbConFrame(pts[m].normal, t1, c->base);
-        MbV3Copy(prev->R, c->R);
+        MbV3Copy(old[prev].R, c->R);
       } else MbConFrame(pts[m].normal, NULL, c->base);
       mat             = MbSurfMatFind(d->nmat, d->mat, c->surf[0], c->surf[1]);
       c->law.kind     = MB_LAW_CONTACT;
@@ -276,9 +454,10 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       if (d->penalty) PetscCall(PenaltyForce(mat, c));
     }
   }
-  PetscCall(PetscFree(pairs));
+  PetscCall(PetscFree(oi.k));
+  PetscCall(PetscFree(pk));
   PetscCall(PetscFree3(item, box, vbuf));
-  /* velocities at the start for joints (energy), order, rows */
+  /* velocities at the start for joints (energy), rows */
   d->ncontacts = 0;
   for (PetscInt k = 0; k < n; k++) {
     MbCon *c = &list[k];
@@ -288,8 +467,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       PetscCall(MbConVelocity(c, b, PETSC_TRUE, c->V));
     } else d->ncontacts++;
     c->owner = d->rank;
+    PetscAssert(k == 0 || CompareCon(&list[k - 1], c) <= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rows %" PetscInt_FMT " and %" PetscInt_FMT " are out of order", k - 1, k);
   }
-  if (n) qsort(list, (size_t)n, sizeof(MbCon), CompareCon);
   {
     PetscInt nloc = n;
     PetscCallMPI(MPI_Scan(&nloc, &d->rend, 1, MPIU_INT, MPI_SUM, d->comm));
