@@ -46,20 +46,23 @@ static PetscErrorCode RigidPointVelocity(MbBody b, const PetscReal X[3], PetscRe
   return PETSC_SUCCESS;
 }
 
-/* U = baseᵀ ẋ = baseᵀ [−Λ hat(X − X̄), I] u */
+/* U = baseᵀ ẋ = baseᵀ [−Λ hat(X − X̄), I] u. With P = baseᵀ Λ (Λ = qᵀ), row i of
+   −P hat(a) is −P_i hat(a) = a × P_i: 27 products and three cross products (this runs
+   for every constraint on every body, every step). */
 static PetscErrorCode RigidOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[])
 {
-  PetscReal L[9], A[9], LA[9], BtLA[9], a[3];
-  RigidLambda(b->q, L);
-  MbV3Sub(X, b->mp.center, a);
-  MbM3Hat(a, A);
-  MbM3MatMult(L, A, LA);
-  MbM3TransposeMatMult(base, LA, BtLA);
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) {
-      H[6 * i + j]     = -BtLA[3 * i + j];
-      H[6 * i + 3 + j] = base[3 * j + i];
-    }
+  const PetscReal *q = b->q, *c = b->mp.center;
+  PetscReal        a[3] = {X[0] - c[0], X[1] - c[1], X[2] - c[2]};
+  for (int i = 0; i < 3; i++) {
+    PetscReal P[3];
+    for (int j = 0; j < 3; j++) P[j] = base[i] * q[3 * j] + base[3 + i] * q[3 * j + 1] + base[6 + i] * q[3 * j + 2];
+    H[6 * i]     = a[1] * P[2] - a[2] * P[1];
+    H[6 * i + 1] = a[2] * P[0] - a[0] * P[2];
+    H[6 * i + 2] = a[0] * P[1] - a[1] * P[0];
+    H[6 * i + 3] = base[i];
+    H[6 * i + 4] = base[3 + i];
+    H[6 * i + 5] = base[6 + i];
+  }
   return PETSC_SUCCESS;
 }
 

@@ -159,11 +159,13 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Upper bounds of the block nonzeros of each owned row of W, without a second insertion:
-   a body of degree k puts k blocks into each of its k rows, so a row gets at most the sum
-   of its two bodies' degrees (counted twice: its own block, and rows sharing both of its
-   bodies). Each body owner counts, per row of its bodies, the columns in the row owner's
-   range and outside it, and sends the counts of other ranks' rows there. Collective. */
+/* The block nonzeros of each owned row of W, exactly, without a second insertion: row α
+   has a block for every constraint on its master or its slave body, |adj(master) ∪
+   adj(slave)|. Each body owner counts, per row of its bodies, the columns in the row
+   owner's range and outside it, and sends the counts of other ranks' rows there; the
+   slave's owner leaves out the constraints that also touch a movable master (among them α
+   itself), which the master's owner counts. Exact counts spare the assembly from
+   squeezing unused slots out of the matrix. Collective. */
 static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
 {
   const PetscInt nb = d->wnb, *ptr = d->wptr, *adj = d->wadj;
@@ -175,11 +177,15 @@ static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
   PetscCall(PetscCalloc2(d->size, &send, d->size, &recv));
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt j = ptr[i]; j < ptr[i + 1]; j++) {
-      PetscInt    rj = Row(d, adj[j])->row, cnt[3] = {rj, 0, 0};
-      PetscMPIInt p = 0;
+      const MbCon *c  = Row(d, adj[j]);
+      PetscInt     rj = c->row, cnt[3] = {rj, 0, 0}, master = -1;
+      PetscMPIInt  p = 0;
       while (rj >= ends[p]) p++; /* the owner of row rj */
+      if (c->body[0] != d->wbid[i] && Movable(d, c->body[0])) master = c->body[0]; /* b is α's slave */
       for (PetscInt l = ptr[i]; l < ptr[i + 1]; l++) {
-        PetscInt rl = Row(d, adj[l])->row;
+        const MbCon *e  = Row(d, adj[l]);
+        PetscInt     rl = e->row;
+        if (master >= 0 && (e->body[0] == master || e->body[1] == master)) continue;
         if (rl >= (p ? ends[p - 1] : 0) && rl < ends[p]) cnt[1]++;
         else cnt[2]++;
       }
