@@ -1,7 +1,8 @@
 /* Load balance by METIS (ARCHITECTURE.md, "Parallel design"; Karypis & Kumar 1998, "A fast
    and high quality multilevel scheme for partitioning irregular graphs", SIAM J. Sci.
-   Comput. 20:359). The body graph: a vertex per body, weighted by its cost — 1 for the body
-   plus 1 per constraint on it last step (the Gauss–Seidel work grows with the rows) —; an
+   Comput. 20:359). The body graph: a vertex per body with two weights, 1 for the body and
+   1 per constraint on it last step (the Gauss–Seidel work grows with the rows), each
+   balanced by METIS (multi-constraint partitioning); an
    edge per contact candidate (two movable bodies whose bounding boxes, widened by half
    their size and GEOMETRIC_EPSILON, overlap: every contact and the bodies about a body's
    size apart), per joint and per spring. A margin of 10 % left bodies of a loose packing
@@ -25,7 +26,9 @@
 static PetscBool  MetisCited = PETSC_FALSE;
 static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. Karypis and V. Kumar},\n  title = {A fast and high quality multilevel scheme for partitioning irregular graphs},\n  journal = {SIAM Journal on Scientific Computing},\n  volume = {20},\n  number = {1},\n  pages = {359--392},\n  year = {1998}\n}\n";
 
-/* Cost of each owned body: 1 + the constraints on it (owned rows and other ranks' rows). */
+/* Cost of each owned body: 1 + the constraints on it (owned rows and other ranks' rows);
+   an obstacle's constraints are not its cost (it has no blocks of W, and its rows belong to
+   its partners' owners): a floor under a pile would otherwise weigh thousands. */
 static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
 {
   PetscFunctionBegin;
@@ -34,7 +37,7 @@ static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
     const MbCon *c = k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon];
     for (int m = 0; m < 2; m++) {
       PetscInt lo = 0, hi = d->nbody - 1, id = c->body[m];
-      if (id < 0 || (m == 1 && id == c->body[0])) continue;
+      if (id < 0 || !d->movable[id] || (m == 1 && id == c->body[0])) continue;
       while (lo <= hi) { /* d->body is sorted by id */
         PetscInt mid = (lo + hi) / 2;
         if (d->body[mid]->id == id) {
@@ -125,19 +128,24 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
   }
   PetscCallMPI(MPI_Gatherv(send, n, MPIU_REAL, recv, counts, displs, MPIU_REAL, 0, d->comm));
   if (d->rank == 0) {
-    idx_t   *xadj, *adj, *vwgt, *part, nv = (idx_t)N, ncon = 1, nparts = (idx_t)d->size, objval = 0, options[METIS_NOPTIONS];
+    idx_t   *xadj, *adj, *vwgt, *part, nv = (idx_t)N, ncon = 2, nparts = (idx_t)d->size, objval = 0, options[METIS_NOPTIONS], ccount = 0;
     PetscInt nbox = 0, npairs = 0, *pairs = NULL, *deg, *vid, nedge = 0;
     MbBox   *box;
     PetscCheck(displs[d->size] == m * N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: gathered %d values for %" PetscInt_FMT " bodies", displs[d->size], N);
-    PetscCall(PetscMalloc3(N + 1, &vwgt, N + 1, &part, N + 1, &xadj));
+    PetscCall(PetscMalloc3(2 * N + 2, &vwgt, N + 1, &part, N + 1, &xadj));
     PetscCall(PetscMalloc3(N + 1, &box, N + 1, &vid, N + 1, &deg));
     for (PetscInt k = 0; k < N; k++) {
       const PetscReal *s  = recv + m * k;
       PetscInt         id = (PetscInt)s[0];
       PetscReal        e  = 1.5 * s[5] + d->geps;
       PetscCheck(id >= 0 && id < N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: body id %" PetscInt_FMT " out of range", id);
-      vwgt[id] = (idx_t)s[1];
-      deg[id]  = 0;
+      /* two weights per body: 1 (its integration, ghosts, boxes) and its constraints
+         (detection, W, the sweeps); METIS balances each (multi-constraint partitioning),
+         so neither the per-body nor the per-constraint work piles up on one rank */
+      vwgt[2 * id]     = 1;
+      vwgt[2 * id + 1] = (idx_t)s[1] - 1;
+      ccount += vwgt[2 * id + 1];
+      deg[id] = 0;
       if (!d->movable[id]) continue;
       for (int c = 0; c < 3; c++) box[nbox].lo[c] = s[2 + c] - e, box[nbox].hi[c] = s[2 + c] + e;
       vid[nbox++] = id;
@@ -180,6 +188,10 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
       adj[deg[b]++] = (idx_t)a;
     }
     PetscCall(PetscFree(pairs));
+    if (!ccount) { /* no constraints yet (nothing touches): the body count alone */
+      ncon = 1;
+      for (PetscInt v = 0; v < N; v++) vwgt[v] = 1;
+    }
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED]      = 7; /* the same partition on every run */
     options[METIS_OPTION_NUMBERING] = 0;
@@ -193,7 +205,10 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
       PetscInt *pw, tot = 0, mx = 0;
       PetscCall(PetscCalloc1(d->size, &pw));
       for (PetscInt v = 0; v < N; v++)
-        if (d->movable[v]) pw[part[v]] += vwgt[v], tot += vwgt[v];
+        if (d->movable[v]) {
+          PetscInt wv = ncon == 2 ? vwgt[2 * v] + vwgt[2 * v + 1] : vwgt[v];
+          pw[part[v]] += wv, tot += wv;
+        }
       for (PetscMPIInt r = 0; r < d->size; r++) mx = PetscMax(mx, pw[r]);
       d->imbalance_part = tot > 0 ? (PetscReal)mx * d->size / (PetscReal)tot : 1.0;
       PetscCall(PetscFree(pw));

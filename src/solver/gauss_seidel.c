@@ -274,25 +274,15 @@ static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The ghost columns get the newest R of the other ranks; ScatterBegin/End in two halves so
-   that a sweep can run between them. */
-static PetscErrorCode GhostBegin(MbBlockCtx *ctx, Vec R)
+/* The ghost columns get the newest R of the other ranks, in two halves (begin, then end)
+   so that a sweep can run between them; the time goes to comm_time. */
+static PetscErrorCode Ghost(MbBlockCtx *ctx, Vec R, PetscBool begin)
 {
   PetscLogDouble t0, t1;
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(PetscTime(&t1));
-  ctx->comm_time += t1 - t0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode GhostEnd(MbBlockCtx *ctx, Vec R)
-{
-  PetscLogDouble t0, t1;
-  PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
-  PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  if (begin) PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  else PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscTime(&t1));
   ctx->comm_time += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -317,15 +307,15 @@ PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, Pe
   PetscCall(VecGetArrayRead(B, &bv));
   ctx->local_fail = 0;
   if (ctx->ncolor > 0) { /* the newest R of every rank (after the last colour and any extrapolation) */
-    PetscCall(GhostBegin(ctx, R));
-    PetscCall(GhostEnd(ctx, R));
+    PetscCall(Ghost(ctx, R, PETSC_TRUE));
+    PetscCall(Ghost(ctx, R, PETSC_FALSE));
     if (ctx->color == 0) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
   }
   for (PetscInt c = 1; c < ctx->ncolor; c++) {
-    PetscCall(GhostBegin(ctx, R));
+    PetscCall(Ghost(ctx, R, PETSC_TRUE));
     if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
     interior_done = PETSC_TRUE;
-    PetscCall(GhostEnd(ctx, R));
+    PetscCall(Ghost(ctx, R, PETSC_FALSE));
     if (c == ctx->color) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
   }
   if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
