@@ -64,7 +64,7 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
       maxid   = PetscMax(maxid, b);
     }
   }
-  for (int shift = 0; shift == 0 || (maxid >> shift) > 0; shift += 11) {
+  for (int shift = 0; shift < (int)(8 * sizeof(PetscInt)) && (shift == 0 || (maxid >> shift) > 0); shift += 11) {
     PetscInt cnt[2049] = {0}, *t;
     for (PetscInt i = 0; i < n; i++) cnt[((key[i] >> shift) & 2047) + 1]++;
     for (int r = 0; r < 2048; r++) cnt[r + 1] += cnt[r];
