@@ -339,9 +339,14 @@ _Static_assert(GS_AA_MAX == 4, "GSAccelApply unrolls its passes for 4 columns");
 typedef struct {
   MPI_Comm   comm;
   PetscInt   m, nk, head, n;           /* window, columns held, next slot, local length */
+  PetscInt   st;                       /* stride of the interleaved columns: 3 for m ≤ 3, else 4 */
   PetscReal *x;                        /* the input of the next sweep */
   PetscReal *fprev, *gprev;            /* f and G(x) of the last sweep */
-  PetscReal *dF, *dG;                  /* GS_AA_MAX columns interleaved: entry j of column i at GS_AA_MAX j + i */
+  PetscReal *dF, *dG;                  /* the columns interleaved: entry j of column i at st j + i; the passes
+                                          read GS_AA_MAX values an entry, with st = 3 the fourth is the next
+                                          entry's first (one padding value at the end): its products feed only
+                                          a dot product that is not used and a zero γ₃ (a quarter less memory
+                                          traffic for the default m = 3) */
   PetscReal  H[GS_AA_MAX * GS_AA_MAX]; /* Gram matrix of the ΔF columns */
   PetscReal  fprev2;                   /* ‖f‖² of the last sweep, −1 before the first */
 } GSAccel;
@@ -357,7 +362,8 @@ static PetscErrorCode GSAccelCreate(Vec R, PetscInt m, GSAccel *a)
   a->m      = m;
   a->fprev2 = -1;
   PetscCall(PetscMalloc3(a->n, &a->x, a->n, &a->fprev, a->n, &a->gprev));
-  PetscCall(PetscCalloc2(GS_AA_MAX * a->n, &a->dF, GS_AA_MAX * a->n, &a->dG));
+  a->st = m <= 3 ? 3 : GS_AA_MAX;
+  PetscCall(PetscCalloc2(a->st * a->n + 1, &a->dF, a->st * a->n + 1, &a->dG));
   PetscCall(VecGetArrayRead(R, &r));
   for (PetscInt j = 0; j < a->n; j++) a->x[j] = PetscRealPart(r[j]);
   PetscCall(VecRestoreArrayRead(R, &r));
@@ -406,7 +412,7 @@ static PetscBool SmallSolve(PetscInt n, PetscReal A[], PetscReal b[], PetscReal 
    sweep's input. Two passes over R, one reduction. Collective. */
 static PetscErrorCode GSAccelApply(GSAccel *a, Vec R, PetscReal f2)
 {
-  const PetscInt ld = GS_AA_MAX;
+  const PetscInt ld = GS_AA_MAX, st = a->st;
   PetscScalar   *r;
   PetscReal      loc[2 * GS_AA_MAX], glob[2 * GS_AA_MAX], A[GS_AA_MAX * GS_AA_MAX], gam[GS_AA_MAX] = {0}, dmax = 0, *dF = a->dF, *dG = a->dG;
   PetscInt       n = a->n, s, nk;
@@ -432,11 +438,11 @@ static PetscErrorCode GSAccelApply(GSAccel *a, Vec R, PetscReal f2)
   {
     PetscReal a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, ss = 0, fs = 0;
     for (PetscInt j = 0; j < n; j++) {
-      PetscReal g = PetscRealPart(r[j]), f = g - a->x[j], df = f - a->fprev[j], *dFj = dF + ld * j;
+      PetscReal g = PetscRealPart(r[j]), f = g - a->x[j], df = f - a->fprev[j], *dFj = dF + st * j;
       a0 += df * dFj[0], a1 += df * dFj[1], a2 += df * dFj[2], a3 += df * dFj[3];
       b0 += f * dFj[0], b1 += f * dFj[1], b2 += f * dFj[2], b3 += f * dFj[3];
       ss += df * df, fs += f * df;
-      dFj[s] = df, dG[ld * j + s] = g - a->gprev[j];
+      dFj[s] = df, dG[st * j + s] = g - a->gprev[j];
       a->fprev[j] = f, a->gprev[j] = g;
     }
     PetscReal ab[2 * GS_AA_MAX] = {a0, a1, a2, a3, b0, b1, b2, b3};
@@ -454,7 +460,7 @@ static PetscErrorCode GSAccelApply(GSAccel *a, Vec R, PetscReal f2)
   }
   /* second pass: x⁺ = G(x) − ΔG γ */
   for (PetscInt j = 0; j < n; j++) {
-    const PetscReal *dGj = dG + ld * j;
+    const PetscReal *dGj = dG + st * j;
     r[j] -= gam[0] * dGj[0] + gam[1] * dGj[1] + gam[2] * dGj[2] + gam[3] * dGj[3];
     a->x[j] = PetscRealPart(r[j]);
   }
