@@ -28,7 +28,7 @@ static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. 
 
 /* Cost of each owned body: 1 + the constraints on it (owned rows and other ranks' rows);
    an obstacle's constraints are not its cost (it has no blocks of W, and its rows belong to
-   its partners' owners): a floor under a pile would otherwise weigh thousands. */
+   its partners' owners): a floor under a pile would otherwise weigh hundreds. */
 static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
 {
   PetscFunctionBegin;
