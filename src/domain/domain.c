@@ -23,6 +23,7 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->geps          = 1e-6;
   d->imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
   d->balance_freq  = 10;
+  d->wdense        = 96;
   d->balance_metis = PETSC_TRUE;
   d->imbalance     = 1.0;
   PetscCall(MbSolverCreate(comm, &d->solver));
@@ -95,6 +96,8 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
     d->balance_metis = k ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(MbDomainSetImbalanceTolerance(d, tol, freq));
   }
+  PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbDomainLocDyn", d->wdense, &d->wdense, NULL));
+  PetscCheck(d->wdense >= 1, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, d->wdense);
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
   { /* -mb_adapt_type makes the run adaptive even when the deck has no TIME_ADAPT */

@@ -105,6 +105,7 @@ struct _p_MbDomain {
   VecScatter     forscat;     /* R -> Rfor */
   PetscInt      *wkey;        /* structure of W (per row: the bodies) when it was made */
   PetscInt       nwkey;
+  PetscInt       wdense;      /* bodies with more constraints insert their blocks of W row by row (-mb_locdyn_dense_max) */
   PetscInt       wnb;         /* this step: owned movable bodies with constraints, wbid[], */
   PetscInt      *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
   PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (6×3), for W and u */

@@ -98,20 +98,19 @@ static PetscErrorCode AdjacencyFree(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Bodies with more constraints than this insert their blocks row by row (no (3k)² buffer). */
-#define DEG_DENSE 96
-
 /* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W. Per
    constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ (6×3), kept in d->wG for the reactions
    after the solve. A⁻¹ is symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
-   k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout). */
+   k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout); a
+   body with more than d->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
+   (3k)² buffer is needed. */
 static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
 {
   PetscReal *Hb = NULL, *V = NULL, zero[9] = {0};
   PetscInt   maxdeg = 0, *rows = NULL;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->wnb; i++) maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
-  PetscCall(PetscMalloc3(18 * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, DEG_DENSE)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
+  PetscCall(PetscMalloc3(18 * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
   for (PetscInt i = 0; i < d->wnb; i++) {
     MbBody     b  = d->all[d->wbid[i]];
     PetscInt   id = d->wbid[i], deg = d->wptr[i + 1] - d->wptr[i], ld = 3 * deg;
@@ -129,7 +128,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
         for (int k = 0; k < 6; k++) G[18 * j + 3 * k + r] = out[k];
       }
     }
-    if (deg <= DEG_DENSE) {
+    if (deg <= d->wdense) {
       for (PetscInt j = 0; j < deg; j++)
         for (PetscInt l = j; l < deg; l++) {
           const PetscReal *Hj = &Hb[18 * j], *Gl = &G[18 * l];

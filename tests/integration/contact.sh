@@ -24,6 +24,11 @@ run_case incline 1 0.1
 run_case pendulum 1
 run_case block_sliding 1
 run_case penalty_ball 1
+# the same stack with W's blocks inserted row by row (bodies with more constraints than
+# -mb_locdyn_dense_max; every box has 8): the stack must stand as well
+out=$(timeout 600 $MPIRUN -np 1 "$MOREAU" -mb_locdyn_dense_max 2 -mb_output_dir "$TMP/box_stack-rows" "$CASES/box_stack.py" 2>&1)
+echo "$out" | grep -E "^box_stack:" | sed 's/^/# rows: /'
+check "box_stack with W inserted row by row (-mb_locdyn_dense_max 2) prints PASSED" bash -c 'grep -qx PASSED <<<"$0" && ! grep -q FAILED <<<"$0"' "$out"
 # (every deck of cases/ runs on 2, 3 and 4 ranks in ranks.sh, with the same checks)
 
 # --- bad input
@@ -35,6 +40,7 @@ deck neg_friction <<PY
 $HEAD
 SURFACE_MATERIAL(s, friction=-0.3)
 PY
+expect_error "-mb_locdyn_dense_max 0" "-mb_locdyn_dense_max must be >= 1, got 0" "$MOREAU" -mb_locdyn_dense_max 0 "$TMP/neg_friction.py"
 expect_error "friction < 0" "SURFACE_MATERIAL: friction must be >= 0, got -0.3" "$MOREAU" "$TMP/neg_friction.py"
 deck restitution <<PY
 $HEAD
