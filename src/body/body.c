@@ -185,12 +185,9 @@ PetscErrorCode MbBodyAddLoadCallback(MbBody b, MbLoadCallback fn, void *ctx, Pet
 
 PetscErrorCode MbBodyAddLoadCallbackRef(MbBody b, MbLoadCallback fn, void *ctx, PetscInt ref)
 {
-  MbLoad *l = NULL;
   PetscFunctionBegin;
-  PetscCall(PushLoad(b, &l));
-  l->fn  = fn;
-  l->ctx = ctx;
-  l->ref = ref;
+  PetscCall(MbBodyAddLoadCallback(b, fn, ctx, NULL));
+  b->load[b->nload - 1].ref = ref;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -167,7 +167,7 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   b->u0   = b->q0 + nq;
   b->fext = b->u0 + nu;
   b->aux  = b->fext + nu;
-  PetscCall(PetscCalloc1(4 * nu, &b->force)); /* force schemes' arrays: not packed (a ghost is read-only) */
+  PetscCall(PetscCalloc1(4 * nu, &b->force)); /* force schemes' arrays: a migrating body brings acc (below), a ghost neither */
   b->acc = b->force + nu;
   PetscCall(Get(&r, b->q, (size_t)nq * sizeof(PetscReal)));
   PetscCall(Get(&r, b->u, (size_t)nu * sizeof(PetscReal)));

@@ -43,15 +43,8 @@ typedef struct {
 /* The owner of a constraint: the owner of its lowest-numbered movable body. */
 static PetscMPIInt OwnerOf(MbDomain d, PetscInt b0, PetscInt b1)
 {
-  PetscInt    id = -1;
-  PetscInt    b[2] = {b0, b1};
   PetscMPIInt owner;
-  for (int k = 0; k < 2; k++) {
-    if (b[k] < 0 || !d->movable[b[k]]) continue;
-    if (id < 0 || b[k] < id) id = b[k];
-  }
-  if (id < 0) id = b0;
-  (void)MbDomainOwnerRank(d, id, &owner);
+  (void)MbDomainOwnerRank(d, MbConOwnerBody(d, b0, b1), &owner);
   return owner;
 }
 

@@ -369,9 +369,9 @@ PetscErrorCode MbDomainMaybeBalance(MbDomain d)
 {
   PetscLogDouble t0;
   PetscFunctionBegin;
-  if (!Interacts(d) || d->size == 1 || d->balance_freq == 0 || (d->partitioned && d->nsteps % d->balance_freq)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!Interacts(d) || d->size == 1 || d->balance_freq == 0 || (d->nrepart > 0 && d->nsteps % d->balance_freq)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PhaseBegin(d, MB_PHASE_BALANCE, &t0));
-  PetscCall(MbDomainBalance(d, d->partitioned ? PETSC_FALSE : PETSC_TRUE));
+  PetscCall(MbDomainBalance(d, d->nrepart > 0 ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(PhaseEnd(d, MB_PHASE_BALANCE, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -422,7 +422,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(PhaseEnd(d, MB_PHASE_DETECT, t0));
     if (d->npen || d->nfpen || d->njoint) {
       PetscCall(MbDomainApplyPenalty(d));
-      if (d->njoint) { /* joints see the velocities with the penalty forces */
+      if (d->penalty && d->njoint) { /* joints see the velocities with the penalty forces */
         PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
         PetscCall(MbDomainGhostRefresh(d));
         PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));

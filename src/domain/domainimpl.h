@@ -61,7 +61,6 @@ struct _p_MbDomain {
   PetscReal      imbalance_tol;  /* repartition when max/mean load exceeds it */
   PetscInt       balance_freq;   /* check every this many steps (0: never) */
   PetscBool      balance_metis;  /* partition with METIS (else keep id mod size) */
-  PetscBool      partitioned;    /* METIS has run once */
   PetscInt       nrepart;        /* repartitions so far */
   PetscInt       nmigrated;      /* bodies moved so far (all ranks) */
   PetscInt       edgecut;        /* METIS edge cut of the last partition */
@@ -91,7 +90,7 @@ struct _p_MbDomain {
   PetscInt       rstart, rend;/* block rows this rank owns */
   PetscInt       ncontacts;   /* contacts (not joints) this rank owns, penalty ones included */
   PetscBool      penalty;     /* PENALTY_SOLVER: contacts are spring-dashpot forces ... */
-  PetscInt       npen;        /* ... kept here, on every rank, not in the rows of W */
+  PetscInt       npen;        /* ... kept here by their owner (fpen: other ranks' on this rank's bodies), not in W */
   MbCon         *pen;
   /* local dynamics (locdyn.c) and solver */
   MbSolver       solver;      /* the constraint solver */
@@ -137,16 +136,22 @@ struct _p_MbDomain {
 /* exchange.c: sparse all-to-all of byte buffers (send[size] emptied, recv[size] filled) */
 PETSC_INTERN PetscErrorCode MbBufPut(MbBuf *, const void *, size_t);
 PETSC_INTERN PetscErrorCode MbBufGet(MbBuf *, size_t *, void *, size_t);
+/* A body packed (MbBodyPack: ghost or migrating) behind its size, and read back (scheme may be NULL). */
+PETSC_INTERN PetscErrorCode MbBufPutBody(MbBuf *, MbBody, PetscBool migrate);
+PETSC_INTERN PetscErrorCode MbBufGetBody(MbBuf *, size_t *, MbBody *, char scheme[64]);
 PETSC_INTERN PetscErrorCode MbBufFree(MbBuf *);
 PETSC_INTERN PetscErrorCode MbExchange(MPI_Comm, MbBuf[], MbBuf[]);
 /* owner.c: owner and kind of bodies created since the last call (collective) */
 PETSC_INTERN PetscErrorCode MbDomainKnowBodies(MbDomain);
+/* The body whose owner owns a constraint between b0 and b1: the lowest-numbered movable one (b0 when neither moves). */
+PETSC_INTERN PetscInt       MbConOwnerBody(MbDomain, PetscInt b0, PetscInt b1);
 PETSC_INTERN PetscErrorCode MbDomainOwnerDestroy(MbDomain);
 /* partition.c, migrate.c: METIS partition of the body graph; bodies and the constraints
    they own to their new owners (collective) */
 PETSC_INTERN PetscErrorCode MbDomainBalance(MbDomain, PetscBool force);
 PETSC_INTERN PetscErrorCode MbDomainMaybeBalance(MbDomain); /* domain.c: when due */
-PETSC_INTERN PetscErrorCode MbDomainPartition(MbDomain, PetscMPIInt newowner[]);
+/* METIS on the body graph with the owned bodies' costs w[] (1 + constraints): the new owner of every body id */
+PETSC_INTERN PetscErrorCode MbDomainPartition(MbDomain, const PetscInt w[], PetscMPIInt newowner[]);
 PETSC_INTERN PetscErrorCode MbDomainMigrate(MbDomain, const PetscMPIInt newowner[]);
 /* A saved state of the domain at the start of an adaptive interval (state.c): all that a
    step changes and the next steps read. */

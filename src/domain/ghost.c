@@ -73,17 +73,7 @@ static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **n
     PetscCall(MbBufPut(m, b->q, (size_t)b->nq * sizeof(PetscReal)));
     PetscCall(MbBufPut(m, b->u, (size_t)b->nu * sizeof(PetscReal)));
     PetscCall(MbBufPut(m, b->u0, (size_t)b->nu * sizeof(PetscReal)));
-  } else {
-    size_t s;
-    PetscCall(MbBodyPackSize(b, PETSC_FALSE, &s));
-    PetscCall(MbBufPut(m, &s, sizeof(size_t)));
-    if (m->n + s > m->cap) {
-      PetscCall(PetscRealloc(m->n + s + 256, &m->buf));
-      m->cap = m->n + s + 256;
-    }
-    PetscCall(MbBodyPack(b, PETSC_FALSE, m->buf + m->n, &s));
-    m->n += s;
-  }
+  } else PetscCall(MbBufPutBody(m, b, PETSC_FALSE));
   if (nnew[r] == capnew[r]) {
     capnew[r] = capnew[r] ? 2 * capnew[r] : 16;
     PetscCall(PetscRealloc(sizeof(PetscInt) * capnew[r], &newsent[r]));
@@ -332,12 +322,8 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
         PetscCall(MbBufGet(m, &pos, g->u, (size_t)g->nu * sizeof(PetscReal)));
         PetscCall(MbBufGet(m, &pos, g->u0, (size_t)g->nu * sizeof(PetscReal)));
       } else {
-        size_t s, used;
-        PetscCall(MbBufGet(m, &pos, &s, sizeof(size_t)));
-        PetscCheck(pos + s <= m->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "packed ghost of body %" PetscInt_FMT " is truncated", id);
         PetscCheck(!g, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt_FMT " sent whole from rank %d, but this rank already has it", id, r);
-        PetscCall(MbBodyUnpack(m->buf + pos, s, &used, &g, NULL));
-        pos += s;
+        PetscCall(MbBufGetBody(m, &pos, &g, NULL));
         if (d->nghost == d->gcap) {
           d->gcap = d->gcap ? 2 * d->gcap : 64;
           PetscCall(PetscRealloc(sizeof(MbBody) * d->gcap, &d->ghost));

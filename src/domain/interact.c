@@ -132,12 +132,9 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   nnew = 0;
   for (PetscInt k = 0; k < d->njoint; k++) {
     MbJoint    *j = &d->joint[k];
-    PetscInt    low = -1;
     PetscMPIInt owner;
     if (j->resolved) continue;
-    for (int m = 0; m < 2; m++)
-      if (j->body[m] >= 0 && d->movable[j->body[m]] && (low < 0 || j->body[m] < low)) low = j->body[m];
-    PetscCall(MbDomainOwnerRank(d, low, &owner));
+    PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, j->body[0], j->body[1]), &owner));
     PetscCall(PetscArrayzero(&buf[7 * nnew], 7));
     if (owner == d->rank) {
       MbBody b[2];

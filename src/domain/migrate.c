@@ -14,13 +14,7 @@ static int CompareBody(const void *x, const void *y)
 }
 
 /* The new owner of a constraint: the new owner of its lowest-numbered movable body. */
-static PetscMPIInt NewOwner(MbDomain d, const PetscMPIInt newowner[], const MbCon *c)
-{
-  PetscInt id = -1;
-  for (int k = 0; k < 2; k++)
-    if (c->body[k] >= 0 && d->movable[c->body[k]] && (id < 0 || c->body[k] < id)) id = c->body[k];
-  return newowner[id < 0 ? c->body[0] : id];
-}
+static PetscMPIInt NewOwner(MbDomain d, const PetscMPIInt newowner[], const MbCon *c) { return newowner[MbConOwnerBody(d, c->body[0], c->body[1])]; }
 
 PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
 {
@@ -30,20 +24,12 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
   PetscCall(PetscCalloc2(d->size, &send, d->size, &recv));
   /* bodies: [tag 0][size][packed body] */
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody      b  = d->body[i];
-    PetscMPIInt to = newowner[b->id];
-    size_t      s;
+    MbBody      b   = d->body[i];
+    PetscMPIInt to  = newowner[b->id];
     char        tag = 0;
     if (to == d->rank) continue;
-    PetscCall(MbBodyPackSize(b, PETSC_TRUE, &s));
     PetscCall(MbBufPut(&send[to], &tag, 1));
-    PetscCall(MbBufPut(&send[to], &s, sizeof(size_t)));
-    if (send[to].n + s > send[to].cap) {
-      PetscCall(PetscRealloc(send[to].n + s + 256, &send[to].buf));
-      send[to].cap = send[to].n + s + 256;
-    }
-    PetscCall(MbBodyPack(b, PETSC_TRUE, send[to].buf + send[to].n, &s));
-    send[to].n += s;
+    PetscCall(MbBufPutBody(&send[to], b, PETSC_TRUE));
   }
   /* owned constraints (last step's, the warm starts): [tag 1][MbCon] */
   for (PetscInt k = 0; k < d->ncon; k++) {
@@ -68,9 +54,9 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
     }
     d->all[b->id] = NULL;
     PetscCall(MbBodyDestroy(&b));
-    nmoved++;
   }
   d->nbody = nkeep;
+  for (PetscInt id = 0; id < d->nknown; id++) nmoved += newowner[id] != d->owner[id]; /* the same on every rank */
   PetscCall(PetscArraycpy(d->owner, newowner, d->nknown));
   /* arrive: room for the constraints first (each record is a tag and an MbCon) */
   {
@@ -100,12 +86,9 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
       char tag;
       PetscCall(MbBufGet(&recv[r], &pos, &tag, 1));
       if (tag == 0) {
-        size_t s, used;
         MbBody b;
         char   scheme[64];
-        PetscCall(MbBufGet(&recv[r], &pos, &s, sizeof(size_t)));
-        PetscCall(MbBodyUnpack(recv[r].buf + pos, s, &used, &b, scheme));
-        pos += s;
+        PetscCall(MbBufGetBody(&recv[r], &pos, &b, scheme));
         for (PetscInt l = 0; l < b->nload; l++) {
           PetscInt ref = b->load[l].ref;
           if (ref < 0) continue;
@@ -142,7 +125,6 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
   /* rows, foreign records and W belong to the old partition */
   d->nfor = d->nfpen = d->npen = 0;
   PetscCall(MbDomainLocDynDestroy(d));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nmoved, 1, MPIU_INT, MPI_SUM, d->comm));
   d->nmigrated += nmoved;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

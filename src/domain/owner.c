@@ -14,6 +14,14 @@ PetscErrorCode MbDomainOwnerRank(MbDomain d, PetscInt id, PetscMPIInt *rank)
   return PETSC_SUCCESS;
 }
 
+PetscInt MbConOwnerBody(MbDomain d, PetscInt b0, PetscInt b1)
+{
+  PetscInt id = -1, b[2] = {b0, b1};
+  for (int k = 0; k < 2; k++)
+    if (b[k] >= 0 && d->movable[b[k]] && (id < 0 || b[k] < id)) id = b[k];
+  return id < 0 ? b0 : id;
+}
+
 PetscErrorCode MbDomainOwnerDestroy(MbDomain d)
 {
   PetscFunctionBegin;

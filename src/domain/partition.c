@@ -97,17 +97,15 @@ static PetscErrorCode Relabel(MbDomain d, PetscInt N, const idx_t part[], PetscM
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
+PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt newowner[])
 {
   const int    m = 6;
-  PetscInt    *w;
   PetscReal   *send, *recv = NULL;
   PetscMPIInt  n, *counts = NULL, *displs = NULL;
   PetscInt     N = d->nknown;
   PetscFunctionBegin;
   if (!MetisCited) PetscCall(PetscCitationsRegister(MetisCitation, &MetisCited));
-  PetscCall(PetscMalloc2(d->nbody + 1, &w, m * d->nbody + 1, &send));
-  PetscCall(BodyWeights(d, w));
+  PetscCall(PetscMalloc1(m * d->nbody + 1, &send));
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody     b = d->body[i];
     PetscReal *s = send + m * i;
@@ -131,14 +129,14 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
     idx_t   *xadj, *adj, *vwgt, *part, nv = (idx_t)N, ncon = 2, nparts = (idx_t)d->size, objval = 0, options[METIS_NOPTIONS], ccount = 0;
     PetscInt nbox = 0, npairs = 0, *pairs = NULL, *deg, *vid, nedge = 0;
     MbBox   *box;
-    PetscCheck(displs[d->size] == m * N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: gathered %d values for %" PetscInt_FMT " bodies", displs[d->size], N);
+    PetscCheck(displs[d->size] == m * N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: gathered %d values for %" PetscInt_FMT " bodies, expected %" PetscInt_FMT, displs[d->size], N, (PetscInt)m * N);
     PetscCall(PetscMalloc3(2 * N + 2, &vwgt, N + 1, &part, N + 1, &xadj));
     PetscCall(PetscMalloc3(N + 1, &box, N + 1, &vid, N + 1, &deg));
     for (PetscInt k = 0; k < N; k++) {
       const PetscReal *s  = recv + m * k;
       PetscInt         id = (PetscInt)s[0];
       PetscReal        e  = 1.5 * s[5] + d->geps;
-      PetscCheck(id >= 0 && id < N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: body id %" PetscInt_FMT " out of range", id);
+      PetscCheck(id >= 0 && id < N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: body id %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", id, N);
       /* two weights per body: 1 (its integration, ghosts, boxes) and its constraints
          (detection, W, the sweeps); METIS balances each (multi-constraint partitioning),
          so neither the per-body nor the per-constraint work piles up on one rank */
@@ -222,7 +220,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, PetscMPIInt newowner[])
   PetscCallMPI(MPI_Bcast(newowner, (PetscMPIInt)N, MPI_INT, 0, d->comm));
   PetscCallMPI(MPI_Bcast(&d->edgecut, 1, MPIU_INT, 0, d->comm));
   PetscCallMPI(MPI_Bcast(&d->imbalance_part, 1, MPIU_REAL, 0, d->comm));
-  PetscCall(PetscFree2(w, send));
+  PetscCall(PetscFree(send));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -237,7 +235,6 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   PetscCall(BodyWeights(d, w));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->kind != MB_BODY_OBSTACLE) load += w[i];
-  PetscCall(PetscFree(w));
   PetscCall(PetscMalloc1(d->size, &all));
   PetscCallMPI(MPI_Allgather(&load, 1, MPIU_INT, all, 1, MPIU_INT, d->comm));
   for (PetscMPIInt r = 0; r < d->size; r++) mx = PetscMax(mx, all[r]), sum += all[r];
@@ -245,12 +242,15 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   d->imbalance = sum > 0 ? (PetscReal)mx * d->size / (PetscReal)sum : 1.0;
   /* not when METIS's last partition was no better than this (a graph it cannot balance
      further, e.g. bodies tied by joints or springs): it would repartition every check */
-  if (!force && (d->imbalance <= d->imbalance_tol || d->imbalance <= 1.05 * d->imbalance_part)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!force && (d->imbalance <= d->imbalance_tol || d->imbalance <= 1.05 * d->imbalance_part)) {
+    PetscCall(PetscFree(w));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMalloc1(d->nknown + 1, &newowner));
-  PetscCall(MbDomainPartition(d, newowner));
+  PetscCall(MbDomainPartition(d, w, newowner));
+  PetscCall(PetscFree(w));
   PetscCall(MbDomainMigrate(d, newowner));
   PetscCall(PetscFree(newowner));
-  d->partitioned = PETSC_TRUE;
   d->nrepart++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
