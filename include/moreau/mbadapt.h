@@ -51,9 +51,7 @@ PETSC_EXTERN PetscErrorCode MbAdaptDestroy(MbAdapt *adapt);
 /** Set the type by registered name; errors naming the unknown name and listing the known. */
 PETSC_EXTERN PetscErrorCode MbAdaptSetType(MbAdapt adapt, const char type[]);
 PETSC_EXTERN PetscErrorCode MbAdaptGetType(MbAdapt adapt, const char **type);
-/** Comma-separated registered names. */
-PETSC_EXTERN PetscErrorCode MbAdaptListNames(char buf[], size_t len);
-/** Step limits: 0 < dtmin <= dtmax. */
+/** Step limits: 0 <= dtmin <= dtmax; 0 leaves one to MbAdaptStart (dtmax: the first step; dtmin: a hundredth of it). */
 PETSC_EXTERN PetscErrorCode MbAdaptSetStepLimits(MbAdapt adapt, PetscReal dtmin, PetscReal dtmax);
 PETSC_EXTERN PetscErrorCode MbAdaptGetStepLimits(MbAdapt adapt, PetscReal *dtmin, PetscReal *dtmax);
 /** CURVATURE (seed 004): b > 0 of eq. (7), zeta > 0 (regularization interval ζ Δt_max,

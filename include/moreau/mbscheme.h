@@ -44,10 +44,6 @@ PETSC_EXTERN PetscErrorCode MbSchemeStepEnd(MbScheme scheme, MbBody body, PetscR
     in [0, 1]), "beta" (CHUNG_LEE, in [1, 28/27]). Errors name the scheme, the parameter and
     the value. Not collective. */
 PETSC_EXTERN PetscErrorCode MbSchemeSetParameter(MbScheme scheme, const char name[], PetscReal value);
-/** Whether the domain drives the scheme through its force evaluation (every scheme but RIG_*). */
-PETSC_EXTERN PetscErrorCode MbSchemeIsForceBased(MbScheme scheme, PetscBool *flg);
-/** Implicit force schemes: steps redone as two half steps after Newton failed. */
-PETSC_EXTERN PetscErrorCode MbSchemeGetRejections(MbScheme scheme, PetscInt *n);
 /** Newton iterations done and steps whose Newton did not converge, since creation. */
 PETSC_EXTERN PetscErrorCode MbSchemeGetStats(MbScheme scheme, PetscInt *iterations, PetscInt *failures);
 PETSC_EXTERN PetscErrorCode MbSchemeDestroy(MbScheme *scheme);

@@ -33,14 +33,6 @@ PetscErrorCode MbAdaptFinalizePackage(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbAdaptListNames(char buf[], size_t len)
-{
-  PetscFunctionBegin;
-  PetscCall(MbAdaptRegisterAll());
-  PetscCall(MbRegistryNames(MbAdaptList, buf, len));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbAdaptCreate(MPI_Comm comm, MbAdapt *a)
 {
   PetscFunctionBegin;
@@ -95,9 +87,10 @@ PetscErrorCode MbAdaptGetType(MbAdapt a, const char **type)
 PetscErrorCode MbAdaptSetStepLimits(MbAdapt a, PetscReal dtmin, PetscReal dtmax)
 {
   PetscFunctionBegin;
-  PetscCheck(dtmin > 0 && PetscIsNormalReal(dtmin), a->comm, PETSC_ERR_ARG_OUTOFRANGE, "dtmin must be > 0, got %g", (double)dtmin);
-  PetscCheck(dtmax > 0 && PetscIsNormalReal(dtmax), a->comm, PETSC_ERR_ARG_OUTOFRANGE, "dtmax must be > 0, got %g", (double)dtmax);
-  PetscCheck(dtmin <= dtmax, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "dtmin must be <= dtmax, got dtmin %g > dtmax %g", (double)dtmin, (double)dtmax);
+  /* 0 leaves a limit to MbAdaptStart: the deck's step for dtmax, a hundredth of it for dtmin */
+  PetscCheck(dtmin >= 0 && PetscIsNormalReal(dtmin + 1), a->comm, PETSC_ERR_ARG_OUTOFRANGE, "dtmin must be >= 0 (0: a hundredth of the step), got %g", (double)dtmin);
+  PetscCheck(dtmax >= 0 && PetscIsNormalReal(dtmax + 1), a->comm, PETSC_ERR_ARG_OUTOFRANGE, "dtmax must be >= 0 (0: the deck's step), got %g", (double)dtmax);
+  PetscCheck(dtmin == 0 || dtmax == 0 || dtmin <= dtmax, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "dtmin must be <= dtmax, got dtmin %g > dtmax %g", (double)dtmin, (double)dtmax);
   a->dtmin = dtmin;
   a->dtmax = dtmax;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -53,7 +53,7 @@ static PetscErrorCode EndState(MbSpring *sp, MbBody b, int k, PetscBool start, P
   PetscCall(b->ops->to_spatial(b, sp->X[k], x));
   if (start) {
     PetscReal save[6];
-    PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "springs handle bodies of up to 6 velocities for now");
+    PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "spring on body %" PetscInt_FMT ", which has %" PetscInt_FMT " velocities: springs handle up to 6 for now", b->id, b->nu);
     PetscCall(PetscArraycpy(save, b->u, b->nu));
     PetscCall(PetscArraycpy(b->u, b->u0, b->nu));
     PetscCall(b->ops->point_velocity(b, sp->X[k], v));
@@ -105,7 +105,7 @@ PetscErrorCode MbSpringAddForce(const MbSpring *sp, MbBody b, int side, const Pe
   static const PetscReal eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   PetscReal              H[18], P[3];
   PetscFunctionBegin;
-  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "springs handle bodies of up to 6 velocities for now");
+  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "spring on body %" PetscInt_FMT ", which has %" PetscInt_FMT " velocities: springs handle up to 6 for now", b->id, b->nu);
   MbV3Scale(side ? -sp->force : sp->force, n, P);
   PetscCall(b->ops->operator_h(b, sp->X[side], eye, H)); /* ẋ = H u, so the generalized force is Hᵀ P */
   for (int r = 0; r < 3; r++)

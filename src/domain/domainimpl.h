@@ -166,10 +166,12 @@ typedef struct {
   PetscBool *accok;      /* per body */
   PetscReal  work_contact, work_friction, espring, epot; /* energy accumulators of this rank */
   PetscReal  hprev;      /* d->hprev */
+  PetscReal  fascale;    /* d->fascale */
   PetscInt   solver_failures;
   PetscInt   ncon, ccap; /* constraints of the last step (warm starts, frames) */
   MbCon     *con;
   PetscReal *jointR;     /* 3 per joint: last reactions (warm starts) */
+  PetscInt   jcap;       /* joints jointR has room for */
 } MbState;
 
 /* state.c */

@@ -353,8 +353,7 @@ static PetscErrorCode SetupNewton(MbDomain d, MbScheme s)
   PetscCall(PCSetType(pc, PCNONE));
   PetscCall(SNESGetLineSearch(d->snes, &ls));
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
-  PetscCall(SNESSetTolerances(d->snes, PETSC_DEFAULT, s->rtol, PETSC_DEFAULT, s->maxit, 1000000));
-  PetscCall(SNESSetFromOptions(d->snes));
+  PetscCall(SNESSetFromOptions(d->snes)); /* the tolerances are set before each solve (ImplicitStep) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -410,7 +409,6 @@ static PetscErrorCode ImplicitStep(MbDomain d, MbScheme s, PetscReal t, PetscRea
   PetscCheck(!s->error_if_not_converged, d->comm, PETSC_ERR_NOT_CONVERGED, "%s: Newton did not converge (%s after %" PetscInt_FMT " iterations) at t = %g, h = %g", s->type, SNESConvergedReasons[reason], its, (double)t, (double)h);
   PetscCheck(depth < MAX_HALVINGS, d->comm, PETSC_ERR_NOT_CONVERGED, "%s: Newton did not converge at t = %g even after halving the step %d times (h = %g; last: %s)", s->type, (double)t, MAX_HALVINGS, (double)h, SNESConvergedReasons[reason]);
   PetscCall(PetscInfo(NULL, "%s: Newton failed (%s) at t = %g, h = %g: redoing the step as two halves\n", s->type, SNESConvergedReasons[reason], (double)t, (double)h));
-  if (d->rank == 0) s->rejections++;
   for (PetscInt i = 0; i < d->nbody; i++) { /* back to the start of the step */
     MbBody b = d->body[i];
     PetscCall(PetscArraycpy(b->q, b->q0, b->nq));

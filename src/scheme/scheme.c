@@ -139,18 +139,6 @@ PetscErrorCode MbSchemeSetParameter(MbScheme s, const char name[], PetscReal val
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbSchemeIsForceBased(MbScheme s, PetscBool *flg)
-{
-  *flg = s->family != MB_SCHEME_STEP ? PETSC_TRUE : PETSC_FALSE;
-  return PETSC_SUCCESS;
-}
-
-PetscErrorCode MbSchemeGetRejections(MbScheme s, PetscInt *n)
-{
-  *n = s->rejections;
-  return PETSC_SUCCESS;
-}
-
 PetscErrorCode MbSchemeAppliesTo(MbScheme s, MbBodyKind kind, PetscBool *applies)
 {
   PetscFunctionBegin;

@@ -39,7 +39,6 @@ struct _p_MbScheme {
   PetscInt    failures;       /* steps whose Newton hit maxit */
   MbSchemeFamily family;      /* how the domain drives it */
   PetscReal   tshift;         /* IMPLICIT: forces are evaluated at t + tshift·h */
-  PetscInt    rejections;     /* IMPLICIT: steps redone as two halves after a failed Newton */
 };
 
 PETSC_INTERN PetscErrorCode MbSchemeCreate_RigPos(MbScheme);

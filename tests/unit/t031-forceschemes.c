@@ -87,7 +87,7 @@ static void test_oscillator(void **state)
   }
 }
 
-/* Torque-free body J = diag(1, 2, 3), Ω = (1, 0.2, 0.1)... its spatial angular momentum drift
+/* Torque-free body J = diag(1, 2, 3), Ω = (1, 2, 0.5): its spatial angular momentum drift
    over 1 s at h and h/2: the ratio near 4 (second order), and ΛᵀΛ = I to round-off. */
 static PetscErrorCode Drift(const char scheme[], PetscReal h, PetscReal *drift, PetscReal *orth)
 {

@@ -159,7 +159,12 @@ static void test_error_controllers(void **state)
   MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
   MB_OK(MbAdaptGetIndicators(a, NULL, &est));
   MB_CLOSE(est, 100.0, 1e-12);
-  MB_CLOSE(h, 0.5 * 2 / 100.0 < hn ? 0.5 * 2 / 100.0 : PetscMin(0.5 * 2 / 100.0, 2 * hn), 1e-15);
+  MB_CLOSE(h, 2e-3, 1e-15); /* ratio·2/ω = 1e-2 is over 1.2 h: the step at most doubles */
+  d = One(2 * hn, hn, hn, 2.0, 0.0, 2.0 * 1e8 * hn); /* ω² = 1e8: ratio·2/ω = 1e-4 < h, taken at once */
+  MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+  MB_OK(MbAdaptGetIndicators(a, NULL, &est));
+  MB_CLOSE(est, 1e4, 1e-12);
+  MB_CLOSE(h, 1e-4, 1e-15);
   MB_OK(MbAdaptDestroy(&a));
 }
 
@@ -169,7 +174,16 @@ static void test_errors(void **state)
   MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
   MB_FAILS(MbAdaptSetType(a, "CURVY"), "unknown step-size controller 'CURVY'; known step-size controllers: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY");
   MB_FAILS(MbAdaptSetStepLimits(a, 0.1, 0.01), "dtmin must be <= dtmax, got dtmin 0.1 > dtmax 0.01");
-  MB_FAILS(MbAdaptSetStepLimits(a, -1, 0.01), "dtmin must be > 0, got -1");
+  MB_FAILS(MbAdaptSetStepLimits(a, -1, 0.01), "dtmin must be >= 0 (0: a hundredth of the step), got -1");
+  MB_FAILS(MbAdaptSetStepLimits(a, 1e-4, -2), "dtmax must be >= 0 (0: the deck's step), got -2");
+  { /* one limit given, the other derived at the start */
+    PetscReal h, lo, hi;
+    MB_OK(MbAdaptSetStepLimits(a, 0, 0.5));
+    MB_OK(MbAdaptStart(a, 0, 0.01, &h));
+    MB_OK(MbAdaptGetStepLimits(a, &lo, &hi));
+    MB_CLOSE(lo, 1e-4, 1e-18);
+    MB_CLOSE(hi, 0.5, 0);
+  }
   MB_FAILS(MbAdaptCurvatureSetParameters(a, 0, 1, 0.5, PETSC_FALSE), "curvature b must be > 0, got 0");
   MB_FAILS(MbAdaptCurvatureSetParameters(a, 1, 1, 1.0, PETSC_FALSE), "curvature alpha must be in [0, 1), got 1");
   MB_FAILS(MbAdaptSetTolerance(a, 0), "tolerance must be > 0, got 0");

@@ -13,7 +13,6 @@
 
 typedef struct {
   PetscReal am, beta, gamma; /* EGALPHA: α_m, β, γ; CHUNG_LEE: β */
-  PetscReal rho;             /* EGALPHA: ρ_b; CHUNG_LEE: β as given */
 } ExplicitData;
 
 static const char CdmCitation[] = "@article{park1980variable,\n"
@@ -135,7 +134,6 @@ static PetscErrorCode ClPredict(MbScheme s, MbBody b, PetscReal h)
 
 static PetscErrorCode EgaSetRho(ExplicitData *e, PetscReal rho)
 {
-  e->rho   = rho;
   e->am    = (2 * rho - 1) / (1 + rho);
   e->beta  = (5 - 3 * rho) / ((1 + rho) * (1 + rho) * (2 - rho));
   e->gamma = 1.5 - e->am;
@@ -158,7 +156,7 @@ static PetscErrorCode ExplicitSetParam(MbScheme s, const char name[], PetscReal 
     PetscCall(PetscStrcmp(name, "beta", &is));
     PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has beta)", s->type, name);
     PetscCheck(v >= 1 && v <= 28.0 / 27.0 + 1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: beta must be in [1, 28/27], got %g", s->type, (double)v);
-    e->beta = e->rho = v;
+    e->beta = v;
   } else
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s'", s->type, name);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -204,6 +202,6 @@ PetscErrorCode MbSchemeCreate_ChungLee(MbScheme s)
   PetscCall(ExplicitSetOps(s, ClPredict, ExplicitCorrect));
   s->ops.setparam = ExplicitSetParam;
   e               = (ExplicitData *)s->data;
-  e->beta = e->rho = 1.0;
+  e->beta = 1.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -17,7 +17,6 @@
 
 typedef struct {
   PetscReal am, af, beta, gamma, ca, cv; /* the Newmark-α coefficients above */
-  PetscReal rho;                         /* GALPHA: ρ∞ */
 } ImplicitData;
 
 static const char GaCitation[] = "@article{chung1993generalized,\n"
@@ -83,7 +82,6 @@ static PetscErrorCode ImplicitFinish(MbScheme s, MbBody b, PetscReal h, const Pe
 static PetscErrorCode GaSetRho(MbScheme s, PetscReal rho)
 {
   ImplicitData *e = (ImplicitData *)s->data;
-  e->rho          = rho;
   e->am           = (2 * rho - 1) / (rho + 1);
   e->af           = rho / (rho + 1);
   e->gamma        = 0.5 - e->am + e->af;
