@@ -136,6 +136,17 @@ PetscErrorCode MbBodySetVelocity(MbBody b, const PetscReal linear[3], const Pets
 PetscErrorCode MbBodyKineticEnergy(MbBody b, PetscReal *ek) { return b->ops->kinetic(b, ek); }
 PetscErrorCode MbBodyInverseInertia(MbBody b, const PetscReal x[], PetscReal y[]) { return b->ops->inverse(b, x, y); }
 PetscErrorCode MbBodyPointToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3]) { return b->ops->to_spatial(b, X, x); }
+
+/* X = Λᵀ(x − x̄) + X̄ (the rigid and obstacle layout, rotation then mass centre in q). q
+   holds Λ column-wise, so read row-major it is Λᵀ: MbM3Mult on q forms the same products
+   and sums as MbM3MultTranspose on Λ, without building Λ. */
+void MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+{
+  PetscReal a[3];
+  MbV3Sub(x, &b->q[9], a);
+  MbM3Mult(b->q, a, a);
+  MbV3Add(a, b->mp.center, X);
+}
 PetscErrorCode MbBodyPointVelocity(MbBody b, const PetscReal X[3], PetscReal v[3]) { return b->ops->point_velocity(b, X, v); }
 PetscErrorCode MbBodyOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[]) { return b->ops->operator_h(b, X, base, H); }
 PetscErrorCode MbBodyMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { return b->ops->momentum(b, a, l); }

@@ -72,6 +72,8 @@ PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, PetscBool migrate, char *, size_t
 PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *, char scheme[64]);
 /* A load given by entry ref (fn, ctx) of the domain's callback table (not destroyed here). */
 PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, void *, PetscInt ref);
+/* The referential point of spatial point x (rigid and obstacle bodies): the inverse of to_spatial. */
+PETSC_INTERN void MbBodyPointToReferential(MbBody, const PetscReal x[3], PetscReal X[3]);
 /* Radius about the mass centre that holds the shape (ghost boxes, partition graph). */
 PETSC_INTERN PetscReal MbBodyExtent(MbBody);
 /* The points of a time series (borrowed). */

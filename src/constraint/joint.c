@@ -58,12 +58,7 @@ PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2])
       MbV3Copy(j->p[k], j->X[k]); /* the ground: referential = spatial */
       continue;
     }
-    /* X = Λᵀ(x − x̄) + X̄ for rigid bodies */
-    PetscReal L[9], a[3];
-    MbM3Transpose(b[k]->q, L);
-    MbV3Sub(j->p[k], &b[k]->q[9], a);
-    MbM3MultTranspose(L, a, a);
-    MbV3Add(a, b[k]->mp.center, j->X[k]);
+    MbBodyPointToReferential(b[k], j->p[k], j->X[k]);
   }
   if (j->kind == MB_CON_RIGLNK) {
     PetscReal d[3];

@@ -8,18 +8,11 @@
 #include "constraint.h"
 #include "../body/bodyimpl.h"
 
-/* X = Λᵀ(x − x̄) + X̄ for rigid bodies; the ground keeps the spatial point. */
+/* The referential point of x on b; the ground keeps the spatial point. */
 static void ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
 {
-  PetscReal L[9], a[3];
-  if (!b) {
-    MbV3Copy(x, X);
-    return;
-  }
-  MbM3Transpose(b->q, L);
-  MbV3Sub(x, &b->q[9], a);
-  MbM3MultTranspose(L, a, a);
-  MbV3Add(a, b->mp.center, X);
+  if (b) MbBodyPointToReferential(b, x, X);
+  else MbV3Copy(x, X);
 }
 
 PetscErrorCode MbSpringResolve(MbSpring *sp, PetscInt index, MbBody b[2])

@@ -196,16 +196,6 @@ static PetscErrorCode SortPairs(PetscInt n, PairKey pk[], const Item item[], Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* X = Λᵀ(x − x̄) + X̄. q holds Λ column-wise, so read row-major it is Λᵀ: MbM3Mult on q
-   forms the same products and sums as MbM3MultTranspose on Λ, without building Λ. */
-static inline void ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
-{
-  PetscReal a[3];
-  MbV3Sub(x, &b->q[9], a);
-  MbM3Mult(b->q, a, a);
-  MbV3Add(a, b->mp.center, X);
-}
-
 /* PENALTY_SOLVER: a spring-dashpot normal force R_N = max(0, −k·gap − c·V_N) and Coulomb
    friction regularized near sliding velocity zero, R_T = −μ R_N V_T / √(|V_T|² + δ²), with V
    the relative velocity at the start of the step (explicit). */
@@ -429,8 +419,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbV3Copy(pts[m].point, c->point);
       b[0] = d->all[c->body[0]];
       b[1] = d->all[c->body[1]];
-      ToReferential(b[0], c->point, c->X[0]);
-      ToReferential(b[1], c->point, c->X[1]);
+      MbBodyPointToReferential(b[0], c->point, c->X[0]);
+      MbBodyPointToReferential(b[1], c->point, c->X[1]);
       prev = OldIndexFind(&oi, (const PetscInt[5]){c->body[0], c->body[1], c->prim[0], c->prim[1], c->feature});
       if (prev >= 0) {
         PetscReal t1[3] = {old[prev].base[0], old[prev].base[3], old[prev].base[6]};
