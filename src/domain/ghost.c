@@ -171,9 +171,10 @@ static PetscBool CellSetHas(const CellSet *h, int64_t k)
 PetscErrorCode MbDomainGhostRefresh(MbDomain d)
 {
   PetscReal  mybox[7], *rbox, hc, *bb;
-  PetscInt **newsent, *nnew, *capnew, nkeep = 0, ncell = 0, ncoarse = 0;
-  int64_t   *cells, *coarse;
-  PetscInt  *cidx;
+  PetscInt    **newsent, *nnew, *capnew, nkeep = 0, ncell = 0, ncoarse = 0;
+  int64_t      *cells, *coarse;
+  PetscInt     *cidx, *kidx;
+  PetscMPIInt  *nbr, nn = 0;
   CellSet   *hs, *hsc, mine;
   MbBuf     *csend, *crecv;
   PetscFunctionBegin;
@@ -202,18 +203,27 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   hc = 0;
   for (PetscMPIInt r = 0; r < d->size; r++) hc = PetscMax(hc, rbox[7 * r + 6]);
   hc = hc > 0 ? 1.0001 * hc : 1.0;
-  /* 2. coarse cells (COARSE cells wide) of this rank's movable bodies, each once, to the
-     ranks whose boxes meet its box: a short list (a few bodies a cell) that says where the
-     rank's bodies are more finely than its box */
-  PetscCall(PetscMalloc3(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx, 8 * d->nbody + 1, &coarse));
-  for (PetscInt i = 0; i < d->nbody; i++)
-    if (d->body[i]->kind != MB_BODY_OBSTACLE) ncoarse += BoxCells(&bb[6 * i], COARSE * hc, &coarse[ncoarse]);
+  /* the ranks whose boxes meet this rank's box: only they can need its movable bodies */
+  PetscCall(PetscMalloc1(d->size, &nbr));
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    if (r != d->rank && Overlap(mybox, &rbox[7 * r])) nbr[nn++] = r;
+  /* 2. every movable body's fine cells (as wide as the widest movable box) and coarse cells
+     (COARSE fine cells wide), at most 8 of each, computed once */
+  PetscCall(PetscMalloc4(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx, 8 * d->nbody + 1, &coarse, d->nbody + 1, &kidx));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    cidx[i] = ncell, kidx[i] = ncoarse;
+    if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
+    ncell += BoxCells(&bb[6 * i], hc, &cells[ncell]);
+    ncoarse += BoxCells(&bb[6 * i], COARSE * hc, &coarse[ncoarse]);
+  }
+  cidx[d->nbody] = ncell, kidx[d->nbody] = ncoarse;
+  /* the coarse cells this rank occupies, each once, to its neighbours: a short list (a few
+     bodies a cell) that says where its bodies are more finely than its box */
   PetscCall(CellSetBuild(&mine, coarse, (size_t)ncoarse));
   PetscCall(PetscCalloc2(d->size, &csend, d->size, &crecv));
-  for (PetscMPIInt r = 0; r < d->size; r++)
-    if (r != d->rank && Overlap(mybox, &rbox[7 * r]))
-      for (size_t k = 0; k <= mine.mask; k++)
-        if (mine.key[k] != -1) PetscCall(MbBufPut(&csend[r], &mine.key[k], sizeof(int64_t)));
+  for (PetscMPIInt k = 0; k < nn; k++)
+    for (size_t e = 0; e <= mine.mask; e++)
+      if (mine.key[e] != -1) PetscCall(MbBufPut(&csend[nbr[k]], &mine.key[e], sizeof(int64_t)));
   PetscCall(PetscFree(mine.key));
   for (PetscMPIInt r = 0; r < d->size; r++) d->gkey_bytes += (PetscLogDouble)csend[r].n;
   PetscCall(MbExchange(d->comm, csend, crecv));
@@ -226,40 +236,36 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   /* then the fine cells of the bodies in r's coarse cells: two boxes that meet share a
      coarse cell too, so only bodies near r's bodies (a layer about COARSE cells thick along
      the boundary) send their keys, not the rank's N/P */
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    cidx[i] = ncell;
-    if (d->body[i]->kind != MB_BODY_OBSTACLE) ncell += BoxCells(&bb[6 * i], hc, &cells[ncell]);
-  }
-  for (PetscMPIInt r = 0; r < d->size; r++) {
-    if (r == d->rank || !hsc[r].key) continue;
+  for (PetscMPIInt k = 0; k < nn; k++) {
+    PetscMPIInt r = nbr[k];
+    if (!hsc[r].key) continue;
     for (PetscInt i = 0; i < d->nbody; i++) {
-      int64_t  ck[8];
-      PetscInt nc = (i + 1 < d->nbody ? cidx[i + 1] : ncell) - cidx[i], nck;
       PetscBool near = PETSC_FALSE;
-      if (!nc || !Overlap(&bb[6 * i], &rbox[7 * r])) continue;
-      nck = BoxCells(&bb[6 * i], COARSE * hc, ck);
-      for (PetscInt k = 0; k < nck && !near; k++) near = CellSetHas(&hsc[r], ck[k]);
-      if (near) PetscCall(MbBufPut(&csend[r], &cells[cidx[i]], (size_t)nc * sizeof(int64_t)));
+      if (cidx[i + 1] == cidx[i] || !Overlap(&bb[6 * i], &rbox[7 * r])) continue;
+      for (PetscInt e = kidx[i]; e < kidx[i + 1] && !near; e++) near = CellSetHas(&hsc[r], coarse[e]);
+      if (near) PetscCall(MbBufPut(&csend[r], &cells[cidx[i]], (size_t)(cidx[i + 1] - cidx[i]) * sizeof(int64_t)));
     }
   }
   for (PetscMPIInt r = 0; r < d->size; r++) d->gkey_bytes += (PetscLogDouble)csend[r].n;
   PetscCall(MbExchange(d->comm, csend, crecv));
   for (PetscMPIInt r = 0; r < d->size; r++)
     if (r != d->rank && crecv[r].n) PetscCall(CellSetBuild(&hs[r], (const int64_t *)crecv[r].buf, crecv[r].n / sizeof(int64_t)));
-  /* 3. what goes where */
+  /* 3. what goes where: a movable body to the neighbours holding one of its fine cells (in
+     id order per rank), an obstacle to every rank whose box it meets */
   PetscCall(PetscCalloc3(d->size, &newsent, d->size, &nnew, d->size, &capnew));
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody           b = d->body[i];
     const PetscReal *x = &bb[6 * i];
-    const int64_t   *c = &cells[cidx[i]];
-    PetscInt         nc = (i + 1 < d->nbody ? cidx[i + 1] : ncell) - cidx[i];
-    for (PetscMPIInt r = 0; r < d->size; r++) {
-      PetscBool go = PETSC_FALSE;
-      if (r == d->rank || !Overlap(x, &rbox[7 * r])) continue;
-      if (b->kind == MB_BODY_OBSTACLE) go = PETSC_TRUE;
-      else if (hs[r].key)
-        for (PetscInt k = 0; k < nc && !go; k++)
-          if (CellSetHas(&hs[r], c[k])) go = PETSC_TRUE;
+    if (b->kind == MB_BODY_OBSTACLE) {
+      for (PetscMPIInt r = 0; r < d->size; r++)
+        if (r != d->rank && Overlap(x, &rbox[7 * r])) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
+      continue;
+    }
+    for (PetscMPIInt k = 0; k < nn; k++) {
+      PetscMPIInt r  = nbr[k];
+      PetscBool   go = PETSC_FALSE;
+      if (!hs[r].key || !Overlap(x, &rbox[7 * r])) continue;
+      for (PetscInt e = cidx[i]; e < cidx[i + 1] && !go; e++) go = CellSetHas(&hs[r], cells[e]);
       if (go) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
     }
   }
@@ -289,7 +295,8 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   }
   PetscCall(PetscFree2(csend, crecv));
   PetscCall(PetscFree2(hs, hsc));
-  PetscCall(PetscFree3(cells, cidx, coarse));
+  PetscCall(PetscFree4(cells, cidx, coarse, kidx));
+  PetscCall(PetscFree(nbr));
   PetscCall(PetscFree(bb));
   PetscCall(PetscFree(rbox));
   for (PetscMPIInt r = 0; r < d->size; r++) { /* entries may be out of order after joints */
@@ -299,10 +306,10 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     d->nsent[r] = nnew[r];
   }
   PetscCall(PetscFree3(newsent, nnew, capnew));
-  /* 3. exchange */
+  /* 4. exchange */
   for (PetscMPIInt r = 0; r < d->size; r++) d->gbody_bytes += (PetscLogDouble)d->gsend[r].n;
   PetscCall(MbExchange(d->comm, d->gsend, d->grecv));
-  /* 4. apply: states to existing ghosts, new ghosts unpacked, the rest dropped */
+  /* 5. apply: states to existing ghosts, new ghosts unpacked, the rest dropped */
   d->gstamp++;
   for (PetscMPIInt r = 0; r < d->size; r++) {
     MbBuf *m   = &d->grecv[r];

@@ -39,6 +39,8 @@ static void MakeBody(MbDomain dom, PetscReal *kp, MbBody *b)
   (*b)->work    = 1.25;
   (*b)->damping = 0.01;
   (*b)->u0[2]   = -7;
+  for (PetscInt k = 0; k < 3 * (*b)->nu; k++) (*b)->acc[k] = 0.1 * (k + 1); /* a force scheme's history */
+  (*b)->accok = PETSC_TRUE;
   MB_OK(MbDomainGetScheme(dom, "RIG_IMP", &sch));
   MB_OK(MbBodySetScheme(*b, sch));
   MB_OK(MbBodyAddLoad(*b, MB_LOAD_FORCE, MB_FRAME_SPATIAL, X, dir, 3.5, NULL));
@@ -65,6 +67,8 @@ static void test_migrate_roundtrip(void **state)
   MB_OK(MbBodyUnpack(buf1, n1, &used, &c, scheme));
   assert_int_equal(used, n1);
   assert_string_equal(scheme, "RIG_IMP");
+  assert_true(c->accok);
+  for (PetscInt k = 0; k < 3 * c->nu; k++) MB_CLOSE(c->acc[k], 0.1 * (k + 1), 0);
   assert_int_equal(c->nload, 3);
   assert_null(c->load[2].fn); /* resolved by the domain's table on arrival (migrate.c) */
   assert_int_equal(c->load[2].ref, 0);
