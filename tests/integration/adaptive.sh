@@ -5,6 +5,8 @@
 #   CURVATURE controller (CDM; 0.2 s simulated, the events are over by 0.09 s);
 # - the elastic collision over 5 periods: CURVATURE with rejection at least 10x more accurate
 #   than fixed CDM at 0.1 Δt_crit, in no more steps (kept + discarded); the ratio is printed;
+# - LOCAL_ERROR (with rejection), APPARENT_FREQUENCY and TRUNCATION on the dolly: the same
+#   events within 1 ms, a varying step, the end reached;
 # - the same step sequence on 1 and 3 ranks (dolly, CURVATURE with rejection; relative 1e-12);
 # - bad input, by message.
 source "$(dirname "$0")/../lib.sh"
@@ -25,6 +27,30 @@ m = re.search(r"wheel 1 lift-off ([0-9.na]+) landing ([0-9.na]+), wheel 4 lift-o
 got = [float(x) for x in m.groups()] if m else []
 ref = [0.0213, 0.0581, 0.0728, 0.0856]
 sys.exit(0 if len(got) == 4 and all(abs(a - b) <= 1e-3 for a, b in zip(got, ref)) else 1)' "$line"
+done
+
+# --- the other controllers end to end (LOCAL_ERROR with rejection saves the state every
+# step and may redo it; TRUNCATION through -mb_adapt_type): the same events within 1 ms,
+# the step varying, the run reaching its end
+for run in "local_error -mb_adapt_reject" "apparent_frequency" "local_error -mb_adapt_type TRUNCATION"; do
+  set -- $run; mode=$1; shift; name="$mode${1:+ $*}"; dir="$TMP/dolly-$(tr ' ' _ <<<"$name")"
+  out=$(timeout 300 "$MOREAU" "$@" -mb_output_dir "$dir" "$CASES/lages_dolly.py" $mode CDM 0.2 2>&1)
+  line=$(grep '^lages_dolly:' <<<"$out")
+  echo "# $name: $line"
+  [ -n "$line" ] || echo "$out" | tail -n 8 | sed 's/^/# /'
+  rej=0; [ "${1:-}" = -mb_adapt_reject ] && rej=1 # with rejection: some steps must have been redone
+  check "dolly ($name, CDM): the four wheel events within 1 ms, the step varying more than 2x, t = 0.2 s reached$([ $rej = 1 ] && echo ', steps rejected')" \
+    $PY -c '
+import re, sys, h5py, numpy as np
+m = re.search(r"wheel 1 lift-off ([0-9.na]+) landing ([0-9.na]+), wheel 4 lift-off ([0-9.na]+) landing ([0-9.na]+);", sys.argv[1])
+got = [float(x) for x in m.groups()] if m else []
+ref = [0.0213, 0.0581, 0.0728, 0.0856]
+h = h5py.File(sys.argv[2], "r")["history"]
+step, t = h["step"][()], h["time"][()]
+print("# steps %d, from %.3g to %.3g s, t_end %.6f" % (len(step), step.min(), step.max(), t[-1]))
+d = re.search(r"(\d+) discarded", sys.argv[1])
+rejected = int(d.group(1)) if d else -1
+sys.exit(0 if len(got) == 4 and all(abs(a - b) <= 1e-3 for a, b in zip(got, ref)) and step.max() > 2 * step.min() and abs(t[-1] - 0.2) < 1e-9 and rejected >= int(sys.argv[3]) else 1)' "$line" "$dir/lages_dolly.h5" $rej
 done
 
 # --- elastic collision: curvature with rejection vs fixed CDM at 0.1 Δt_crit, 5 periods
