@@ -208,6 +208,8 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
   PetscCall(VecDestroy(&ctx->ghost));
   PetscCall(VecScatterDestroy(&ctx->scatter));
   PetscCall(PetscFree(ctx->rows));
+  PetscCall(PetscFree(ctx->iso));
+  ctx->iso_law = NULL;
   PetscCall(MatDestroy(&ctx->Wb));
   ctx->Ad = ctx->Ao = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -229,6 +231,7 @@ static PetscInt SweepLocal(MbBlockCtx *ctx, PetscInt nrows, const PetscInt rows[
 {
   const PetscReal *ob = ctx->ob;
   const PetscInt  *oc = ctx->oc, *optr = ctx->optr, *oseg = ctx->oseg;
+  const MbBlockIso *iso = ctx->iso;
   PetscReal        d2 = 0, r2 = 0;
   for (PetscInt ii = 0; ii < nrows; ii++) {
     const PetscInt i = rows[ii];
@@ -238,11 +241,17 @@ static PetscInt SweepLocal(MbBlockCtx *ctx, PetscInt nrows, const PetscInt rows[
     for (k = optr[i]; k < oseg[2 * i]; k++) MB_ADD_BLOCK(ob + 9 * k, g + oc[k]);
     for (; k < oseg[2 * i + 1]; k++) MB_ADD_BLOCK(ob + 9 * k, r + oc[k]);
     for (; k < optr[i + 1]; k++) MB_ADD_BLOCK(ob + 9 * k, g + oc[k]);
-    const PetscReal b[3] = {b0, b1, b2};
+    const MbBlockIso *h = &iso[i];
     for (int d = 0; d < 3; d++) R[d] = R0[d] = PetscRealPart(r[3 * i + d]);
-    if (!MbLawLocalSolveDiag(&law[i], &ctx->diag[i], b, ctx->local_maxit, R, NULL)) {
-      if (law[i].kind != MB_LAW_CONTACT) return i;
-      ctx->local_fail++;
+    if (h->ia > 0) { /* inline: most rows of a granular scene (spheres) */
+      const PetscReal bb[3] = {b0 + h->bias[0], b1 + h->bias[1], b2 + h->bias[2]};
+      MbLawIsoContact(h->ia, h->ic, h->cN, h->mu, h->coh, bb, R);
+    } else {
+      const PetscReal b[3] = {b0, b1, b2};
+      if (!MbLawLocalSolveDiag(&law[i], &ctx->diag[i], b, ctx->local_maxit, R, NULL)) {
+        if (law[i].kind != MB_LAW_CONTACT) return i;
+        ctx->local_fail++;
+      }
     }
     for (int d = 0; d < 3; d++) {
       d2 += (R[d] - R0[d]) * (R[d] - R0[d]);
@@ -288,6 +297,25 @@ static PetscErrorCode Ghost(MbBlockCtx *ctx, Vec R, PetscBool begin)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ctx->iso for the laws law[]: once per solve, amortised over its sweeps. */
+static PetscErrorCode IsoRows(MbBlockCtx *ctx, const MbLaw law[])
+{
+  PetscFunctionBegin;
+  if (!ctx->iso) PetscCall(PetscMalloc1(ctx->nb + 1, &ctx->iso));
+  for (PetscInt i = 0; i < ctx->nb; i++) {
+    const MbBlockDiag *D = &ctx->diag[i];
+    MbBlockIso        *h = &ctx->iso[i];
+    if (law[i].kind == MB_LAW_CONTACT && D->iso) {
+      *h = (MbBlockIso){D->ia, D->ic, D->c, law[i].mu, law[i].cohesion, {law[i].bias[0], law[i].bias[1], law[i].bias[2]}};
+    } else {
+      PetscCall(PetscMemzero(h, sizeof(*h)));
+      h->ia = -1;
+    }
+  }
+  ctx->iso_law = law;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One sweep. Ranks of colour 0 sweep their boundary rows first and then their interior
    rows; every other rank sweeps its interior rows first, while the boundary values of
    colour 0 travel, and its boundary rows when the colours before its own are done. The
@@ -304,6 +332,7 @@ PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, Pe
   const PetscInt    *bnd    = ctx->rows + ctx->ninterior;
   PetscBool          interior_done = PETSC_FALSE;
   PetscFunctionBegin;
+  if (ctx->iso_law != law) PetscCall(IsoRows(ctx, law));
   PetscCall(VecGetArrayRead(B, &bv));
   ctx->local_fail = 0;
   if (ctx->ncolor > 0) { /* the newest R of every rank (after the last colour and any extrapolation) */

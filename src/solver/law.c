@@ -323,27 +323,8 @@ int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal 
     return 1;
   }
   PetscReal c = law->cohesion;
-  if (D->iso) {
-    /* Wd = diag(a, a, c_N): each case in closed form, one square root and one division at
-       most. Separation when Ū_N ≥ 0 at R̃ = 0; else Ū_N = 0 fixes R_N = −bb_N/c_N (so
-       R̃_N > 0), and R_T is the sticking −bb_T/a when it lies in the cone, else
-       R_T = −μR̃_N bb_T/‖bb_T‖, that vector scaled onto the cone's boundary: then
-       Ū_T = a R_T + bb_T = (1 − aμR̃_N/‖bb_T‖) bb_T is opposite to R_T (sliding). */
-    PetscReal x0, x1, rn, t2;
-    if (bb[2] - c * D->c >= 0) {
-      R[0] = R[1] = 0, R[2] = -c;
-      return 1;
-    }
-    x0   = -bb[0] * D->ia;
-    x1   = -bb[1] * D->ia;
-    R[2] = -bb[2] * D->ic;
-    rn   = law->mu * (R[2] + c);
-    t2   = x0 * x0 + x1 * x1;
-    if (t2 > rn * rn) {
-      PetscReal k = rn / PetscSqrtReal(t2);
-      x0 *= k, x1 *= k;
-    }
-    R[0] = x0, R[1] = x1;
+  if (D->iso) { /* Wd = diag(a, a, c_N): each case in closed form */
+    MbLawIsoContact(D->ia, D->ic, D->c, law->mu, c, bb, R);
     return 1;
   }
   /* separation, R̃ = 0: Ū = bb − c Wd e_N must have Ū_N ≥ 0 (then Ū + μ‖Ū_T‖e_N ∈ K*) */

@@ -159,6 +159,38 @@ static PetscErrorCode CheckLayout(MPI_Comm comm, Mat W, Vec B, Vec R, Vec U)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MbSolverNaturalError, leaving U = W R + B in Uout when given (MbSolverSolve needs both:
+   one product with W, not two). */
+static PetscErrorCode NaturalError(Mat W, Vec B, const MbLaw law[], Vec R, Vec Uout, PetscReal *error)
+{
+  Vec                U = Uout;
+  const PetscScalar *r, *u;
+  PetscReal          f2 = 0, g2, nb;
+  PetscInt           n;
+  MPI_Comm           comm;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)W, &comm));
+  if (!U) PetscCall(VecDuplicate(B, &U));
+  PetscCall(MatMult(W, R, U));
+  PetscCall(VecAXPY(U, 1.0, B));
+  PetscCall(VecGetLocalSize(R, &n));
+  PetscCall(VecGetArrayRead(R, &r));
+  PetscCall(VecGetArrayRead(U, &u));
+  for (PetscInt i = 0; i < n / 3; i++) {
+    PetscReal Ri[3], Ui[3], F[3];
+    for (int d = 0; d < 3; d++) Ri[d] = PetscRealPart(r[3 * i + d]), Ui[d] = PetscRealPart(u[3 * i + d]);
+    MbLawNaturalMap(&law[i], Ri, Ui, F);
+    f2 += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
+  }
+  PetscCall(VecRestoreArrayRead(R, &r));
+  PetscCall(VecRestoreArrayRead(U, &u));
+  if (!Uout) PetscCall(VecDestroy(&U));
+  PetscCall(MPIU_Allreduce(&f2, &g2, 1, MPIU_REAL, MPIU_SUM, comm));
+  PetscCall(VecNorm(B, NORM_2, &nb));
+  *error = PetscSqrtReal(g2) / PetscMax(nb, 1e-300);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbSolverSolve(MbSolver s, Mat W, Vec B, const MbLaw law[], Vec R, Vec U)
 {
   PetscFunctionBegin;
@@ -170,11 +202,7 @@ PetscErrorCode MbSolverSolve(MbSolver s, Mat W, Vec B, const MbLaw law[], Vec R,
   s->converged  = PETSC_FALSE;
   PetscCall(s->ops.solve(s, W, B, law, R));
   PetscCall(PetscLogEventEnd(MB_SolverSolveEvent, 0, 0, 0, 0));
-  PetscCall(MbSolverNaturalError(W, B, law, R, &s->error));
-  if (U) {
-    PetscCall(MatMult(W, R, U));
-    PetscCall(VecAXPY(U, 1.0, B));
-  }
+  PetscCall(NaturalError(W, B, law, R, U, &s->error));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -208,30 +236,7 @@ PetscErrorCode MbSolverDestroy(MbSolver *s)
    friction: formulations and numerical comparisons"), ‖F_nat(r)‖/‖q‖. */
 PetscErrorCode MbSolverNaturalError(Mat W, Vec B, const MbLaw law[], Vec R, PetscReal *error)
 {
-  Vec                U;
-  const PetscScalar *r, *u;
-  PetscReal          f2 = 0, g2, nb;
-  PetscInt           n;
-  MPI_Comm           comm;
   PetscFunctionBegin;
-  PetscCall(PetscObjectGetComm((PetscObject)W, &comm));
-  PetscCall(VecDuplicate(B, &U));
-  PetscCall(MatMult(W, R, U));
-  PetscCall(VecAXPY(U, 1.0, B));
-  PetscCall(VecGetLocalSize(R, &n));
-  PetscCall(VecGetArrayRead(R, &r));
-  PetscCall(VecGetArrayRead(U, &u));
-  for (PetscInt i = 0; i < n / 3; i++) {
-    PetscReal Ri[3], Ui[3], F[3];
-    for (int d = 0; d < 3; d++) Ri[d] = PetscRealPart(r[3 * i + d]), Ui[d] = PetscRealPart(u[3 * i + d]);
-    MbLawNaturalMap(&law[i], Ri, Ui, F);
-    f2 += F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
-  }
-  PetscCall(VecRestoreArrayRead(R, &r));
-  PetscCall(VecRestoreArrayRead(U, &u));
-  PetscCall(VecDestroy(&U));
-  PetscCall(MPIU_Allreduce(&f2, &g2, 1, MPIU_REAL, MPIU_SUM, comm));
-  PetscCall(VecNorm(B, NORM_2, &nb));
-  *error = PetscSqrtReal(g2) / PetscMax(nb, 1e-300);
+  PetscCall(NaturalError(W, B, law, R, NULL, error));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -56,6 +56,30 @@ typedef struct {
   PetscReal Wd[9]; /* W_αα row-major */
   PetscReal Wi[9]; /* its inverse row-major (when inv) */
 } MbBlockDiag;
+/* The contact law for Wd = diag(a, a, cN) in closed form (ia = 1/a, ic = 1/cN; bb = b + bias;
+   coh the cohesion): separation when Ū_N ≥ 0 at R̃ = 0; else Ū_N = 0 fixes R_N = −bb_N/cN
+   (so R̃_N > 0), and R_T is the sticking −bb_T/a when it lies in the cone, else
+   R_T = −μR̃_N bb_T/‖bb_T‖, that vector scaled onto the cone's boundary: then
+   Ū_T = a R_T + bb_T = (1 − aμR̃_N/‖bb_T‖) bb_T is opposite to R_T (sliding). One square
+   root and one division at most. Shared by MbLawLocalSolveDiag and the sweep's inner loop. */
+static inline void MbLawIsoContact(PetscReal ia, PetscReal ic, PetscReal cN, PetscReal mu, PetscReal coh, const PetscReal bb[3], PetscReal R[3])
+{
+  PetscReal x0, x1, rn, t2;
+  if (bb[2] - coh * cN >= 0) {
+    R[0] = R[1] = 0, R[2] = -coh;
+    return;
+  }
+  x0   = -bb[0] * ia;
+  x1   = -bb[1] * ia;
+  R[2] = -bb[2] * ic;
+  rn   = mu * (R[2] + coh);
+  t2   = x0 * x0 + x1 * x1;
+  if (t2 > rn * rn) {
+    PetscReal k = rn / PetscSqrtReal(t2);
+    x0 *= k, x1 *= k;
+  }
+  R[0] = x0, R[1] = x1;
+}
 /* Fill D from the row-major Wd: inverse by cofactors, rho. */
 PETSC_INTERN void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D);
 /* MbLawLocalSolve for the sweep's inner loop: no error codes, the diagonal block set up
@@ -67,6 +91,12 @@ PETSC_INTERN void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D);
 PETSC_INTERN int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its);
 
 /* ---- gauss_seidel.c: the block structure of W as seen by one rank, and one sweep. */
+/* A row as the sweep's closed form (MbLawIsoContact) reads it, in one 64-byte record rather
+   than the law and the 200-byte MbBlockDiag: ia ≤ 0 marks a row that takes the general
+   MbLawLocalSolveDiag (not a contact, or W_αα not diag(a, a, c)). */
+typedef struct {
+  PetscReal ia, ic, cN, mu, coh, bias[3];
+} MbBlockIso;
 typedef struct {
   MPI_Comm           comm;
   PetscMPIInt        rank, size;
@@ -94,6 +124,8 @@ typedef struct {
   PetscInt           ncolor;            /* colours of the rank graph (0 on one rank) */
   PetscInt           color;             /* this rank's colour (−1: no boundary rows) */
   PetscLogDouble     comm_time;         /* seconds in the ghost-column scatters since SetUp */
+  MbBlockIso        *iso;               /* per row, what the closed form reads (built by the first sweep) */
+  const MbLaw       *iso_law;           /* the laws it was built from */
 } MbBlockCtx;
 
 PETSC_INTERN PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx);
