@@ -324,14 +324,14 @@ static PetscErrorCode IsoRows(MbBlockCtx *ctx, const MbLaw law[])
    boundary rows (W's structure is symmetric), those of lower colours already swept, and
    an interior row couples to none. On two balanced ranks neither waits for the other:
    rank 0 does B₀ then I₀ while rank 1 does I₁ then B₁. */
-PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2)
+PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal loc[2])
 {
   const PetscScalar *bv;
-  PetscReal          loc[2] = {0, 0}, glob[2];
   PetscInt           nbnd   = ctx->nb - ctx->ninterior;
   const PetscInt    *bnd    = ctx->rows + ctx->ninterior;
   PetscBool          interior_done = PETSC_FALSE;
   PetscFunctionBegin;
+  loc[0] = loc[1] = 0;
   if (ctx->iso_law != law) PetscCall(IsoRows(ctx, law));
   PetscCall(VecGetArrayRead(B, &bv));
   ctx->local_fail = 0;
@@ -349,6 +349,14 @@ PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, Pe
   }
   if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
   PetscCall(VecRestoreArrayRead(B, &bv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2)
+{
+  PetscReal loc[2] = {0, 0}, glob[2];
+  PetscFunctionBegin;
+  PetscCall(MbBlockSweepLocal(ctx, B, law, R, loc));
   PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, ctx->comm));
   *dR2 = glob[0];
   *R2  = glob[1];
@@ -437,33 +445,31 @@ static PetscBool SmallSolve(PetscInt n, PetscReal A[], PetscReal b[], PetscReal 
   return PETSC_TRUE;
 }
 
-/* After a sweep x -> G(x) (in R, with f2 = ‖G(x) − x‖² from the sweep): R becomes the next
-   sweep's input. Two passes over R, one reduction. Collective. */
-static PetscErrorCode GSAccelApply(GSAccel *a, Vec R, PetscReal f2)
+/* After a sweep x -> G(x) (in R), before the reduction: the new columns ΔF_s, ΔG_s and
+   this rank's dots of ΔF_s with the ΔF's and with f, in loc[0 .. *nloc) (none after the
+   first sweep, which only records f and G(x)). The caller sums them with the sweep's own
+   sums in one MPI_Allreduce and passes the result to GSAccelEnd: one reduction a sweep,
+   not two, and on several ranks one synchronisation fewer. */
+static PetscErrorCode GSAccelBegin(GSAccel *a, Vec R, PetscInt *nloc, PetscReal loc[])
 {
-  const PetscInt ld = GS_AA_MAX, st = a->st;
-  PetscScalar   *r;
-  PetscReal      loc[2 * GS_AA_MAX], glob[2 * GS_AA_MAX], A[GS_AA_MAX * GS_AA_MAX], gam[GS_AA_MAX] = {0}, dmax = 0, *dF = a->dF, *dG = a->dG;
-  PetscInt       n = a->n, s, nk;
+  const PetscInt     ld = GS_AA_MAX, st = a->st, s = a->head;
+  const PetscScalar *r;
+  PetscReal         *dF = a->dF, *dG = a->dG;
+  PetscInt           n  = a->n, nk;
   PetscFunctionBegin;
-  PetscCall(VecGetArray(R, &r));
-  if (a->fprev2 < 0 || f2 > a->fprev2) { /* first sweep, or ‖f‖ grew: (re)start the history */
-    a->nk = a->head = 0;
+  *nloc = 0;
+  PetscCall(VecGetArrayRead(R, &r));
+  if (a->fprev2 < 0) { /* first sweep: no difference yet */
     for (PetscInt j = 0; j < n; j++) {
       PetscReal g = PetscRealPart(r[j]);
-      a->fprev[j] = g - a->x[j], a->gprev[j] = g, a->x[j] = g;
+      a->fprev[j] = g - a->x[j], a->gprev[j] = g;
     }
-    a->fprev2 = f2;
-    PetscCall(VecRestoreArray(R, &r));
+    PetscCall(VecRestoreArrayRead(R, &r));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  a->fprev2 = f2;
-  s         = a->head;
-  a->head   = (a->head + 1) % a->m;
-  nk = a->nk = PetscMin(a->nk + 1, a->m);
-  /* first pass: the new columns ΔF_s, ΔG_s, their dots with the ΔF's, and f·ΔF; all
-     GS_AA_MAX columns summed with the old column s (its dots then replaced: no load of a
-     value just stored), those past nk unused */
+  nk = PetscMin(a->nk + 1, a->m);
+  /* all GS_AA_MAX columns summed with the old column s (its dots then replaced: no load of
+     a value just stored), those past nk unused */
   {
     PetscReal a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, ss = 0, fs = 0;
     for (PetscInt j = 0; j < n; j++) {
@@ -478,12 +484,39 @@ static PetscErrorCode GSAccelApply(GSAccel *a, Vec R, PetscReal f2)
     ab[s] = ss, ab[ld + s] = fs;
     for (PetscInt i = 0; i < nk; i++) loc[i] = ab[i], loc[nk + i] = ab[ld + i];
   }
-  PetscCall(MPIU_Allreduce(loc, glob, (PetscMPIInt)(2 * nk), MPIU_REAL, MPIU_SUM, a->comm));
+  *nloc = 2 * nk;
+  PetscCall(VecRestoreArrayRead(R, &r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* With f2 = ‖G(x) − x‖² and the summed dots of GSAccelBegin (glob): R becomes the next
+   sweep's input x⁺ = G(x) − ΔG γ. When ‖f‖ grew, the history restarts from this sweep
+   (GSAccelBegin already recorded its f and G(x)) and x⁺ = G(x). */
+static PetscErrorCode GSAccelEnd(GSAccel *a, Vec R, PetscReal f2, const PetscReal glob[])
+{
+  const PetscInt ld = GS_AA_MAX, st = a->st;
+  PetscScalar   *r;
+  PetscReal      A[GS_AA_MAX * GS_AA_MAX], b[GS_AA_MAX], gam[GS_AA_MAX] = {0}, dmax = 0, *dG = a->dG;
+  PetscInt       n = a->n, s = a->head, nk;
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(R, &r));
+  if (a->fprev2 < 0 || f2 > a->fprev2) { /* first sweep, or ‖f‖ grew: (re)start the history */
+    a->nk = a->head = 0;
+    for (PetscInt j = 0; j < n; j++) a->x[j] = PetscRealPart(r[j]);
+    a->fprev2 = f2;
+    PetscCall(VecRestoreArray(R, &r));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  a->fprev2 = f2;
+  a->head   = (a->head + 1) % a->m;
+  nk = a->nk = PetscMin(a->nk + 1, a->m);
   for (PetscInt i = 0; i < nk; i++) a->H[ld * s + i] = a->H[ld * i + s] = glob[i];
   for (PetscInt i = 0; i < nk; i++) dmax = PetscMax(dmax, a->H[ld * i + i]);
-  for (PetscInt i = 0; i < nk; i++) /* Tikhonov, for nearly dependent columns */
+  for (PetscInt i = 0; i < nk; i++) { /* Tikhonov, for nearly dependent columns */
     for (PetscInt j = 0; j < nk; j++) A[ld * i + j] = a->H[ld * i + j] + (i == j ? 1e-10 * dmax : 0);
-  if (!SmallSolve(nk, A, glob + nk, gam)) { /* no usable history: G(x) as it is */
+    b[i] = glob[nk + i];
+  }
+  if (!SmallSolve(nk, A, b, gam)) { /* no usable history: G(x) as it is */
     a->nk = a->head = 0;
     for (PetscInt i = 0; i < GS_AA_MAX; i++) gam[i] = 0;
   }
@@ -510,7 +543,12 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
   PetscCall(MbBlockCtxSetUp(W, &gs->ctx));
   s->converged = PETSC_FALSE;
   for (s->iterations = 0; s->iterations < s->maxit && !s->converged;) {
-    PetscCall(MbBlockSweep(&gs->ctx, B, law, R, &dR2, &R2));
+    PetscReal loc[2 + 2 * GS_AA_MAX], glob[2 + 2 * GS_AA_MAX];
+    PetscInt  nacc = 0;
+    PetscCall(MbBlockSweepLocal(&gs->ctx, B, law, R, loc));
+    if (gs->aa_m > 0) PetscCall(GSAccelBegin(&acc, R, &nacc, loc + 2));
+    PetscCall(MPIU_Allreduce(loc, glob, (PetscMPIInt)(2 + nacc), MPIU_REAL, MPIU_SUM, gs->ctx.comm));
+    dR2 = glob[0], R2 = glob[1];
     s->iterations++;
     if (gs->test == MB_GS_TEST_INCREMENT) { /* Solfec: ‖R − R_prev‖ ≤ ε ‖R‖ */
       if (PetscSqrtReal(dR2) <= s->epsilon * PetscSqrtReal(R2)) s->converged = PETSC_TRUE;
@@ -518,7 +556,7 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
       PetscCall(MbSolverNaturalError(gs->ctx.Wb, B, law, R, &err));
       if (err <= s->epsilon) s->converged = PETSC_TRUE;
     }
-    if (!s->converged && gs->aa_m > 0 && s->iterations < s->maxit) PetscCall(GSAccelApply(&acc, R, dR2));
+    if (!s->converged && gs->aa_m > 0 && s->iterations < s->maxit) PetscCall(GSAccelEnd(&acc, R, dR2, glob + 2));
   }
   s->comm_time += gs->ctx.comm_time;
   gs->ctx.comm_time = 0;

@@ -132,6 +132,10 @@ PETSC_INTERN PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx);
 PETSC_INTERN PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx);
 /* One coloured nonsmooth Gauss–Seidel sweep over all block rows (gauss_seidel.c). Returns the global ‖R − R_prev‖² and ‖R‖². Collective. */
 PETSC_INTERN PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2);
+/* The same sweep without the reduction: this rank's ‖R − R_prev‖² and ‖R‖² in loc[0], loc[1],
+   for a caller that sums them with values of its own in one MPI_Allreduce. Collective (the
+   ghost scatters). */
+PETSC_INTERN PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal loc[2]);
 /* 3×3 block k of A (from the column-major BAIJ storage) into row-major M. */
 static inline void MbBlockGet(const PetscScalar *a, PetscInt k, PetscReal M[9])
 {
