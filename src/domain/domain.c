@@ -555,6 +555,16 @@ PetscErrorCode MbDomainSummary(MbDomain d)
     mem[1] = -mem[0];
     PetscCallMPI(MPI_Allreduce(mem, mg, 2, MPI_DOUBLE, MPI_MAX, d->comm));
     PetscCall(PetscPrintf(d->comm, "moreau: communication (max over ranks): ghost refresh %.3f s, solver scatters %.3f s; peak memory per rank %.1f MB (min %.1f MB)\n", gmax[0], gmax[1], mg[0], -mg[1]));
+    { /* the data alone (bodies, constraints, W, solvers: all PetscMalloc'd), without the
+         interpreter, the libraries and MPI that every rank carries; PETSc tracks it only
+         when asked (-malloc_view, -malloc_debug), else the maximum reads 0 */
+      PetscLogDouble pm;
+      PetscCall(PetscMallocGetMaximumUsage(&pm));
+      mem[0] = pm / 1048576.0;
+      mem[1] = -mem[0];
+      PetscCallMPI(MPI_Allreduce(mem, mg, 2, MPI_DOUBLE, MPI_MAX, d->comm));
+      if (mg[0] > 0) PetscCall(PetscPrintf(d->comm, "moreau: data memory (PetscMalloc()ed, peak) per rank %.1f MB (min %.1f MB)\n", mg[0], -mg[1]));
+    }
     if (d->size > 1) { /* bytes each rank sent per step for its ghosts, mean over ranks */
       PetscLogDouble gb[2] = {d->gkey_bytes, d->gbody_bytes}, gs[2];
       PetscCallMPI(MPI_Allreduce(gb, gs, 2, MPI_DOUBLE, MPI_SUM, d->comm));
