@@ -118,6 +118,8 @@ typedef struct {
   PetscInt          *optr;              /* row i's blocks are optr[i] .. optr[i+1] in ob/oc */
   PetscInt          *oseg;              /* oseg[2i], oseg[2i+1]: ends of the ghost-below and local parts of row i */
   PetscInt           local_maxit;       /* local Newton cap */
+  PetscBool          nosimd;            /* in: do not use the AVX2 sweep (kept by SetUp) */
+  PetscBool          simd;              /* the sweep runs its AVX2 variant (the CPU has AVX2, not nosimd) */
   PetscInt           local_fail;        /* local solves that needed the fall-back, last sweep */
   PetscInt          *rows;              /* sweep order: interior rows, then boundary rows */
   PetscInt           ninterior;         /* how many interior rows lead rows[] */
