@@ -147,7 +147,7 @@ void MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
   MbM3Mult(b->q, a, a);
   MbV3Add(a, b->mp.center, X);
 }
-PetscErrorCode MbBodyPointVelocity(MbBody b, const PetscReal X[3], PetscReal v[3]) { return b->ops->point_velocity(b, X, v); }
+PetscErrorCode MbBodyPointVelocity(MbBody b, const PetscReal X[3], PetscReal v[3]) { return b->ops->point_velocity(b, b->u, X, v); }
 PetscErrorCode MbBodyOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[]) { return b->ops->operator_h(b, X, base, H); }
 PetscErrorCode MbBodyMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { return b->ops->momentum(b, a, l); }
 PetscErrorCode MbBodyExternalForce(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[]) { return b->ops->external(b, t, h, g, f); }

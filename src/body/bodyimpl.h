@@ -10,7 +10,7 @@ typedef struct {
   PetscErrorCode (*inverse)(MbBody, const PetscReal[], PetscReal[]);                       /* y = A⁻¹x */
   PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);/* generalized external force */
   PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                  /* X ↦ x */
-  PetscErrorCode (*point_velocity)(MbBody, const PetscReal[3], PetscReal[3]);              /* velocity of X */
+  PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]); /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
   PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);/* H at X in a frame */
   PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                          /* angular, linear */
   PetscErrorCode (*acceleration)(MbBody, const PetscReal[], PetscReal[]);                  /* a = A⁻¹(f − gyroscopic) at u */

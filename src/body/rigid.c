@@ -35,14 +35,14 @@ static PetscErrorCode RigidToSpatial(MbBody b, const PetscReal X[3], PetscReal x
 }
 
 /* ẋ = v + Λ(Ω × (X − X̄)) */
-static PetscErrorCode RigidPointVelocity(MbBody b, const PetscReal X[3], PetscReal v[3])
+static PetscErrorCode RigidPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
 {
   PetscReal L[9], a[3], w[3];
   RigidLambda(b->q, L);
   MbV3Sub(X, b->mp.center, a);
-  MbV3Cross(b->u, a, w);
+  MbV3Cross(u, a, w);
   MbM3Mult(L, w, w);
-  MbV3Add(&b->u[3], w, v);
+  MbV3Add(&u[3], w, v);
   return PETSC_SUCCESS;
 }
 

@@ -37,13 +37,8 @@ PetscErrorCode MbConVelocity(MbCon *c, MbBody b[2], PetscBool start, PetscReal U
   PetscFunctionBegin;
   for (int k = 0; k < 2; k++) {
     if (!b[k]) continue;
-    PetscReal *u = b[k]->u, save[6];
-    if (start) { /* the point velocity of u0 at the current placement */
-      PetscCall(PetscArraycpy(save, u, 6));
-      PetscCall(PetscArraycpy(u, b[k]->u0, 6));
-    }
-    PetscCall(b[k]->ops->point_velocity(b[k], c->X[k], w));
-    if (start) PetscCall(PetscArraycpy(u, save, 6));
+    /* at the start: the point velocity of u0 at the current placement */
+    PetscCall(b[k]->ops->point_velocity(b[k], start ? b[k]->u0 : b[k]->u, c->X[k], w));
     MbV3Axpy(k ? -1.0 : 1.0, w, v, v);
   }
   MbM3MultTranspose(c->base, v, U);

@@ -44,15 +44,7 @@ static PetscErrorCode EndState(MbSpring *sp, MbBody b, int k, PetscBool start, P
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(b->ops->to_spatial(b, sp->X[k], x));
-  if (start) {
-    PetscReal save[6];
-    PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "spring on body %" PetscInt_FMT ", which has %" PetscInt_FMT " velocities: springs handle up to 6 for now", b->id, b->nu);
-    PetscCall(PetscArraycpy(save, b->u, b->nu));
-    PetscCall(PetscArraycpy(b->u, b->u0, b->nu));
-    PetscCall(b->ops->point_velocity(b, sp->X[k], v));
-    PetscCall(PetscArraycpy(b->u, save, b->nu));
-  } else
-    PetscCall(b->ops->point_velocity(b, sp->X[k], v));
+  PetscCall(b->ops->point_velocity(b, start ? b->u0 : b->u, sp->X[k], v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
