@@ -134,7 +134,7 @@ PetscErrorCode MbBodySetVelocity(MbBody b, const PetscReal linear[3], const Pets
 }
 
 PetscErrorCode MbBodyKineticEnergy(MbBody b, PetscReal *ek) { return b->ops->kinetic(b, ek); }
-PetscErrorCode MbBodyInverseInertia(MbBody b, const PetscReal x[], PetscReal y[]) { return b->ops->inverse(b, x, y); }
+PetscErrorCode MbBodyInverseInertia(MbBody b, const PetscReal x[], PetscReal y[]) { return b->ops->inverse(b, 1, x, y); }
 PetscErrorCode MbBodyPointToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3]) { return b->ops->to_spatial(b, X, x); }
 
 /* X = Λᵀ(x − x̄) + X̄ (the rigid and obstacle layout, rotation then mass centre in q). q

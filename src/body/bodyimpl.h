@@ -7,7 +7,7 @@
 typedef struct {
   const char *name;                                                                        /* model name */
   PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                          /* ½uᵀMu */
-  PetscErrorCode (*inverse)(MbBody, const PetscReal[], PetscReal[]);                       /* y = A⁻¹x */
+  PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);             /* y_j = A⁻¹x_j for n vectors of length nu, one after another */
   PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);/* generalized external force */
   PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                  /* X ↦ x */
   PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]); /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */

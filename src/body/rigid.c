@@ -15,12 +15,15 @@ static PetscErrorCode RigidKinetic(MbBody b, PetscReal *ek)
   return PETSC_SUCCESS;
 }
 
-static PetscErrorCode RigidInverse(MbBody b, const PetscReal x[], PetscReal y[])
+static PetscErrorCode RigidInverse(MbBody b, PetscInt n, const PetscReal x[], PetscReal y[])
 {
-  PetscReal t[3];
-  MbM3Mult(b->Jinv, x, t);
-  MbV3Copy(t, y);
-  MbV3Scale(1.0 / b->mp.mass, &x[3], &y[3]);
+  const PetscReal im = 1.0 / b->mp.mass;
+  for (PetscInt j = 0; j < n; j++, x += 6, y += 6) {
+    PetscReal t[3];
+    MbM3Mult(b->Jinv, x, t);
+    MbV3Copy(t, y);
+    MbV3Scale(im, &x[3], &y[3]);
+  }
   return PETSC_SUCCESS;
 }
 
@@ -147,7 +150,7 @@ const MbBodyOps MbBodyOps_Rigid = {"RIGID", RigidKinetic, RigidInverse, RigidExt
 
 /* Obstacles: fixed in space, infinite inertia. */
 static PetscErrorCode ObstacleZeroScalar(MbBody b, PetscReal *e) { *e = 0; return PETSC_SUCCESS; }
-static PetscErrorCode ObstacleInverse(MbBody b, const PetscReal x[], PetscReal y[]) { PetscArrayzero(y, 6); return PETSC_SUCCESS; }
+static PetscErrorCode ObstacleInverse(MbBody b, PetscInt n, const PetscReal x[], PetscReal y[]) { return PetscArrayzero(y, 6 * n); }
 static PetscErrorCode ObstacleExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[]) { PetscArrayzero(f, 6); return PETSC_SUCCESS; }
 static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { PetscArrayzero(a, 3); PetscArrayzero(l, 3); return PETSC_SUCCESS; }
 

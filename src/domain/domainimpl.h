@@ -107,7 +107,7 @@ struct _p_MbDomain {
   PetscInt       wdense;      /* bodies with more constraints insert their blocks of W row by row (-mb_locdyn_dense_max) */
   PetscInt       wnb;         /* this step: owned movable bodies with constraints, wbid[], */
   PetscInt      *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
-  PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (6×3), for W and u */
+  PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (6×3, stored transposed: 3 rows of 6), for W and u */
   PetscReal      work_contact;  /* work of normal reactions on this rank's rows */
   PetscReal      work_friction; /* friction dissipation on this rank's rows */
   PetscInt       solver_iterations; /* of the last step */

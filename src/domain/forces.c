@@ -198,7 +198,7 @@ static PetscErrorCode SpringForces(MbDomain d, PetscReal t, PetscBool impulse)
       if (impulse) {
         PetscReal f[6] = {0, 0, 0, 0, 0, 0}, du[6];
         PetscCall(MbSpringAddForce(sp, b[k], k, n, f));
-        PetscCall(b[k]->ops->inverse(b[k], f, du));
+        PetscCall(b[k]->ops->inverse(b[k], 1, f, du));
         for (PetscInt i = 0; i < b[k]->nu; i++) b[k]->u[i] += d->h * du[i];
       } else
         PetscCall(MbSpringAddForce(sp, b[k], k, n, b[k]->force));

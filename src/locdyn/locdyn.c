@@ -113,21 +113,21 @@ static PetscErrorCode AdjacencyFree(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* blk = H G for H 3×6 and G 6×3, both row-major: as six rank-one updates of the 3×3 block,
-   which the compiler vectorises (a dot product per entry did not), each entry still summed
-   over k in increasing order. */
-static inline void BlockProduct(const PetscReal H[18], const PetscReal G[18], PetscReal blk[9])
+/* blk = H G for H 3×6 (row-major) and G 6×3 given by its transpose Gt (row c of Gt is
+   column c of G, as the body's inverse returns them): six rank-one updates of the 3×3
+   block, each entry summed over k in increasing order. */
+static inline void BlockProduct(const PetscReal H[18], const PetscReal Gt[18], PetscReal blk[9])
 {
   for (int e = 0; e < 9; e++) blk[e] = 0;
   for (int k = 0; k < 6; k++)
     for (int r = 0; r < 3; r++) {
       const PetscReal h = H[6 * r + k];
-      blk[3 * r] += h * G[3 * k], blk[3 * r + 1] += h * G[3 * k + 1], blk[3 * r + 2] += h * G[3 * k + 2];
+      blk[3 * r] += h * Gt[k], blk[3 * r + 1] += h * Gt[6 + k], blk[3 * r + 2] += h * Gt[12 + k];
     }
 }
 
 /* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W. Per
-   constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ (6×3), kept in d->wG for the reactions
+   constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ (6×3, stored as its transpose), kept in d->wG for the reactions
    after the solve. A⁻¹ is symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
    k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout); a
    body with more than d->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
@@ -152,15 +152,11 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
     for (PetscInt j = 0; j < deg; j++) {
       MbCon    *c = Row(d, d->wadj[d->wptr[i] + j]);
       int       m = c->body[0] == id ? 0 : 1;
-      PetscReal s = m ? -1.0 : 1.0, col[6], out[6], *H = &Hb[18 * j];
+      PetscReal s = m ? -1.0 : 1.0, *H = &Hb[18 * j];
       rows[j]     = c->row;
       PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
       for (int k = 0; k < 18; k++) H[k] *= s;
-      for (int r = 0; r < 3; r++) {
-        for (int k = 0; k < 6; k++) col[k] = H[6 * r + k];
-        PetscCall(b->ops->inverse(b, col, out));
-        for (int k = 0; k < 6; k++) G[18 * j + 3 * k + r] = out[k];
-      }
+      PetscCall(b->ops->inverse(b, 3, H, &G[18 * j])); /* the rows of sH are the columns of (sH)ᵀ */
     }
     if (deg <= d->wdense) {
       for (PetscInt j = 0; j < deg; j++)
@@ -369,7 +365,7 @@ static PetscErrorCode ApplyReaction(MbDomain d, const MbCon *c)
     PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
     for (int r = 0; r < 3; r++)
       for (int j = 0; j < 6; j++) f[j] += H[6 * r + j] * c->R[r];
-    PetscCall(b->ops->inverse(b, f, du));
+    PetscCall(b->ops->inverse(b, 1, f, du));
     for (int j = 0; j < 6; j++) b->u[j] += s * du[j];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -423,7 +419,7 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
       const PetscInt     row = d->wadj[j];
       const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
       const PetscReal   *G   = d->wG + 18 * j;
-      for (int k = 0; k < 6; k++) b->u[k] += d->h * (G[3 * k] * PetscRealPart(R[0]) + G[3 * k + 1] * PetscRealPart(R[1]) + G[3 * k + 2] * PetscRealPart(R[2]));
+      for (int k = 0; k < 6; k++) b->u[k] += d->h * (G[k] * PetscRealPart(R[0]) + G[6 + k] * PetscRealPart(R[1]) + G[12 + k] * PetscRealPart(R[2]));
     }
   }
   PetscCall(VecRestoreArrayRead(d->R, &r));
