@@ -4,7 +4,7 @@
      solve W_αα R_α + b = U_α, law(U_α, R_α) by the local semismooth Newton method (law.c),
    until ‖R − R_prev‖ ≤ ε‖R‖ (Solfec's test) or, with -mb_solver_gs_test natural, until the
    natural-map error (MbSolverNaturalError) is ≤ ε. By default each sweep starts from an
-   Anderson-accelerated point (-mb_solver_gs_anderson, GSAccelApply below); the test and the
+   Anderson-accelerated point (-mb_solver_gs_anderson, GSAccelBegin/End below); the test and the
    answer stay those of plain sweeps.
 
    On several ranks the sweep is coloured (Solfec's manual reports that pure Jacobi coupling
@@ -388,9 +388,8 @@ PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, Pe
    makes the old differences useless); restarting on any growth measured best (see
    doc/benchmarks.md). */
 #define GS_AA_MAX 4
-_Static_assert(GS_AA_MAX == 4, "GSAccelApply unrolls its passes for 4 columns");
+_Static_assert(GS_AA_MAX == 4, "GSAccelBegin and GSAccelEnd unroll their passes for 4 columns");
 typedef struct {
-  MPI_Comm   comm;
   PetscInt   m, nk, head, n;           /* window, columns held, next slot, local length */
   PetscInt   st;                       /* stride of the interleaved columns: 3 for m ≤ 3, else 4 */
   PetscReal *x;                        /* the input of the next sweep */
@@ -410,7 +409,6 @@ static PetscErrorCode GSAccelCreate(Vec R, PetscInt m, GSAccel *a)
   const PetscScalar *r;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(a, sizeof(*a)));
-  PetscCall(PetscObjectGetComm((PetscObject)R, &a->comm));
   PetscCall(VecGetLocalSize(R, &a->n));
   a->m      = m;
   a->fprev2 = -1;
@@ -584,12 +582,12 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
 static PetscErrorCode MbSolverSetFromOptions_GS(MbSolver s, PetscOptionItems *PetscOptionsObject)
 {
   MbSolver_GS *gs   = (MbSolver_GS *)s->data;
-  PetscBool    simd = PETSC_TRUE;
+  PetscBool    simd = gs->ctx.nosimd ? PETSC_FALSE : PETSC_TRUE;
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Nonsmooth Gauss-Seidel options");
   PetscCall(PetscOptionsInt("-mb_solver_gs_local_maxit", "Newton iterations of each 3x3 local problem", "MbSolver", gs->local_maxit, &gs->local_maxit, NULL));
   PetscCall(PetscOptionsEnum("-mb_solver_gs_test", "Stopping test: increment (|R-R_prev| <= eps |R|, Solfec) or natural (natural-map error <= eps)", "MbSolver", GSTests, (PetscEnum)gs->test, (PetscEnum *)&gs->test, NULL));
-  PetscCall(PetscOptionsBool("-mb_solver_gs_simd", "Use the AVX2 sweep when the CPU has it (results bit-identical to the portable one)", "MbSolver", gs->ctx.nosimd ? PETSC_FALSE : PETSC_TRUE, &simd, NULL));
+  PetscCall(PetscOptionsBool("-mb_solver_gs_simd", "Use the AVX2 sweep when the CPU has it (results bit-identical to the portable one)", "MbSolver", simd, &simd, NULL));
   gs->ctx.nosimd = simd ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(PetscOptionsInt("-mb_solver_gs_anderson", "Anderson acceleration of the sweeps: how many past sweeps it combines, 0 to 4 (0: plain Gauss-Seidel)", "MbSolver", gs->aa_m, &gs->aa_m, NULL));
   PetscOptionsHeadEnd();

@@ -38,13 +38,16 @@ keys = [k for k in a if k != "walltime"]
 bad = [k for k in keys if not np.array_equal(a[k][:], b[k][:])]
 print("# compared", len(keys), "history datasets;", "differ: " + ",".join(bad) if bad else "all identical")
 sys.exit(1 if bad or not keys else 0)' "$1" "$2"; }
-grep -q avx2 /proc/cpuinfo && echo "# this CPU has AVX2: the default sweep is the AVX2 one" || echo "# no AVX2 here: both runs take the portable sweep"
 for simd in 1 0; do
   timeout 300 "$MOREAU" -mb_solver_gs_simd $simd -mb_output_dir "$TMP/sib-$simd" "$MB_ROOT/bench/spheres_in_box.py" 1000 0.25 >/dev/null 2>&1
   timeout 300 "$MOREAU" -mb_solver_gs_simd $simd -mb_output_dir "$TMP/stack-$simd" "$CASES/box_stack.py" >/dev/null 2>&1
 done
-check "spheres in a box: -mb_solver_gs_simd 1 and 0 give the same history" same_history "$TMP/sib-1/spheres_in_box.h5" "$TMP/sib-0/spheres_in_box.h5"
-check "box stack: -mb_solver_gs_simd 1 and 0 give the same history" same_history "$TMP/stack-1/box_stack.h5" "$TMP/stack-0/box_stack.h5"
+if grep -qw avx2 /proc/cpuinfo; then
+  check "spheres in a box: the AVX2 sweep (-mb_solver_gs_simd 1) and the portable one give the same history" same_history "$TMP/sib-1/spheres_in_box.h5" "$TMP/sib-0/spheres_in_box.h5"
+  check "box stack: the AVX2 sweep and the portable one give the same history" same_history "$TMP/stack-1/box_stack.h5" "$TMP/stack-0/box_stack.h5"
+else # both runs took the portable sweep: nothing to compare
+  ok "spheres in a box and box stack: AVX2 and portable sweeps agree # SKIP this CPU has no AVX2"
+fi
 # (every deck of cases/ runs on 2, 3 and 4 ranks in ranks.sh, with the same checks)
 
 # --- bad input
