@@ -395,6 +395,14 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     const Item    *A = &item[pk[k].a], *Bi = &item[pk[k].b];
     MbContactPoint pts[MB_MAX_CONTACT_POINTS];
     PetscInt       np;
+    /* the pairs come in body order, their items and bodies are far apart: fetch the items
+       three pairs ahead, their bodies two ahead, the bodies' state one ahead */
+    if (k + 3 < npairs) {
+      PetscPrefetchBlock(&item[pk[k + 3].a], 1, 0, PETSC_PREFETCH_HINT_T0);
+      PetscPrefetchBlock(&item[pk[k + 3].b], 1, 0, PETSC_PREFETCH_HINT_T0);
+    }
+    if (k + 2 < npairs) MbBodyPrefetch(d->all[item[pk[k + 2].a].body]), MbBodyPrefetch(d->all[item[pk[k + 2].b].body]);
+    if (k + 1 < npairs) MbBodyPrefetchState(d->all[item[pk[k + 1].a].body], PETSC_TRUE), MbBodyPrefetchState(d->all[item[pk[k + 1].b].body], PETSC_TRUE);
     PetscCall(MbCollide(&A->g, &Bi->g, d->geps, d->geps, &np, pts));
     if (!d->penalty) SortPointsByFeature(np, pts);
     for (PetscInt m = 0; m < np; m++) {

@@ -40,19 +40,14 @@ PetscErrorCode MbDomainLocDynDestroy(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Prefetching for the loops that visit bodies out of their order in memory (by body for
-   the blocks and reactions, by row for B): the body's struct a few iterations ahead, its
-   state (q, u) one ahead, once the struct is in cache. The misses were most of these loops'
-   time at 10,000 bodies (doc/benchmarks.md). */
+/* MbBodyPrefetch/MbBodyPrefetchState by body id (−1: none) */
 static inline void PrefetchBody(MbDomain d, PetscInt id)
 {
-  if (id >= 0) PetscPrefetchBlock(d->all[id], 1, 0, PETSC_PREFETCH_HINT_T0);
+  if (id >= 0) MbBodyPrefetch(d->all[id]);
 }
 static inline void PrefetchState(MbDomain d, PetscInt id)
 {
-  if (id < 0) return;
-  PetscPrefetchBlock(d->all[id]->q, 12, 0, PETSC_PREFETCH_HINT_T0);
-  PetscPrefetchBlock(d->all[id]->u, 6, 1, PETSC_PREFETCH_HINT_T0);
+  if (id >= 0) MbBodyPrefetchState(d->all[id], PETSC_FALSE);
 }
 
 /* The constraints this rank sees: owned rows first, then other ranks' rows on its bodies. */

@@ -20,6 +20,7 @@
    iterates differ from one rank's only through that order (and, with Anderson
    acceleration, through the order in which its dot products are summed). */
 #include "solverimpl.h"
+#include "../core/simd.h"
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(PETSC_USE_COMPLEX)
   #include <immintrin.h>
   #define MB_SWEEP_AVX2 1
@@ -464,7 +465,7 @@ static PetscBool SmallSolve(PetscInt n, PetscReal A[], PetscReal b[], PetscReal 
    first sweep, which only records f and G(x)). The caller sums them with the sweep's own
    sums in one MPI_Allreduce and passes the result to GSAccelEnd: one reduction a sweep,
    not two, and on several ranks one synchronisation fewer. */
-static PetscErrorCode GSAccelBegin(GSAccel *a, Vec R, PetscInt *nloc, PetscReal loc[])
+MB_AVX2_CLONES static PetscErrorCode GSAccelBegin(GSAccel *a, Vec R, PetscInt *nloc, PetscReal loc[])
 {
   const PetscInt     ld = GS_AA_MAX, st = a->st, s = a->head;
   const PetscScalar *r;
@@ -506,7 +507,7 @@ static PetscErrorCode GSAccelBegin(GSAccel *a, Vec R, PetscInt *nloc, PetscReal 
 /* With f2 = ‖G(x) − x‖² and the summed dots of GSAccelBegin (glob): R becomes the next
    sweep's input x⁺ = G(x) − ΔG γ. When ‖f‖ grew, the history restarts from this sweep
    (GSAccelBegin already recorded its f and G(x)) and x⁺ = G(x). */
-static PetscErrorCode GSAccelEnd(GSAccel *a, Vec R, PetscReal f2, const PetscReal glob[])
+MB_AVX2_CLONES static PetscErrorCode GSAccelEnd(GSAccel *a, Vec R, PetscReal f2, const PetscReal glob[])
 {
   const PetscInt ld = GS_AA_MAX, st = a->st;
   PetscScalar   *r;
