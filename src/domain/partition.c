@@ -1,8 +1,8 @@
 /* Load balance by METIS (ARCHITECTURE.md, "Parallel design"; Karypis & Kumar 1998, "A fast
    and high quality multilevel scheme for partitioning irregular graphs", SIAM J. Sci.
-   Comput. 20:359). The body graph: a vertex per body with two weights, 1 for the body and
-   1 per constraint on it last step (the Gauss–Seidel work grows with the rows), each
-   balanced by METIS (multi-constraint partitioning); an
+   Comput. 20:359). The body graph: a vertex per body with two weights (BodyLoad), 1 for
+   the body and k² for the k constraints on it last step, each balanced by METIS
+   (multi-constraint partitioning); an
    edge per contact candidate (two movable bodies whose bounding boxes, widened by half
    their size and GEOMETRIC_EPSILON, overlap: every contact and the bodies about a body's
    size apart), per joint and per spring. A margin of 10 % left bodies of a loose packing
@@ -26,13 +26,34 @@
 static PetscBool  MetisCited = PETSC_FALSE;
 static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. Karypis and V. Kumar},\n  title = {A fast and high quality multilevel scheme for partitioning irregular graphs},\n  journal = {SIAM Journal on Scientific Computing},\n  volume = {20},\n  number = {1},\n  pages = {359--392},\n  year = {1998}\n}\n";
 
-/* Cost of each owned body: 1 + the constraints on it (owned rows and other ranks' rows);
-   an obstacle's constraints are not its cost (it has no blocks of W, and its rows belong to
-   its partners' owners): a floor under a pile would otherwise weigh hundreds. */
+/* The two loads of a body with k constraints: 1 (its integration, ghosts, boxes) and k²,
+   the 3×3 blocks of W it contributes (W_αβ for every pair of its constraints): the
+   assembly and every Gauss–Seidel sweep cost as many block products. Counting k instead
+   left the rank with the denser part of a pile ~10 % more sweep work at N = 10,000 on two
+   ranks (doc/scaling.md). */
+static inline void BodyLoad(PetscInt k, PetscInt64 load[2])
+{
+  load[0] = 1;
+  load[1] = (PetscInt64)k * k;
+}
+
+/* max over the two loads of (largest rank's load) / (mean load); tot[c] is the sum of load c
+   over the ranks, mx[c] the largest rank's. A load that is zero everywhere is balanced. */
+static PetscReal LoadImbalance(PetscMPIInt size, const PetscInt64 mx[2], const PetscInt64 tot[2])
+{
+  PetscReal imb = 1.0;
+  for (int c = 0; c < 2; c++)
+    if (tot[c] > 0) imb = PetscMax(imb, (PetscReal)mx[c] * size / (PetscReal)tot[c]);
+  return imb;
+}
+
+/* The constraints on each owned body (owned rows and other ranks' rows); an obstacle's
+   constraints are not counted (it has no blocks of W, and its rows belong to its partners'
+   owners): a floor under a pile would otherwise weigh hundreds. */
 static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
 {
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->nbody; i++) w[i] = 1;
+  for (PetscInt i = 0; i < d->nbody; i++) w[i] = 0;
   for (PetscInt k = 0; k < d->ncon + d->nfor; k++) {
     const MbCon *c = k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon];
     for (int m = 0; m < 2; m++) {
@@ -137,11 +158,14 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
       PetscInt         id = (PetscInt)s[0];
       PetscReal        e  = 1.5 * s[5] + d->geps;
       PetscCheck(id >= 0 && id < N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: body id %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", id, N);
-      /* two weights per body: 1 (its integration, ghosts, boxes) and its constraints
-         (detection, W, the sweeps); METIS balances each (multi-constraint partitioning),
-         so neither the per-body nor the per-constraint work piles up on one rank */
-      vwgt[2 * id]     = 1;
-      vwgt[2 * id + 1] = (idx_t)s[1] - 1;
+      /* the two loads of BodyLoad; METIS balances each (multi-constraint partitioning),
+         so neither the per-body nor the per-block work piles up on one rank */
+      {
+        PetscInt64 load[2];
+        BodyLoad((PetscInt)s[1], load);
+        vwgt[2 * id]     = (idx_t)load[0];
+        vwgt[2 * id + 1] = (idx_t)load[1];
+      }
       ccount += vwgt[2 * id + 1];
       deg[id] = 0;
       if (!d->movable[id]) continue;
@@ -199,16 +223,15 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     }
     PetscCall(Relabel(d, N, part, newowner));
     d->edgecut = (PetscInt)objval;
-    { /* the imbalance this partition gives (by the same weights) */
-      PetscInt *pw, tot = 0, mx = 0;
-      PetscCall(PetscCalloc1(d->size, &pw));
+    { /* the imbalance this partition gives (by the same loads) */
+      PetscInt64 *pw, tot[2] = {0, 0}, mx[2] = {0, 0};
+      PetscCall(PetscCalloc1(2 * d->size, &pw));
       for (PetscInt v = 0; v < N; v++)
-        if (d->movable[v]) {
-          PetscInt wv = ncon == 2 ? vwgt[2 * v] + vwgt[2 * v + 1] : vwgt[v];
-          pw[part[v]] += wv, tot += wv;
-        }
-      for (PetscMPIInt r = 0; r < d->size; r++) mx = PetscMax(mx, pw[r]);
-      d->imbalance_part = tot > 0 ? (PetscReal)mx * d->size / (PetscReal)tot : 1.0;
+        if (d->movable[v])
+          for (int c = 0; c < ncon; c++) pw[2 * part[v] + c] += vwgt[ncon * v + c], tot[c] += vwgt[ncon * v + c];
+      for (PetscMPIInt r = 0; r < d->size; r++)
+        for (int c = 0; c < 2; c++) mx[c] = PetscMax(mx[c], pw[2 * r + c]);
+      d->imbalance_part = LoadImbalance(d->size, mx, tot);
       PetscCall(PetscFree(pw));
     }
     PetscCall(PetscFree(adj));
@@ -226,7 +249,8 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
 
 PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
 {
-  PetscInt    *w, load = 0, *all, mx = 0, sum = 0;
+  PetscInt    *w;
+  PetscInt64   load[2] = {0, 0}, *all, mx[2] = {0, 0}, tot[2] = {0, 0};
   PetscMPIInt *newowner;
   PetscFunctionBegin;
   if (d->size == 1 || !d->balance_metis) PetscFunctionReturn(PETSC_SUCCESS);
@@ -234,12 +258,17 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   PetscCall(PetscMalloc1(d->nbody + 1, &w));
   PetscCall(BodyWeights(d, w));
   for (PetscInt i = 0; i < d->nbody; i++)
-    if (d->body[i]->kind != MB_BODY_OBSTACLE) load += w[i];
-  PetscCall(PetscMalloc1(d->size, &all));
-  PetscCallMPI(MPI_Allgather(&load, 1, MPIU_INT, all, 1, MPIU_INT, d->comm));
-  for (PetscMPIInt r = 0; r < d->size; r++) mx = PetscMax(mx, all[r]), sum += all[r];
+    if (d->body[i]->kind != MB_BODY_OBSTACLE) {
+      PetscInt64 l[2];
+      BodyLoad(w[i], l);
+      load[0] += l[0], load[1] += l[1];
+    }
+  PetscCall(PetscMalloc1(2 * d->size, &all));
+  PetscCallMPI(MPI_Allgather(load, 2, MPIU_INT64, all, 2, MPIU_INT64, d->comm));
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    for (int c = 0; c < 2; c++) mx[c] = PetscMax(mx[c], all[2 * r + c]), tot[c] += all[2 * r + c];
   PetscCall(PetscFree(all));
-  d->imbalance = sum > 0 ? (PetscReal)mx * d->size / (PetscReal)sum : 1.0;
+  d->imbalance = LoadImbalance(d->size, mx, tot);
   /* not when METIS's last partition was no better than this (a graph it cannot balance
      further, e.g. bodies tied by joints or springs): it would repartition every check */
   if (!force && (d->imbalance <= d->imbalance_tol || d->imbalance <= 1.05 * d->imbalance_part)) {
