@@ -539,6 +539,7 @@ PetscErrorCode MbDomainSummary(MbDomain d)
       PetscCall(MbSolverGetType(d->solver, &type));
       PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " constraints at the end (%" PetscInt_FMT " contacts); solver %s, %" PetscInt_FMT " steps missed its tolerance\n", g[0], g[1], type, d->solver_failures));
     }
+    PetscCall(MbSolverViewFromOptions(d->solver));
   }
   if (d->size > 1) PetscCall(PetscPrintf(d->comm, "moreau: load balance: %s, %" PetscInt_FMT " partition%s, %" PetscInt_FMT " bodies migrated, METIS edge cut %" PetscInt_FMT " at the last partition, imbalance %.3f at the last check (tolerance %g, every %" PetscInt_FMT " steps)\n", d->balance_metis ? "metis" : "none", d->nrepart, d->nrepart == 1 ? "" : "s", d->nmigrated, d->edgecut, (double)d->imbalance, (double)d->imbalance_tol, d->balance_freq));
   {

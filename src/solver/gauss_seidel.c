@@ -101,6 +101,17 @@ static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the sweep runs its AVX2 variant: the CPU has AVX2 and nosimd is not set. */
+static PetscBool SweepAVX2(PetscBool nosimd)
+{
+#if MB_SWEEP_AVX2
+  return !nosimd && __builtin_cpu_supports("avx2") ? PETSC_TRUE : PETSC_FALSE;
+#else
+  (void)nosimd;
+  return PETSC_FALSE;
+#endif
+}
+
 PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
 {
   PetscBool seq, mpi, done;
@@ -112,9 +123,7 @@ PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
   PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
   ctx->local_maxit = local_maxit > 0 ? local_maxit : 50;
   ctx->nosimd      = nosimd;
-#if MB_SWEEP_AVX2
-  ctx->simd = !nosimd && __builtin_cpu_supports("avx2") ? PETSC_TRUE : PETSC_FALSE;
-#endif
+  ctx->simd        = SweepAVX2(nosimd);
   PetscCall(PetscObjectGetComm((PetscObject)W, &ctx->comm));
   PetscCallMPI(MPI_Comm_rank(ctx->comm, &ctx->rank));
   PetscCallMPI(MPI_Comm_size(ctx->comm, &ctx->size));
@@ -597,6 +606,15 @@ static PetscErrorCode MbSolverSetFromOptions_GS(MbSolver s, PetscOptionItems *Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MbSolverView_GS(MbSolver s, PetscViewer v)
+{
+  MbSolver_GS *gs = (MbSolver_GS *)s->data;
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "stopping test %s, Anderson window %" PetscInt_FMT "%s, local Newton cap %" PetscInt_FMT "\n", GSTests[gs->test], gs->aa_m, gs->aa_m ? "" : " (plain sweeps)", gs->local_maxit));
+  PetscCall(PetscViewerASCIIPrintf(v, "sweep: %s\n", SweepAVX2(gs->ctx.nosimd) ? "AVX2 (bit-identical to the portable one; -mb_solver_gs_simd 0 to refuse it)" : "portable"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MbSolverDestroy_GS(MbSolver s)
 {
   PetscFunctionBegin;
@@ -615,6 +633,7 @@ PetscErrorCode MbSolverCreate_GS(MbSolver s)
   s->data               = gs;
   s->ops.solve          = MbSolverSolve_GS;
   s->ops.setfromoptions = MbSolverSetFromOptions_GS;
+  s->ops.view           = MbSolverView_GS;
   s->ops.destroy        = MbSolverDestroy_GS;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -225,6 +225,20 @@ static PetscErrorCode MbSolverSetFromOptions_Newton(MbSolver s, PetscOptionItems
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MbSolverView_Newton(MbSolver s, PetscViewer v)
+{
+  MbSolver_Newton *nt = (MbSolver_Newton *)s->data;
+  KSPType          kt;
+  PCType           pt;
+  PC               pc;
+  PetscFunctionBegin;
+  PetscCall(KSPGetType(nt->ksp, &kt));
+  PetscCall(KSPGetPC(nt->ksp, &pc));
+  PetscCall(PCGetType(pc, &pt));
+  PetscCall(PetscViewerASCIIPrintf(v, "linear solver %s with %s (-mb_solver_newton_ksp_*, -mb_solver_newton_pc_*), regularization %g, line search halvings %" PetscInt_FMT ", Gauss-Seidel fall-back sweeps %" PetscInt_FMT "\n", kt ? kt : "(unset)", pt ? pt : "(unset)", (double)nt->regularization, nt->ls_max, nt->gs_sweeps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MbSolverDestroy_Newton(MbSolver s)
 {
   MbSolver_Newton *nt = (MbSolver_Newton *)s->data;
@@ -258,6 +272,7 @@ PetscErrorCode MbSolverCreate_Newton(MbSolver s)
   s->data               = nt;
   s->ops.solve          = MbSolverSolve_Newton;
   s->ops.setfromoptions = MbSolverSetFromOptions_Newton;
+  s->ops.view           = MbSolverView_Newton;
   s->ops.destroy        = MbSolverDestroy_Newton;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

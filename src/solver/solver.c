@@ -88,6 +88,25 @@ PetscErrorCode MbSolverSetTolerances(MbSolver s, PetscReal epsilon, PetscInt max
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbSolverView(MbSolver s, PetscViewer v)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "constraint solver %s: epsilon %g, maxit %" PetscInt_FMT "\n", s->type, (double)s->epsilon, s->maxit));
+  if (s->ops.view) {
+    PetscCall(PetscViewerASCIIPushTab(v));
+    PetscCall(s->ops.view(s, v));
+    PetscCall(PetscViewerASCIIPopTab(v));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSolverViewFromOptions(MbSolver s)
+{
+  PetscFunctionBegin;
+  if (s->view) PetscCall(MbSolverView(s, PETSC_VIEWER_STDOUT_(s->comm)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbSolverSetFromOptions(MbSolver s)
 {
   char      type[256];
@@ -100,6 +119,7 @@ PetscErrorCode MbSolverSetFromOptions(MbSolver s)
   if (set) PetscCall(MbSolverSetType(s, type));
   PetscCall(PetscOptionsReal("-mb_solver_epsilon", "Tolerance of the solver's stopping test", "MbSolverSetTolerances", epsilon, &epsilon, NULL));
   PetscCall(PetscOptionsInt("-mb_solver_maxit", "Iteration cap", "MbSolverSetTolerances", maxit, &maxit, NULL));
+  PetscCall(PetscOptionsBool("-mb_solver_view", "Print the solver's settings at the end of the run", "MbSolverView", s->view, &s->view, NULL));
   if (s->ops.setfromoptions) PetscCall(s->ops.setfromoptions(s, PetscOptionsObject));
   PetscOptionsEnd();
   PetscCall(MbSolverSetTolerances(s, epsilon, maxit));

@@ -23,6 +23,7 @@ struct _p_MbSolver {
   PetscReal   error;      /* MbSolverNaturalError after the last solve */
   PetscBool   converged;  /* the last solve met its stopping test */
   PetscLogDouble comm_time; /* seconds waiting in ghost-column scatters, all solves */
+  PetscBool   view;       /* -mb_solver_view: MbSolverViewFromOptions prints MbSolverView */
 };
 
 PETSC_INTERN PetscErrorCode MbSolverCreate_GS(MbSolver);
