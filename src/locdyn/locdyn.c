@@ -121,19 +121,24 @@ static inline void BlockProduct(const PetscReal H[18], const PetscReal Gt[18], P
     }
 }
 
-/* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W. Per
-   constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ (6×3, stored as its transpose), kept in d->wG for the reactions
-   after the solve. A⁻¹ is symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
+/* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W, and its
+   part of the free velocity, B_α += s_α H_α u_free, into B (zeroed by the caller; a row
+   has two parts at most, so their sum is the same whichever comes first: B does not depend
+   on the partition). Other ranks' rows get their parts by VecSetValuesBlocked, sent by the
+   caller's VecAssemblyBegin/End. Per constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ
+   (6×3, stored as its transpose), kept in d->wG for the reactions after the solve. A⁻¹ is symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
    k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout); a
    body with more than d->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
    (3k)² buffer is needed. */
-static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
+static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 {
-  PetscReal *Hb = NULL, *V = NULL, zero[9] = {0};
-  PetscInt   maxdeg = 0, *rows = NULL;
+  PetscReal *Hb = NULL, *V = NULL, zero[9] = {0}, *Ba, *Bo;
+  PetscInt   maxdeg = 0, *rows = NULL, *orow, no = 0;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->wnb; i++) maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
   PetscCall(PetscMalloc3(18 * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
+  PetscCall(PetscCalloc2(2 * d->nfor + 1, &orow, 6 * d->nfor + 3, &Bo)); /* a part per end of another rank's row */
+  PetscCall(VecGetArray(B, &Ba));
   for (PetscInt i = 0; i < d->wnb; i++) {
     MbBody     b  = d->all[d->wbid[i]];
     PetscInt   id = d->wbid[i], deg = d->wptr[i + 1] - d->wptr[i], ld = 3 * deg;
@@ -152,6 +157,11 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
       PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
       for (int k = 0; k < 18; k++) H[k] *= s;
       PetscCall(b->ops->inverse(b, 3, H, &G[18 * j])); /* the rows of sH are the columns of (sH)ᵀ */
+      {
+        PetscReal *Bp = c->row >= d->rstart && c->row < d->rend ? &Ba[3 * (c->row - d->rstart)] : &Bo[3 * no];
+        for (int r = 0; r < 3; r++) Bp[r] += H[6 * r] * b->u[0] + H[6 * r + 1] * b->u[1] + H[6 * r + 2] * b->u[2] + H[6 * r + 3] * b->u[3] + H[6 * r + 4] * b->u[4] + H[6 * r + 5] * b->u[5];
+        if (Bp == &Bo[3 * no]) orow[no++] = c->row;
+      }
     }
     if (deg <= d->wdense) {
       for (PetscInt j = 0; j < deg; j++)
@@ -175,6 +185,9 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A)
   }
   /* every owned row keeps its diagonal block (a joint to an obstacle has no movable body here) */
   for (PetscInt r = d->rstart; r < d->rend; r++) PetscCall(MatSetValuesBlocked(A, 1, &r, 1, &r, zero, ADD_VALUES));
+  PetscCall(VecRestoreArray(B, &Ba));
+  if (no) PetscCall(VecSetValuesBlocked(B, no, orow, Bo, ADD_VALUES));
+  PetscCall(PetscFree2(orow, Bo));
   PetscCall(PetscFree3(Hb, V, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -318,28 +331,24 @@ PetscErrorCode MbDomainLocDyn(MbDomain d)
   else PetscCall(MatZeroEntries(d->W));
   PetscCall(PetscLogEventEnd(W_Graph, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Insert, 0, 0, 0, 0));
-  PetscCall(InsertBlocks(d, d->W));
+  PetscCall(VecSet(d->B, 0.0));
+  PetscCall(InsertBlocks(d, d->W, d->B)); /* and B = H u_free */
   PetscCall(PetscLogEventEnd(W_Insert, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Assembly, 0, 0, 0, 0));
   PetscCall(MatAssemblyBegin(d->W, MAT_FINAL_ASSEMBLY));
-  /* B = H u_free, the warm start and the laws of the owned rows, meanwhile */
+  PetscCall(VecAssemblyBegin(d->B));
+  /* the warm start and the laws of the owned rows, meanwhile */
   {
-    PetscReal *Ba, *Ra;
-    PetscCall(VecGetArray(d->B, &Ba));
+    PetscReal *Ra;
     PetscCall(VecGetArray(d->R, &Ra));
     for (PetscInt k = 0; k < d->ncon; k++) {
-      MbCon *c = &d->con[k];
-      MbBody bb[2];
-      if (k + 2 < d->ncon) PrefetchBody(d, d->con[k + 2].body[0]), PrefetchBody(d, d->con[k + 2].body[1]);
-      if (k + 1 < d->ncon) PrefetchState(d, d->con[k + 1].body[0]), PrefetchState(d, d->con[k + 1].body[1]);
-      for (int m = 0; m < 2; m++) bb[m] = c->body[m] >= 0 ? d->all[c->body[m]] : NULL;
-      PetscCall(MbConVelocity(c, bb, PETSC_FALSE, &Ba[3 * k]));
+      const MbCon *c = &d->con[k];
       for (int m = 0; m < 3; m++) Ra[3 * k + m] = c->R[m];
       d->law[k] = c->law;
     }
-    PetscCall(VecRestoreArray(d->B, &Ba));
     PetscCall(VecRestoreArray(d->R, &Ra));
   }
+  PetscCall(VecAssemblyEnd(d->B));
   PetscCall(MatAssemblyEnd(d->W, MAT_FINAL_ASSEMBLY));
   PetscCall(PetscLogEventEnd(W_Assembly, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
