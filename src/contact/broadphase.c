@@ -129,7 +129,7 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
   dense = (PetscBool)(ncell[0] * ncell[1] <= 2 * (PetscInt64)nb && ncell[0] * ncell[1] * ncell[2] <= 2 * (PetscInt64)nb);
   if (dense) nb = (PetscInt)(ncell[0] * ncell[1] * ncell[2]);
   PetscCall(PetscCalloc1(nb + 1, &start));
-  PetscCall(PetscMalloc3(total, &ent, total, &ekey, total, &emask));
+  PetscCall(PetscMalloc3(total, &ent, dense ? 1 : total, &ekey, total, &emask)); /* dense: a bucket is one cell, no key needed */
   /* counting sort of the (cell, box) entries by bucket: pass 0 counts, pass 1 fills */
   for (int pass = 0; pass < 2; pass++) {
     for (PetscInt k = 0; k < m; k++)
@@ -143,7 +143,7 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
             else {
               PetscInt e = start[b]++;
               ent[e]     = idx[k];
-              ekey[e]    = key;
+              if (!dense) ekey[e] = key;
               emask[e]   = (char)((x == c0[3 * k]) | (y == c0[3 * k + 1]) << 1 | (z == c0[3 * k + 2]) << 2); /* the axes along which the box begins in this cell */
             }
           }
@@ -161,7 +161,7 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
     for (PetscInt e = start[b]; e < start[b + 1]; e++)
       for (PetscInt f = e + 1; f < start[b + 1]; f++) {
         if ((emask[e] | emask[f]) != 7) continue; /* another cell reports it */
-        if (ekey[e] != ekey[f]) continue;         /* another cell hashed to the same bucket */
+        if (!dense && ekey[e] != ekey[f]) continue; /* another cell hashed to the same bucket */
         if (!BoxesOverlap(&boxes[ent[e]], &boxes[ent[f]])) continue;
         PetscCall(PairListAdd(pl, ent[e], ent[f]));
       }
