@@ -6,7 +6,11 @@
    when the cloud is compact. A box is entered into every cell it overlaps, at most 2×2×2
    cells for a box of typical size; two boxes are compared when they share a cell, and a
    pair is reported only by the cell that holds the lower corner of the boxes'
-   intersection, so it is found exactly once without a set of the pairs seen.
+   intersection, so it is found exactly once without a set of the pairs seen. When the
+   boxes are of about one size (a granular scene of equal grains), each enters only the
+   cell of its centre instead, in a grid of cells as large as the largest box, and every
+   cell is compared with its 13 following neighbours (CentreGridPairs): one entry a box
+   rather than 8.
 
    Boxes much larger than the median (a ground slab, walls) would fill thousands of cells;
    they are taken out of the grid and tested against the typical boxes — each against
@@ -21,6 +25,9 @@
 /* The grid is coarsened while its boxes enter more cells than this on average (8 for
    boxes of the cell's size). */
 #define GRID_ENTRIES_MAX 16
+/* The grid of box centres (CentreGridPairs) is used when no small box exceeds this times the
+   median extent: its cell is the largest extent, so wider spreads would crowd the cells. */
+#define CENTRE_FACTOR 2.0
 /* Below this many boxes all pairs are tested directly. */
 #define BRUTE_FORCE_MAX 16
 /* Cell coordinates are packed into 21 bits each of one 64-bit key. */
@@ -168,6 +175,68 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
   PetscCall(PetscFree3(ent, ekey, emask));
   PetscCall(PetscFree(start));
   PetscCall(PetscFree2(c0, c1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Pairs among the m boxes idx[] when none is much larger than the others (most scenes of
+   equal grains): each box enters only the cell of its centre, in a dense grid of cells no
+   smaller than the largest extent e. Two overlapping boxes have centres at most e apart
+   along every axis, so in the same or adjacent cells; each cell is compared with itself
+   and with its 13 neighbours that follow it (dx, dy, dz) > 0 lexicographically, so every
+   pair of cells once. A box is one entry instead of up to 8, and no pair needs the
+   owner-cell test. *done is false (nothing added) when the centres' cells would be too
+   many for a dense grid: then GridPairs. */
+static PetscErrorCode CentreGridPairs(PetscInt m, const PetscInt idx[], const MbBox boxes[], PetscReal e, PetscBool *done, PairList *pl)
+{
+  PetscReal o[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, inv;
+  PetscInt *cell, *start, *ent, n[3] = {1, 1, 1}, nc;
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+  if (m < 2 || !(e > 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < m; k++)
+    for (int d = 0; d < 3; d++) o[d] = PetscMin(o[d], 0.5 * (boxes[idx[k]].lo[d] + boxes[idx[k]].hi[d]));
+  /* the cell a little larger than e: centres e apart stay in adjacent cells despite the
+     rounding of (c − o)/cell (relative 1e-16 of at most 2²¹ cells, far below 1e-8) */
+  inv = 1.0 / (e * (1.0 + 1e-8));
+  for (PetscInt k = 0; k < m; k++)
+    for (int d = 0; d < 3; d++) {
+      PetscReal x = (0.5 * (boxes[idx[k]].lo[d] + boxes[idx[k]].hi[d]) - o[d]) * inv;
+      if (!(x < (PetscReal)CELL_MAX)) PetscFunctionReturn(PETSC_SUCCESS); /* too sparse */
+      n[d] = PetscMax(n[d], (PetscInt)x + 1);
+    }
+  if ((PetscInt64)n[0] * n[1] * n[2] > 4 * (PetscInt64)m + 64) PetscFunctionReturn(PETSC_SUCCESS);
+  nc = n[0] * n[1] * n[2];
+  PetscCall(PetscMalloc3(m, &cell, nc + 1, &start, m, &ent));
+  PetscCall(PetscArrayzero(start, nc + 1));
+  for (PetscInt k = 0; k < m; k++) {
+    PetscInt c[3];
+    for (int d = 0; d < 3; d++) c[d] = (PetscInt)((0.5 * (boxes[idx[k]].lo[d] + boxes[idx[k]].hi[d]) - o[d]) * inv);
+    cell[k] = (c[0] * n[1] + c[1]) * n[2] + c[2];
+    start[cell[k] + 1]++;
+  }
+  for (PetscInt c = 0; c < nc; c++) start[c + 1] += start[c];
+  for (PetscInt k = 0; k < m; k++) ent[start[cell[k]]++] = idx[k]; /* start[c] moves to the end of c */
+  for (PetscInt c = nc; c > 0; c--) start[c] = start[c - 1];
+  start[0] = 0;
+  for (PetscInt x = 0; x < n[0]; x++)
+    for (PetscInt y = 0; y < n[1]; y++)
+      for (PetscInt z = 0; z < n[2]; z++) {
+        const PetscInt c = (x * n[1] + y) * n[2] + z;
+        for (PetscInt a = start[c]; a < start[c + 1]; a++) {
+          const MbBox *A = &boxes[ent[a]];
+          for (PetscInt b = a + 1; b < start[c + 1]; b++)
+            if (BoxesOverlap(A, &boxes[ent[b]])) PetscCall(PairListAdd(pl, ent[a], ent[b]));
+          for (int t = 1; t < 14; t++) { /* the 13 following neighbours: t = 13 + 9dx + 3dy + dz */
+            const PetscInt dx = (13 + t) / 9 - 1, dy = ((13 + t) / 3) % 3 - 1, dz = (13 + t) % 3 - 1;
+            const PetscInt X = x + dx, Y = y + dy, Z = z + dz, c2 = (X * n[1] + Y) * n[2] + Z;
+            if (X >= n[0] || Y < 0 || Y >= n[1] || Z < 0 || Z >= n[2]) continue;
+            for (PetscInt b = start[c2]; b < start[c2 + 1]; b++)
+              if (BoxesOverlap(A, &boxes[ent[b]])) PetscCall(PairListAdd(pl, ent[a], ent[b]));
+          }
+        }
+      }
+  PetscCall(PetscFree3(cell, start, ent));
+  *done = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,7 +392,15 @@ static PetscErrorCode FindPairs(PetscInt m, const PetscInt idx[], const MbBox bo
       small[ns++] = idx[k];
   }
   if (h <= 0) h = 1; /* every box is a point; GridPairs widens the cell to the cloud's span */
-  PetscCall(GridPairs(ns, small, boxes, h, pl));
+  { /* boxes of about one size (the largest within CENTRE_FACTOR of the median): one entry
+       each (CentreGridPairs); otherwise, or when their centres are spread too thin, a box
+       in every cell it overlaps (GridPairs) */
+    PetscReal emax = 0;
+    PetscBool done = PETSC_FALSE;
+    for (PetscInt k = 0; k < ns; k++) emax = PetscMax(emax, BoxExtent(&boxes[small[k]]));
+    if (emax <= CENTRE_FACTOR * h) PetscCall(CentreGridPairs(ns, small, boxes, emax, &done, pl));
+    if (!done) PetscCall(GridPairs(ns, small, boxes, h, pl));
+  }
   PetscCall(SweepLargeVsSmall(nl, large, ns, small, boxes, pl));
   PetscCall(FindPairs(nl, large, boxes, pl));
   PetscCall(PetscFree2(small, large));
