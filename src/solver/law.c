@@ -73,7 +73,7 @@ void MbLawNaturalMap(const MbLaw *law, const PetscReal R[3], const PetscReal U[3
 PetscReal MbLawRho(const PetscReal Wd[9])
 {
   PetscReal t = Wd[0] + Wd[4] + Wd[8];
-  return (t > 0 && PetscIsNormalReal(t)) ? 3 / t : 1;
+  return (t > 0 && isnormal(t)) ? 3 / t : 1; /* C99's isnormal: inline (PetscIsNormalReal is a call) */
 }
 
 void MbLawAlartCurnier(const MbLaw *law, PetscReal rho, const PetscReal R[3], const PetscReal U[3], PetscReal F[3], PetscReal Dr[9], PetscReal Du[9])
@@ -200,7 +200,7 @@ void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D)
   c[7]   = Wd[1] * Wd[6] - Wd[0] * Wd[7];
   c[8]   = Wd[0] * Wd[4] - Wd[1] * Wd[3];
   det    = Wd[0] * c[0] + Wd[1] * c[3] + Wd[2] * c[6];
-  D->inv = (amax > 0 && PetscIsNormalReal(det) && PetscAbsReal(det) > 1e-10 * amax * amax * amax) ? PETSC_TRUE : PETSC_FALSE;
+  D->inv = (amax > 0 && isnormal(det) && PetscAbsReal(det) > 1e-10 * amax * amax * amax) ? PETSC_TRUE : PETSC_FALSE;
   for (int k = 0; k < 9; k++) D->Wi[k] = D->inv ? c[k] / det : 0;
   /* diag(a, a, c): the off-diagonal entries and a − a' below 1e-12 max|Wd_ij|; the closed
      form's residual is then below about 1e-12 of the scale, within what the local Newton
