@@ -444,11 +444,11 @@ PetscErrorCode MbDomainStepForces(MbDomain d)
     if (!b->accok) need = 1;
     if (!s) s = b->scheme;
   }
-  {
-    int l = s && s->family == MB_SCHEME_IMPLICIT ? 1 : 0, g;
-    PetscCallMPI(MPI_Allreduce(&need, &any, 1, MPI_INT, MPI_LOR, d->comm));
-    PetscCallMPI(MPI_Allreduce(&l, &g, 1, MPI_INT, MPI_LOR, d->comm));
-    fam = g ? MB_SCHEME_IMPLICIT : MB_SCHEME_EXPLICIT;
+  { /* any rank needs the acceleration, any rank integrates implicitly: one reduction */
+    int l[2] = {need, s && s->family == MB_SCHEME_IMPLICIT ? 1 : 0}, g[2];
+    PetscCallMPI(MPI_Allreduce(l, g, 2, MPI_INT, MPI_LOR, d->comm));
+    any = g[0];
+    fam = g[1] ? MB_SCHEME_IMPLICIT : MB_SCHEME_EXPLICIT;
   }
   if (any) { /* the acceleration of the current state, and the schemes' history from it */
     PetscCall(MbDomainEvalForces(d, d->t, d->h));
