@@ -126,7 +126,8 @@ static inline void BlockProduct(const PetscReal H[18], const PetscReal Gt[18], P
    has two parts at most, so their sum is the same whichever comes first: B does not depend
    on the partition). Other ranks' rows get their parts by VecSetValuesBlocked, sent by the
    caller's VecAssemblyBegin/End. Per constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ
-   (6×3, stored as its transpose), kept in d->wG for the reactions after the solve. A⁻¹ is symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
+   (6×3, stored as its transpose), kept in d->wG for the reactions after the solve. A⁻¹ is
+   symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
    k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout); a
    body with more than d->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
    (3k)² buffer is needed. */
