@@ -46,15 +46,15 @@ PETSC_EXTERN PetscErrorCode MbSolverSetFromOptions(MbSolver solver);
     error: MbSolverGetStats says so. Collective. */
 PETSC_EXTERN PetscErrorCode MbSolverSolve(MbSolver solver, Mat W, Vec B, const MbLaw law[], Vec R, Vec U);
 /** Iterations and error of the last solve, and whether it met the tolerance. */
+PETSC_EXTERN PetscErrorCode MbSolverGetStats(MbSolver solver, PetscInt *iterations, PetscReal *error, PetscBool *converged);
 /** Seconds this rank waited in the Gauss–Seidel sweeps' ghost-column scatters, all solves. */
+PETSC_EXTERN PetscErrorCode MbSolverGetCommTime(MbSolver s, PetscLogDouble *t);
 /** Print the solver's type, tolerances and its own settings (for Gauss–Seidel: the stopping
     test, Anderson window, local Newton cap and which sweep variant runs) on viewer. */
 PETSC_EXTERN PetscErrorCode MbSolverView(MbSolver solver, PetscViewer viewer);
 /** MbSolverView on stdout of the solver's communicator when -mb_solver_view was given
     (read by MbSolverSetFromOptions). Collective. */
 PETSC_EXTERN PetscErrorCode MbSolverViewFromOptions(MbSolver solver);
-PETSC_EXTERN PetscErrorCode MbSolverGetCommTime(MbSolver s, PetscLogDouble *t);
-PETSC_EXTERN PetscErrorCode MbSolverGetStats(MbSolver solver, PetscInt *iterations, PetscReal *error, PetscBool *converged);
 /** The solver-independent merit: ‖F‖/max(‖B‖, tiny) over all blocks, with F the natural map
     of each block's law (for EQUALITY F = Ū, for NORMAL F = (R_T, Ū_N)). Collective. */
 PETSC_EXTERN PetscErrorCode MbSolverNaturalError(Mat W, Vec B, const MbLaw law[], Vec R, PetscReal *error);

@@ -186,21 +186,25 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
    pair of cells once. A box is one entry instead of up to 8, and no pair needs the
    owner-cell test. *done is false (nothing added) when the centres' cells would be too
    many for a dense grid: then GridPairs. */
+static inline PetscReal BoxCentre(const MbBox *b, int d) { return 0.5 * (b->lo[d] + b->hi[d]); }
+
 static PetscErrorCode CentreGridPairs(PetscInt m, const PetscInt idx[], const MbBox boxes[], PetscReal e, PetscBool *done, PairList *pl)
 {
+  /* the 13 neighbours that follow a cell, (dx, dy, dz) > (0, 0, 0) lexicographically */
+  static const PetscInt next[13][3] = {{0, 0, 1}, {0, 1, -1}, {0, 1, 0}, {0, 1, 1}, {1, -1, -1}, {1, -1, 0}, {1, -1, 1}, {1, 0, -1}, {1, 0, 0}, {1, 0, 1}, {1, 1, -1}, {1, 1, 0}, {1, 1, 1}};
   PetscReal o[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, inv;
   PetscInt *cell, *start, *ent, n[3] = {1, 1, 1}, nc;
   PetscFunctionBegin;
   *done = PETSC_FALSE;
   if (m < 2 || !(e > 0)) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < m; k++)
-    for (int d = 0; d < 3; d++) o[d] = PetscMin(o[d], 0.5 * (boxes[idx[k]].lo[d] + boxes[idx[k]].hi[d]));
+    for (int d = 0; d < 3; d++) o[d] = PetscMin(o[d], BoxCentre(&boxes[idx[k]], d));
   /* the cell a little larger than e: centres e apart stay in adjacent cells despite the
      rounding of (c − o)/cell (relative 1e-16 of at most 2²¹ cells, far below 1e-8) */
   inv = 1.0 / (e * (1.0 + 1e-8));
   for (PetscInt k = 0; k < m; k++)
     for (int d = 0; d < 3; d++) {
-      PetscReal x = (0.5 * (boxes[idx[k]].lo[d] + boxes[idx[k]].hi[d]) - o[d]) * inv;
+      PetscReal x = (BoxCentre(&boxes[idx[k]], d) - o[d]) * inv;
       if (!(x < (PetscReal)CELL_MAX)) PetscFunctionReturn(PETSC_SUCCESS); /* too sparse */
       n[d] = PetscMax(n[d], (PetscInt)x + 1);
     }
@@ -210,7 +214,7 @@ static PetscErrorCode CentreGridPairs(PetscInt m, const PetscInt idx[], const Mb
   PetscCall(PetscArrayzero(start, nc + 1));
   for (PetscInt k = 0; k < m; k++) {
     PetscInt c[3];
-    for (int d = 0; d < 3; d++) c[d] = (PetscInt)((0.5 * (boxes[idx[k]].lo[d] + boxes[idx[k]].hi[d]) - o[d]) * inv);
+    for (int d = 0; d < 3; d++) c[d] = (PetscInt)((BoxCentre(&boxes[idx[k]], d) - o[d]) * inv);
     cell[k] = (c[0] * n[1] + c[1]) * n[2] + c[2];
     start[cell[k] + 1]++;
   }
@@ -226,9 +230,8 @@ static PetscErrorCode CentreGridPairs(PetscInt m, const PetscInt idx[], const Mb
           const MbBox *A = &boxes[ent[a]];
           for (PetscInt b = a + 1; b < start[c + 1]; b++)
             if (BoxesOverlap(A, &boxes[ent[b]])) PetscCall(PairListAdd(pl, ent[a], ent[b]));
-          for (int t = 1; t < 14; t++) { /* the 13 following neighbours: t = 13 + 9dx + 3dy + dz */
-            const PetscInt dx = (13 + t) / 9 - 1, dy = ((13 + t) / 3) % 3 - 1, dz = (13 + t) % 3 - 1;
-            const PetscInt X = x + dx, Y = y + dy, Z = z + dz, c2 = (X * n[1] + Y) * n[2] + Z;
+          for (int t = 0; t < 13; t++) {
+            const PetscInt X = x + next[t][0], Y = y + next[t][1], Z = z + next[t][2], c2 = (X * n[1] + Y) * n[2] + Z;
             if (X >= n[0] || Y < 0 || Y >= n[1] || Z < 0 || Z >= n[2]) continue;
             for (PetscInt b = start[c2]; b < start[c2 + 1]; b++)
               if (BoxesOverlap(A, &boxes[ent[b]])) PetscCall(PairListAdd(pl, ent[a], ent[b]));

@@ -158,10 +158,15 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
       PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
       for (int k = 0; k < 18; k++) H[k] *= s;
       PetscCall(b->ops->inverse(b, 3, H, &G[18 * j])); /* the rows of sH are the columns of (sH)ᵀ */
-      {
-        PetscReal *Bp = c->row >= d->rstart && c->row < d->rend ? &Ba[3 * (c->row - d->rstart)] : &Bo[3 * no];
-        for (int r = 0; r < 3; r++) Bp[r] += H[6 * r] * b->u[0] + H[6 * r + 1] * b->u[1] + H[6 * r + 2] * b->u[2] + H[6 * r + 3] * b->u[3] + H[6 * r + 4] * b->u[4] + H[6 * r + 5] * b->u[5];
-        if (Bp == &Bo[3 * no]) orow[no++] = c->row;
+      { /* this end's part of B: into the array for an owned row, else queued for its owner */
+        const PetscBool own = c->row >= d->rstart && c->row < d->rend ? PETSC_TRUE : PETSC_FALSE;
+        PetscReal      *Bp  = own ? &Ba[3 * (c->row - d->rstart)] : &Bo[3 * no];
+        for (int r = 0; r < 3; r++) { /* the part whole, then one addition: order-free for two parts */
+          PetscReal part = 0;
+          for (int k = 0; k < 6; k++) part += H[6 * r + k] * b->u[k];
+          Bp[r] += part;
+        }
+        if (!own) orow[no++] = c->row;
       }
     }
     if (deg <= d->wdense) {
