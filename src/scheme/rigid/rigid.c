@@ -46,6 +46,16 @@ static inline void ExpApply(PetscReal s, const PetscReal O[3], const PetscReal x
   MbM3Mult(R, x, y);
 }
 
+/* J = jI (spheres, cubes, any body with three equal principal moments about axes of its
+   frame): every ΛJΩ-preserving product of the scheme is then the identity, since exp[sΩ]
+   leaves Ω, and so JΩ, unchanged, and Ω × JΩ = 0. Exactly, not to round-off: the
+   entries are compared for equality, so a body whose inertia is only nearly isotropic
+   takes the general path. */
+static inline PetscBool Isotropic(const PetscReal J[9])
+{
+  return J[1] == 0 && J[2] == 0 && J[3] == 0 && J[5] == 0 && J[6] == 0 && J[7] == 0 && J[0] == J[4] && J[4] == J[8] ? PETSC_TRUE : PETSC_FALSE;
+}
+
 static PetscErrorCode RigBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, const PetscReal g[3])
 {
   const PetscReal *J = b->mp.inertia, *Ji = b->Jinv, *O = b->u0;
@@ -57,6 +67,13 @@ static PetscErrorCode RigBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, c
   PutLambda(L, b->q);
   MbV3Axpy(0.5 * h, &b->u0[3], &b->q0[9], &b->q[9]);
   PetscCall(b->ops->external(b, t + 0.5 * h, h, g, b->fext)); /* (32): T = fext[0..2] */
+  if (Isotropic(J)) { /* (33): Ω(t+h/2) = Ω + h/2 J⁻¹T; (34): Ω₁ = Ω + h J⁻¹T */
+    MbM3Mult(Ji, T, c);
+    MbV3Axpy(0.5 * h, c, O, b->aux);
+    MbV3Axpy(h, c, O, &b->u[0]);
+    MbV3Axpy(h / b->mp.mass, &b->fext[3], &b->u0[3], &b->u[3]);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   MbM3Mult(J, O, JO);
   ExpApply(-0.5 * h, O, JO, a);
   MbV3Axpy(0.5 * h, T, a, a);
@@ -106,13 +123,19 @@ static PetscErrorCode RigEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h, Rig
   const PetscReal *J = b->mp.inertia, *Ji = b->Jinv, *O0 = b->u0, *Oh = b->aux;
   PetscReal        L[9], hT[3], a[3], c[3], rhs[3], *O1 = b->u;
   PetscFunctionBegin;
+  GetLambda(b->q, L); /* Λ(t+h/2) */
+  if (variant != RIG_IMP && Isotropic(J)) { /* (36) maps JΩ₁ to itself: rhs = JΩ₀ + hT = JΩ₁ (see Isotropic) */
+    RotateBy(L, 0.5 * h, O1);
+    PutLambda(L, b->q);
+    MbV3Axpy(0.5 * h, &b->u[3], &b->q[9], &b->q[9]);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* hT from (34), with whatever impulse was added to Ω₁ since StepBegin */
   MbV3Sub(O1, O0, a);
   MbM3Mult(J, a, hT);
   MbM3Mult(J, Oh, a);
   MbV3Cross(Oh, a, c);
   MbV3Axpy(h, c, hT, hT);
-  GetLambda(b->q, L); /* Λ(t+h/2) */
   switch (variant) {
   case RIG_POS: /* (35) */
     RotateBy(L, 0.5 * h, O1);
