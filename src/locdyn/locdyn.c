@@ -8,6 +8,12 @@
 #include <moreau/mbmath.h>
 #include "../domain/domainimpl.h"
 #include "../body/bodyimpl.h"
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(PETSC_USE_COMPLEX)
+  #include <immintrin.h>
+  #define MB_LOCDYN_AVX2 1
+#else
+  #define MB_LOCDYN_AVX2 0
+#endif
 
 static PetscBool Movable(MbDomain d, PetscInt id) { return id >= 0 && d->movable[id]; }
 
@@ -121,6 +127,57 @@ static inline void BlockProduct(const PetscReal H[18], const PetscReal Gt[18], P
     }
 }
 
+/* A body's k×k blocks h H_j G_l (j, l < deg) into V, the (3 deg)×(3 deg) row-major array
+   of one MatSetValuesBlocked: only l ≥ j is computed (W_lj = W_jlᵀ), each off-diagonal
+   block stored in both places; in a diagonal block entry (a, b) gets the product computed
+   for (max(a, b), min(a, b)), as the symmetric fill of the loop below leaves it. */
+static void DenseBlocks(PetscInt deg, const PetscReal Hb[], const PetscReal G[], PetscReal h, PetscReal V[])
+{
+  const PetscInt ld = 3 * deg;
+  for (PetscInt j = 0; j < deg; j++)
+    for (PetscInt l = j; l < deg; l++) {
+      PetscReal blk[9];
+      BlockProduct(&Hb[18 * j], &G[18 * l], blk);
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) V[(3 * j + r) * ld + 3 * l + c] = V[(3 * l + c) * ld + 3 * j + r] = h * blk[3 * r + c];
+    }
+}
+
+#if MB_LOCDYN_AVX2
+/* DenseBlocks with AVX2, the same bits: a block row is one 4-wide register (the fourth lane
+   unused), G's six rows held in registers while the blocks of its column are made, the
+   products added in BlockProduct's order (k ascending, no FMA) and scaled by h last. The
+   scalar BlockProduct/fill was 4 % of a granular run. */
+__attribute__((target("avx2"))) static void DenseBlocksAVX2(PetscInt deg, const PetscReal Hb[], const PetscReal G[], PetscReal h, PetscReal V[])
+{
+  const PetscInt ld = 3 * deg;
+  const __m256d  hv = _mm256_set1_pd(h);
+  const __m256i  m3 = _mm256_setr_epi64x(-1, -1, -1, 0);
+  for (PetscInt l = 0; l < deg; l++) {
+    const PetscReal *Gt = &G[18 * l];
+    __m256d          g[6];
+    for (int k = 0; k < 6; k++) g[k] = _mm256_setr_pd(Gt[k], Gt[6 + k], Gt[12 + k], 0.0);
+    for (PetscInt j = 0; j <= l; j++) {
+      const PetscReal *H = &Hb[18 * j];
+      PetscReal        t[12];
+      for (int r = 0; r < 3; r++) {
+        __m256d acc = _mm256_mul_pd(_mm256_broadcast_sd(H + 6 * r), g[0]);
+        for (int k = 1; k < 6; k++) acc = _mm256_add_pd(acc, _mm256_mul_pd(_mm256_broadcast_sd(H + 6 * r + k), g[k]));
+        acc = _mm256_mul_pd(hv, acc);
+        _mm256_storeu_pd(t + 4 * r, acc);
+        if (j < l) _mm256_maskstore_pd(V + (3 * j + r) * ld + 3 * l, m3, acc);
+      }
+      if (j < l)
+        for (int r = 0; r < 3; r++)
+          for (int c = 0; c < 3; c++) V[(3 * l + c) * ld + 3 * j + r] = t[4 * r + c];
+      else
+        for (int a = 0; a < 3; a++)
+          for (int b = 0; b < 3; b++) V[(3 * j + a) * ld + 3 * j + b] = a >= b ? t[4 * a + b] : t[4 * b + a];
+    }
+  }
+}
+#endif
+
 /* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W, and its
    part of the free velocity, B_α += s_α H_α u_free, into B (zeroed by the caller; a row
    has two parts at most, so their sum is the same whichever comes first: B does not depend
@@ -135,6 +192,9 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 {
   PetscReal *Hb = NULL, *V = NULL, zero[9] = {0}, *Ba, *Bo;
   PetscInt   maxdeg = 0, *rows = NULL, *orow, no = 0;
+#if MB_LOCDYN_AVX2
+  const PetscBool avx2 = __builtin_cpu_supports("avx2") ? PETSC_TRUE : PETSC_FALSE;
+#endif
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->wnb; i++) maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
   PetscCall(PetscMalloc3(18 * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
@@ -170,13 +230,11 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
       }
     }
     if (deg <= d->wdense) {
-      for (PetscInt j = 0; j < deg; j++)
-        for (PetscInt l = j; l < deg; l++) {
-          PetscReal blk[9];
-          BlockProduct(&Hb[18 * j], &G[18 * l], blk);
-          for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++) V[(3 * j + r) * ld + 3 * l + c] = V[(3 * l + c) * ld + 3 * j + r] = d->h * blk[3 * r + c];
-        }
+#if MB_LOCDYN_AVX2
+      if (avx2) DenseBlocksAVX2(deg, Hb, G, d->h, V);
+      else
+#endif
+        DenseBlocks(deg, Hb, G, d->h, V);
       PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
     } else
       for (PetscInt j = 0; j < deg; j++) {
