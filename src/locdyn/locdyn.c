@@ -192,6 +192,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 {
   PetscReal *Hb = NULL, *V = NULL, zero[9] = {0}, *Ba, *Bo;
   PetscInt   maxdeg = 0, *rows = NULL, *orow, no = 0;
+  PetscBool *covered;
 #if MB_LOCDYN_AVX2
   const PetscBool avx2 = __builtin_cpu_supports("avx2") ? PETSC_TRUE : PETSC_FALSE;
 #endif
@@ -199,6 +200,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
   for (PetscInt i = 0; i < d->wnb; i++) maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
   PetscCall(PetscMalloc3(18 * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
   PetscCall(PetscCalloc2(2 * d->nfor + 1, &orow, 6 * d->nfor + 3, &Bo)); /* a part per end of another rank's row */
+  PetscCall(PetscCalloc1(d->rend - d->rstart + 1, &covered));
   PetscCall(VecGetArray(B, &Ba));
   for (PetscInt i = 0; i < d->wnb; i++) {
     MbBody     b  = d->all[d->wbid[i]];
@@ -215,6 +217,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
       int       m = c->body[0] == id ? 0 : 1;
       PetscReal s = m ? -1.0 : 1.0, *H = &Hb[18 * j];
       rows[j]     = c->row;
+      if (c->row >= d->rstart && c->row < d->rend) covered[c->row - d->rstart] = PETSC_TRUE; /* its diagonal block goes in below */
       PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
       for (int k = 0; k < 18; k++) H[k] *= s;
       PetscCall(b->ops->inverse(b, 3, H, &G[18 * j])); /* the rows of sH are the columns of (sH)ᵀ */
@@ -247,8 +250,12 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
         PetscCall(MatSetValuesBlocked(A, 1, &rows[j], deg, rows, V, ADD_VALUES));
       }
   }
-  /* every owned row keeps its diagonal block (a joint to an obstacle has no movable body here) */
-  for (PetscInt r = d->rstart; r < d->rend; r++) PetscCall(MatSetValuesBlocked(A, 1, &r, 1, &r, zero, ADD_VALUES));
+  /* every owned row keeps its diagonal block: a zero one where no body of this rank put
+     one in (a row whose bodies are another rank's or an obstacle's); one call a row for all
+     of them was a sixth of the insertion */
+  for (PetscInt r = d->rstart; r < d->rend; r++)
+    if (!covered[r - d->rstart]) PetscCall(MatSetValuesBlocked(A, 1, &r, 1, &r, zero, ADD_VALUES));
+  PetscCall(PetscFree(covered));
   PetscCall(VecRestoreArray(B, &Ba));
   if (no) PetscCall(VecSetValuesBlocked(B, no, orow, Bo, ADD_VALUES));
   PetscCall(PetscFree2(orow, Bo));
