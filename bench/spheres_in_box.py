@@ -4,6 +4,7 @@
 #   build/bin/moreau bench/spheres_in_box.py [N]        N = 1000 (default) or 10000
 #   build/bin/moreau bench/spheres_in_box.py 10x20x10   any lattice NXxNYxNZ (scripts/scaling)
 #   MB_BENCH_N=10000 build/bin/moreau bench/spheres_in_box.py
+#   MB_BENCH_SEED=3 build/bin/moreau bench/spheres_in_box.py 10x10x25   another jitter (ensembles)
 #
 # N spheres of diameter 0.1 m (density 2500 kg/m^3) on an nx x ny x nz lattice (nz
 # vertical: 10x10x10 for N = 1000, 20x20x25 for N = 10,000) of spacing 0.11 m, each
@@ -43,7 +44,12 @@ R = 0.5 * D        # sphere radius [m]
 SPACING = 0.11     # lattice spacing [m]
 JITTER = 2.5e-3    # +- jitter per coordinate [m]
 WALL = 0.1         # thickness of the floor and walls [m]
-SEED = 20261121    # the seed of bench/bullet/spheres.cpp
+# the seed of bench/bullet/spheres.cpp; MB_BENCH_SEED=k gives another jitter, for ensembles
+# (the sweep work of one seed is luck to about +-12 %: doc/benchmarks.md)
+try:
+    SEED = int(os.environ.get('MB_BENCH_SEED', '20261121'))
+except ValueError:
+    raise ValueError("spheres_in_box: MB_BENCH_SEED must be an integer, got '%s'" % os.environ['MB_BENCH_SEED'])
 
 _MASK = (1 << 64) - 1
 _state = SEED
