@@ -178,6 +178,8 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static inline PetscReal BoxCentre(const MbBox *b, int d) { return 0.5 * (b->lo[d] + b->hi[d]); }
+
 /* Pairs among the m boxes idx[] when none is much larger than the others (most scenes of
    equal grains): each box enters only the cell of its centre, in a dense grid of cells no
    smaller than the largest extent e. Two overlapping boxes have centres at most e apart
@@ -186,8 +188,6 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
    pair of cells once. A box is one entry instead of up to 8, and no pair needs the
    owner-cell test. *done is false (nothing added) when the centres' cells would be too
    many for a dense grid: then GridPairs. */
-static inline PetscReal BoxCentre(const MbBox *b, int d) { return 0.5 * (b->lo[d] + b->hi[d]); }
-
 static PetscErrorCode CentreGridPairs(PetscInt m, const PetscInt idx[], const MbBox boxes[], PetscReal e, PetscBool *done, PairList *pl)
 {
   /* the 13 neighbours that follow a cell, (dx, dy, dz) > (0, 0, 0) lexicographically */
@@ -372,7 +372,7 @@ static PetscReal Select(PetscInt m, PetscReal x[], PetscInt k)
    than half of the boxes lie above 8× the median, so the depth is at most log₂ m. */
 static PetscErrorCode FindPairs(PetscInt m, const PetscInt idx[], const MbBox boxes[], PairList *pl)
 {
-  PetscReal *ext, h, sum       = 0;
+  PetscReal *ext, h, sum = 0, emax = 0;
   PetscInt  *small, *large, ns = 0, nl = 0;
   PetscFunctionBegin;
   if (m <= BRUTE_FORCE_MAX) {
@@ -389,18 +389,18 @@ static PetscErrorCode FindPairs(PetscInt m, const PetscInt idx[], const MbBox bo
   if (h <= 0) h = sum / m; /* more than half are points: the mean of the rest sets the scale */
   PetscCall(PetscMalloc2(m, &small, m, &large));
   for (PetscInt k = 0; k < m; k++) {
-    if (h > 0 && BoxExtent(&boxes[idx[k]]) > LARGE_FACTOR * h)
-      large[nl++] = idx[k];
-    else
+    PetscReal e = BoxExtent(&boxes[idx[k]]);
+    if (h > 0 && e > LARGE_FACTOR * h) large[nl++] = idx[k];
+    else {
       small[ns++] = idx[k];
+      emax        = PetscMax(emax, e);
+    }
   }
   if (h <= 0) h = 1; /* every box is a point; GridPairs widens the cell to the cloud's span */
   { /* boxes of about one size (the largest within CENTRE_FACTOR of the median): one entry
        each (CentreGridPairs); otherwise, or when their centres are spread too thin, a box
        in every cell it overlaps (GridPairs) */
-    PetscReal emax = 0;
     PetscBool done = PETSC_FALSE;
-    for (PetscInt k = 0; k < ns; k++) emax = PetscMax(emax, BoxExtent(&boxes[small[k]]));
     if (emax <= CENTRE_FACTOR * h) PetscCall(CentreGridPairs(ns, small, boxes, emax, &done, pl));
     if (!done) PetscCall(GridPairs(ns, small, boxes, h, pl));
   }

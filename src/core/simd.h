@@ -16,4 +16,18 @@
   #define MB_AVX2_CLONES
 #endif
 
+/* Hand-written AVX2 (intrinsics in a function marked __attribute__((target("avx2")))), for
+   loops the compiler does not vectorise well: MB_AVX2_INTRINSICS is 1 where they can be
+   compiled (x86-64, GCC or Clang, real scalars), and MbCpuHasAVX2() says at run time
+   whether this CPU can run them; every caller keeps a portable variant with the same bits.
+   Include after PETSc's headers (PETSC_USE_COMPLEX). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(PETSC_USE_COMPLEX)
+  #include <immintrin.h>
+  #define MB_AVX2_INTRINSICS 1
+static inline int MbCpuHasAVX2(void) { return __builtin_cpu_supports("avx2"); }
+#else
+  #define MB_AVX2_INTRINSICS 0
+static inline int MbCpuHasAVX2(void) { return 0; }
+#endif
+
 #endif

@@ -24,6 +24,7 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
   d->balance_freq  = 10;
   d->wdense        = 96;
+  d->wsimd         = PETSC_TRUE;
   d->balance_metis = PETSC_TRUE;
   d->imbalance     = 1.0;
   PetscCall(MbSolverCreate(comm, &d->solver));
@@ -98,6 +99,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   }
   PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbDomainLocDyn", d->wdense, &d->wdense, NULL));
   PetscCheck(d->wdense >= 1, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, d->wdense);
+  PetscCall(PetscOptionsBool("-mb_locdyn_simd", "Make a body's blocks of W with AVX2 when the CPU has it (results bit-identical to the portable code)", "MbDomainLocDyn", d->wsimd, &d->wsimd, NULL));
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
   { /* -mb_adapt_type makes the run adaptive even when the deck has no TIME_ADAPT */

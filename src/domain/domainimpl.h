@@ -105,6 +105,7 @@ struct _p_MbDomain {
   PetscInt      *wkey;        /* structure of W (per row: the bodies) when it was made */
   PetscInt       nwkey;
   PetscInt       wdense;      /* bodies with more constraints insert their blocks of W row by row (-mb_locdyn_dense_max) */
+  PetscBool      wsimd;       /* a body's dense blocks of W made with AVX2 where the CPU has it (-mb_locdyn_simd) */
   PetscInt       wnb;         /* this step: owned movable bodies with constraints, wbid[], */
   PetscInt      *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
   PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (6×3, stored transposed: 3 rows of 6), for W and u */
@@ -150,7 +151,7 @@ PETSC_INTERN PetscErrorCode MbDomainOwnerDestroy(MbDomain);
    they own to their new owners (collective) */
 PETSC_INTERN PetscErrorCode MbDomainBalance(MbDomain, PetscBool force);
 PETSC_INTERN PetscErrorCode MbDomainMaybeBalance(MbDomain); /* domain.c: when due */
-/* METIS on the body graph with the owned bodies' costs w[] (1 + constraints): the new owner of every body id */
+/* METIS on the body graph, w[] the number of constraints on each owned body (its loads: BodyLoad in partition.c): the new owner of every body id */
 PETSC_INTERN PetscErrorCode MbDomainPartition(MbDomain, const PetscInt w[], PetscMPIInt newowner[]);
 PETSC_INTERN PetscErrorCode MbDomainMigrate(MbDomain, const PetscMPIInt newowner[]);
 /* A saved state of the domain at the start of an adaptive interval (state.c): all that a

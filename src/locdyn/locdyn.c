@@ -8,12 +8,7 @@
 #include <moreau/mbmath.h>
 #include "../domain/domainimpl.h"
 #include "../body/bodyimpl.h"
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(PETSC_USE_COMPLEX)
-  #include <immintrin.h>
-  #define MB_LOCDYN_AVX2 1
-#else
-  #define MB_LOCDYN_AVX2 0
-#endif
+#include "../core/simd.h"
 
 static PetscBool Movable(MbDomain d, PetscInt id) { return id >= 0 && d->movable[id]; }
 
@@ -129,8 +124,8 @@ static inline void BlockProduct(const PetscReal H[18], const PetscReal Gt[18], P
 
 /* A body's k×k blocks h H_j G_l (j, l < deg) into V, the (3 deg)×(3 deg) row-major array
    of one MatSetValuesBlocked: only l ≥ j is computed (W_lj = W_jlᵀ), each off-diagonal
-   block stored in both places; in a diagonal block entry (a, b) gets the product computed
-   for (max(a, b), min(a, b)), as the symmetric fill of the loop below leaves it. */
+   block stored in both places. In a diagonal block, entry (a, b) ends up with the product
+   computed for (max(a, b), min(a, b)): the second of the two stores to it wins. */
 static void DenseBlocks(PetscInt deg, const PetscReal Hb[], const PetscReal G[], PetscReal h, PetscReal V[])
 {
   const PetscInt ld = 3 * deg;
@@ -143,7 +138,7 @@ static void DenseBlocks(PetscInt deg, const PetscReal Hb[], const PetscReal G[],
     }
 }
 
-#if MB_LOCDYN_AVX2
+#if MB_AVX2_INTRINSICS
 /* DenseBlocks with AVX2, the same bits: a block row is one 4-wide register (the fourth lane
    unused), G's six rows held in registers while the blocks of its column are made, the
    products added in BlockProduct's order (k ascending, no FMA) and scaled by h last. The
@@ -193,8 +188,8 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
   PetscReal *Hb = NULL, *V = NULL, zero[9] = {0}, *Ba, *Bo;
   PetscInt   maxdeg = 0, *rows = NULL, *orow, no = 0;
   PetscBool *covered;
-#if MB_LOCDYN_AVX2
-  const PetscBool avx2 = __builtin_cpu_supports("avx2") ? PETSC_TRUE : PETSC_FALSE;
+#if MB_AVX2_INTRINSICS
+  const PetscBool avx2 = d->wsimd && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
 #endif
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->wnb; i++) maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
@@ -233,7 +228,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
       }
     }
     if (deg <= d->wdense) {
-#if MB_LOCDYN_AVX2
+#if MB_AVX2_INTRINSICS
       if (avx2) DenseBlocksAVX2(deg, Hb, G, d->h, V);
       else
 #endif

@@ -21,12 +21,6 @@
    acceleration, through the order in which its dot products are summed). */
 #include "solverimpl.h"
 #include "../core/simd.h"
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(PETSC_USE_COMPLEX)
-  #include <immintrin.h>
-  #define MB_SWEEP_AVX2 1
-#else
-  #define MB_SWEEP_AVX2 0
-#endif
 
 static PetscBool  GSCited = PETSC_FALSE;
 static const char GSCitation[] =
@@ -104,12 +98,7 @@ static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
 /* Whether the sweep runs its AVX2 variant: the CPU has AVX2 and nosimd is not set. */
 static PetscBool SweepAVX2(PetscBool nosimd)
 {
-#if MB_SWEEP_AVX2
-  return !nosimd && __builtin_cpu_supports("avx2") ? PETSC_TRUE : PETSC_FALSE;
-#else
-  (void)nosimd;
-  return PETSC_FALSE;
-#endif
+  return !nosimd && MB_AVX2_INTRINSICS && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
 }
 
 PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
@@ -257,7 +246,7 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
 #undef SWEEP_ADD
 #undef SWEEP_GET
 
-#if MB_SWEEP_AVX2
+#if MB_AVX2_INTRINSICS
 /* The same loop with AVX2 (x86-64, chosen at run time when the CPU has it): b in one
    4-wide register, a block's three columns loaded whole (the fourth lane reads the next
    value, ob has one padding value after its last block, and is never used), multiplied by
@@ -298,7 +287,7 @@ static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecGetArray(R, &r));
   if (ctx->ghost) PetscCall(VecGetArrayRead(ctx->ghost, &g));
-#if MB_SWEEP_AVX2
+#if MB_AVX2_INTRINSICS
   if (ctx->simd) bad = SweepLocalAVX2(ctx, n, rows, bv, law, r, g, &loc[0], &loc[1]);
   else
 #endif

@@ -39,15 +39,15 @@ bad = [k for k in keys if not np.array_equal(a[k][:], b[k][:])]
 print("# compared", len(keys), "history datasets;", "differ: " + ",".join(bad) if bad else "all identical")
 sys.exit(1 if bad or not keys else 0)' "$1" "$2"; }
 for simd in 1 0; do
-  timeout 300 "$MOREAU" -mb_solver_gs_simd $simd -mb_output_dir "$TMP/sib-$simd" "$MB_ROOT/bench/spheres_in_box.py" 1000 0.25 >/dev/null 2>&1
-  timeout 300 "$MOREAU" -mb_solver_gs_simd $simd -mb_solver_view -mb_output_dir "$TMP/stack-$simd" "$CASES/box_stack.py" >"$TMP/stack-$simd.out" 2>&1
+  timeout 300 "$MOREAU" -mb_solver_gs_simd $simd -mb_locdyn_simd $simd -mb_output_dir "$TMP/sib-$simd" "$MB_ROOT/bench/spheres_in_box.py" 1000 0.25 >/dev/null 2>&1
+  timeout 300 "$MOREAU" -mb_solver_gs_simd $simd -mb_locdyn_simd $simd -mb_solver_view -mb_output_dir "$TMP/stack-$simd" "$CASES/box_stack.py" >"$TMP/stack-$simd.out" 2>&1
 done
 check "-mb_solver_view prints the solver, its tolerance and Gauss-Seidel settings" grep -q "constraint solver gauss_seidel: epsilon .*stopping test increment, Anderson window 3" <(tr '\n' ' ' <"$TMP/stack-0.out")
 check "-mb_solver_gs_simd 0: -mb_solver_view reports the portable sweep" grep -q "sweep: portable" "$TMP/stack-0.out"
 if grep -qw avx2 /proc/cpuinfo; then
   check "-mb_solver_view reports the AVX2 sweep on this AVX2 CPU" grep -q "sweep: AVX2" "$TMP/stack-1.out"
-  check "spheres in a box: the AVX2 sweep (-mb_solver_gs_simd 1) and the portable one give the same history" same_history "$TMP/sib-1/spheres_in_box.h5" "$TMP/sib-0/spheres_in_box.h5"
-  check "box stack: the AVX2 sweep and the portable one give the same history" same_history "$TMP/stack-1/box_stack.h5" "$TMP/stack-0/box_stack.h5"
+  check "spheres in a box: the AVX2 sweep and W blocks (-mb_solver_gs_simd 1 -mb_locdyn_simd 1) and the portable ones give the same history" same_history "$TMP/sib-1/spheres_in_box.h5" "$TMP/sib-0/spheres_in_box.h5"
+  check "box stack: the AVX2 sweep and W blocks and the portable ones give the same history" same_history "$TMP/stack-1/box_stack.h5" "$TMP/stack-0/box_stack.h5"
 else # both runs took the portable sweep: nothing to compare
   ok "spheres in a box and box stack: AVX2 and portable sweeps agree # SKIP this CPU has no AVX2"
 fi

@@ -118,41 +118,43 @@ static PetscErrorCode RigImpSolve(MbScheme s, const PetscReal J[9], PetscReal h,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RigEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h, RigVariant variant)
+/* rhs = exp[−h/2 Ω₀] JΩ₀ + hT, the right side of (36) and (37), with the total referential
+   impulse hT recovered from (34) (so it holds whatever impulse was added to Ω₁ since
+   StepBegin). */
+static void MomentumRhs(MbBody b, PetscReal h, PetscReal rhs[3])
 {
-  const PetscReal *J = b->mp.inertia, *Ji = b->Jinv, *O0 = b->u0, *Oh = b->aux;
-  PetscReal        L[9], hT[3], a[3], c[3], rhs[3], *O1 = b->u;
-  PetscFunctionBegin;
-  GetLambda(b->q, L); /* Λ(t+h/2) */
-  if (variant != RIG_IMP && Isotropic(J)) { /* (36) maps JΩ₁ to itself: rhs = JΩ₀ + hT = JΩ₁ (see Isotropic) */
-    RotateBy(L, 0.5 * h, O1);
-    PutLambda(L, b->q);
-    MbV3Axpy(0.5 * h, &b->u[3], &b->q[9], &b->q[9]);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  /* hT from (34), with whatever impulse was added to Ω₁ since StepBegin */
+  const PetscReal *J = b->mp.inertia, *O0 = b->u0, *Oh = b->aux, *O1 = b->u;
+  PetscReal        hT[3], a[3], c[3];
   MbV3Sub(O1, O0, a);
   MbM3Mult(J, a, hT);
   MbM3Mult(J, Oh, a);
   MbV3Cross(Oh, a, c);
   MbV3Axpy(h, c, hT, hT);
+  MbM3Mult(J, O0, a);
+  ExpApply(-0.5 * h, O0, a, rhs);
+  MbV3Add(rhs, hT, rhs);
+}
+
+static PetscErrorCode RigEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h, RigVariant variant)
+{
+  const PetscReal *J = b->mp.inertia, *Ji = b->Jinv;
+  PetscReal        L[9], a[3], rhs[3], *O1 = b->u;
+  PetscFunctionBegin;
+  GetLambda(b->q, L); /* Λ(t+h/2) */
   switch (variant) {
   case RIG_POS: /* (35) */
     RotateBy(L, 0.5 * h, O1);
     break;
   case RIG_NEG: /* (35), (36) */
     RotateBy(L, 0.5 * h, O1);
-    MbM3Mult(J, O0, a);
-    ExpApply(-0.5 * h, O0, a, rhs);
-    MbV3Add(rhs, hT, rhs);
+    if (Isotropic(J)) break; /* (36) maps JΩ₁ to itself: rhs = JΩ₀ + hT = JΩ₁ (see Isotropic) */
+    MomentumRhs(b, h, rhs);
     ExpApply(-0.5 * h, O1, rhs, a);
     MbM3Mult(Ji, a, O1);
     break;
   case RIG_IMP: { /* (37), (38) */
     PetscInt its;
-    MbM3Mult(J, O0, a);
-    ExpApply(-0.5 * h, O0, a, rhs);
-    MbV3Add(rhs, hT, rhs);
+    MomentumRhs(b, h, rhs);
     PetscCall(RigImpSolve(s, J, h, rhs, O1, &its));
     if (its < 0) {
       PetscCheck(!s->error_if_not_converged, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "RIG_IMP: Newton on eq. (37) did not converge in %" PetscInt_FMT " iterations for body %" PetscInt_FMT " at t = %g (h = %g)", s->maxit, b->id, (double)t, (double)h);
