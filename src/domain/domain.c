@@ -23,6 +23,8 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->geps          = 1e-6;
   d->imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
   d->balance_freq  = 10;
+  d->gskin         = 0.25; /* ghost.c: measured in doc/scaling.md ("A skin for the ghost set") */
+  d->gsetkey[0]    = -1;
   d->wdense        = 96;
   d->wsimd         = PETSC_TRUE;
   d->balance_metis = PETSC_TRUE;
@@ -97,6 +99,8 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
     d->balance_metis = k ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(MbDomainSetImbalanceTolerance(d, tol, freq));
   }
+  PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: every step)", "MbDomainGhostRefresh", d->gskin, &d->gskin, NULL));
+  PetscCheck(d->gskin >= 0 && d->gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gskin);
   PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbDomainLocDyn", d->wdense, &d->wdense, NULL));
   PetscCheck(d->wdense >= 1, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, d->wdense);
   PetscCall(PetscOptionsBool("-mb_locdyn_simd", "Make a body's blocks of W with AVX2 when the CPU has it (results bit-identical to the portable code)", "MbDomainLocDyn", d->wsimd, &d->wsimd, NULL));
@@ -571,7 +575,7 @@ PetscErrorCode MbDomainSummary(MbDomain d)
     if (d->size > 1) { /* bytes each rank sent per step for its ghosts, mean over ranks */
       PetscLogDouble gb[2] = {d->gkey_bytes, d->gbody_bytes}, gs[2];
       PetscCallMPI(MPI_Allreduce(gb, gs, 2, MPI_DOUBLE, MPI_SUM, d->comm));
-      PetscCall(PetscPrintf(d->comm, "moreau: ghost traffic per rank and step: cell keys %.1f kB, bodies %.1f kB\n", gs[0] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), gs[1] / (1024.0 * d->size * PetscMax(d->nsteps, 1))));
+      PetscCall(PetscPrintf(d->comm, "moreau: ghost traffic per rank and step: cell keys %.1f kB, bodies %.1f kB; the ghost set rebuilt in %" PetscInt_FMT " of %" PetscInt_FMT " refreshes (skin %g)\n", gs[0] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), gs[1] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), d->nrebuild, d->nrefresh, (double)d->gskin));
     }
   }
   if (d->adapt) {

@@ -57,6 +57,11 @@ struct _p_MbDomain {
   PetscInt     **sent;        /* per rank: ids sent there by the last refresh, sorted */
   PetscInt      *nsent;
   MbBuf         *gsend, *grecv; /* message buffers per rank, kept between refreshes */
+  PetscReal      gskin;       /* skin, a fraction of the widest movable box (-mb_ghost_skin) */
+  PetscReal      gskin_len;   /* the skin as a length, fixed at the last rebuild of the set */
+  PetscReal     *gref;        /* per owned body at that rebuild: mass centre, extent */
+  PetscInt       gsetkey[5];  /* nbody, nglobal, nmigrated, njoint, nspring at that rebuild (-1: none yet) */
+  PetscInt       nrefresh, nrebuild; /* ghost refreshes, and those that rebuilt the set */
   /* load balance (partition.c, migrate.c) */
   PetscReal      imbalance_tol;  /* repartition when max/mean load exceeds it */
   PetscInt       balance_freq;   /* check every this many steps (0: never) */

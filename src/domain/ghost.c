@@ -8,7 +8,15 @@
    that was not sent this time is dropped — so both sides agree on the set without asking.
    Communication per step is therefore the bodies near partition boundaries, not N
    (plus, between ranks whose boxes meet, the coarse cells a rank occupies and up to 8
-   grid-cell keys per movable body near the other rank's bodies). */
+   grid-cell keys per movable body near the other rank's bodies).
+
+   The set is rebuilt only when it may have become too small, as with the skin of a
+   Verlet neighbour list: the boxes of a rebuild are widened by half a skin s, and until
+   some body's mass centre has moved more than s/2 in a coordinate (plus any growth of its
+   extent) since then, each true box lies inside its widened box of the rebuild, so every
+   pair of boxes that meets now met then and the set sent then still holds. In between, a
+   refresh sends the states of the same set: one reduction and the ghosts' states, no
+   cells. A larger set only adds ghosts; detection keeps each pair once by its owner rule. */
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
@@ -46,7 +54,9 @@ PetscErrorCode MbDomainGhostDestroy(MbDomain d)
     PetscCall(MbBodyDestroy(&d->ghost[i]));
   }
   PetscCall(PetscFree(d->ghost));
+  PetscCall(PetscFree(d->gref));
   d->nghost = d->gcap = 0;
+  d->gsetkey[0]       = -1;
   if (d->sent) {
     for (PetscMPIInt r = 0; r < d->size; r++) PetscCall(PetscFree(d->sent[r]));
     PetscCall(PetscFree2(d->sent, d->nsent));
@@ -61,19 +71,31 @@ PetscErrorCode MbDomainGhostDestroy(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The state of owned body b into the message to a rank that has its ghost. */
+static PetscErrorCode PutState(MbBuf *m, MbBody b)
+{
+  char tag = GHOST_STATE;
+  PetscFunctionBegin;
+  PetscCall(MbBufPut(m, &b->id, sizeof(PetscInt)));
+  PetscCall(MbBufPut(m, &tag, 1));
+  PetscCall(MbBufPut(m, b->q, (size_t)b->nq * sizeof(PetscReal)));
+  PetscCall(MbBufPut(m, b->u, (size_t)b->nu * sizeof(PetscReal)));
+  PetscCall(MbBufPut(m, b->u0, (size_t)b->nu * sizeof(PetscReal)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **newsent, PetscInt *nnew, PetscInt *capnew)
 {
   MbBuf *m = &d->gsend[r];
   char   tag;
   PetscFunctionBegin;
   tag = (d->nsent[r] && bsearch(&b->id, d->sent[r], (size_t)d->nsent[r], sizeof(PetscInt), CompareInt)) ? GHOST_STATE : GHOST_FULL;
-  PetscCall(MbBufPut(m, &b->id, sizeof(PetscInt)));
-  PetscCall(MbBufPut(m, &tag, 1));
-  if (tag == GHOST_STATE) {
-    PetscCall(MbBufPut(m, b->q, (size_t)b->nq * sizeof(PetscReal)));
-    PetscCall(MbBufPut(m, b->u, (size_t)b->nu * sizeof(PetscReal)));
-    PetscCall(MbBufPut(m, b->u0, (size_t)b->nu * sizeof(PetscReal)));
-  } else PetscCall(MbBufPutBody(m, b, PETSC_FALSE));
+  if (tag == GHOST_STATE) PetscCall(PutState(m, b));
+  else {
+    PetscCall(MbBufPut(m, &b->id, sizeof(PetscInt)));
+    PetscCall(MbBufPut(m, &tag, 1));
+    PetscCall(MbBufPutBody(m, b, PETSC_FALSE));
+  }
   if (nnew[r] == capnew[r]) {
     capnew[r] = capnew[r] ? 2 * capnew[r] : 16;
     PetscCall(PetscRealloc(sizeof(PetscInt) * capnew[r], &newsent[r]));
@@ -168,30 +190,30 @@ static PetscBool CellSetHas(const CellSet *h, int64_t k)
    meet share a fine and a coarse cell, so a movable body goes to r when one of its fine
    cells is in r's set, and only bodies near the boundary send fine keys. Obstacles (few,
    large) go by rank box. Joint and spring partners always go to the partner's owner. */
-PetscErrorCode MbDomainGhostRefresh(MbDomain d)
+static PetscErrorCode GhostRebuild(MbDomain d)
 {
   PetscReal  mybox[7], *rbox, hc, *bb;
-  PetscInt    **newsent, *nnew, *capnew, nkeep = 0, ncell = 0, ncoarse = 0;
+  PetscInt    **newsent, *nnew, *capnew, ncell = 0, ncoarse = 0;
   int64_t      *cells, *coarse;
   PetscInt     *cidx, *kidx;
   PetscMPIInt  *nbr, nn = 0;
   CellSet   *hs, *hsc, mine;
   MbBuf     *csend, *crecv;
   PetscFunctionBegin;
-  PetscCall(MbDomainKnowBodies(d));
-  if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!d->sent) {
-    PetscCall(PetscCalloc2(d->size, &d->sent, d->size, &d->nsent));
-    PetscCall(PetscCalloc2(d->size, &d->gsend, d->size, &d->grecv));
-  }
-  /* 1. every owned body's box once; this rank's box (empty: lo > hi), its widest box */
+  /* 1. every owned body's box once, widened by half the skin; this rank's box (empty:
+     lo > hi), its widest box; the reference placement of the skin test */
   PetscCall(PetscMalloc1(6 * d->nbody + 1, &bb));
+  PetscCall(PetscFree(d->gref));
+  PetscCall(PetscMalloc1(4 * d->nbody + 1, &d->gref));
   for (int k = 0; k < 3; k++) mybox[k] = PETSC_MAX_REAL, mybox[3 + k] = -PETSC_MAX_REAL;
   mybox[6] = 0;
   for (PetscInt i = 0; i < d->nbody; i++) {
     PetscReal *x = &bb[6 * i];
-    BodyBox(d->body[i], d->geps, x);
-    if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
+    MbBody     b = d->body[i];
+    BodyBox(b, d->geps + 0.5 * d->gskin_len, x);
+    for (int k = 0; k < 3; k++) d->gref[4 * i + k] = b->q[9 + k];
+    d->gref[4 * i + 3] = MbBodyExtent(b);
+    if (b->kind == MB_BODY_OBSTACLE) continue;
     for (int k = 0; k < 3; k++) {
       mybox[k]     = PetscMin(mybox[k], x[k]);
       mybox[3 + k] = PetscMax(mybox[3 + k], x[3 + k]);
@@ -306,6 +328,73 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     d->nsent[r] = nnew[r];
   }
   PetscCall(PetscFree3(newsent, nnew, capnew));
+  d->gsetkey[0] = d->nbody, d->gsetkey[1] = d->nglobal, d->gsetkey[2] = d->nmigrated;
+  d->gsetkey[3] = d->njoint, d->gsetkey[4] = d->nspring;
+  d->nrebuild++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same set as the last rebuild: every ghost this rank keeps elsewhere gets its state. */
+static PetscErrorCode GhostStates(MbDomain d)
+{
+  PetscFunctionBegin;
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    for (PetscInt k = 0; k < d->nsent[r]; k++) {
+      PetscInt id = d->sent[r][k];
+      PetscCheck(d->owner[id] == d->rank && d->all[id], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost set lists body %" PetscInt_FMT ", which this rank does not own", id);
+      PetscCall(PutState(&d->gsend[r], d->all[id]));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the set of the last rebuild still holds (file comment): the same bodies, owners,
+   joints and springs, and no body moved more than half the skin since. Collective; also
+   gives the widest movable box of all ranks, which sets the skin of a rebuild. */
+static PetscErrorCode GhostSetHolds(MbDomain d, PetscBool *holds, PetscReal *widest)
+{
+  const PetscInt key[5] = {d->nbody, d->nglobal, d->nmigrated, d->njoint, d->nspring};
+  PetscReal      loc[2] = {0, 0}, glob[2];
+  PetscBool      same   = d->gref ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionBegin;
+  for (int k = 0; k < 5; k++) same = same && key[k] == d->gsetkey[k] ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody    b = d->body[i];
+    PetscReal e = MbBodyExtent(b);
+    if (b->kind != MB_BODY_OBSTACLE) loc[1] = PetscMax(loc[1], 2 * (e + d->geps));
+    if (same) {
+      const PetscReal *x0  = &d->gref[4 * i];
+      PetscReal        dev = PetscMax(PetscMax(PetscAbsReal(b->q[9] - x0[0]), PetscAbsReal(b->q[10] - x0[1])), PetscAbsReal(b->q[11] - x0[2]));
+      loc[0]               = PetscMax(loc[0], dev + PetscMax(e - x0[3], 0));
+    }
+  }
+  if (!same) loc[0] = PETSC_MAX_REAL;
+  PetscCallMPI(MPI_Allreduce(loc, glob, 2, MPIU_REAL, MPI_MAX, d->comm));
+  *holds  = glob[0] <= 0.5 * d->gskin_len ? PETSC_TRUE : PETSC_FALSE;
+  *widest = glob[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Brings every rank's ghosts up to date with their owners' bodies (file comment): the set
+   is rebuilt when it may no longer hold, else only the states travel. Collective. */
+PetscErrorCode MbDomainGhostRefresh(MbDomain d)
+{
+  PetscInt  nkeep = 0;
+  PetscBool holds;
+  PetscReal widest;
+  PetscFunctionBegin;
+  PetscCall(MbDomainKnowBodies(d));
+  if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!d->sent) {
+    PetscCall(PetscCalloc2(d->size, &d->sent, d->size, &d->nsent));
+    PetscCall(PetscCalloc2(d->size, &d->gsend, d->size, &d->grecv));
+  }
+  PetscCall(GhostSetHolds(d, &holds, &widest));
+  d->nrefresh++;
+  if (holds) PetscCall(GhostStates(d));
+  else {
+    d->gskin_len = d->gskin * widest;
+    PetscCall(GhostRebuild(d));
+  }
   /* 4. exchange */
   for (PetscMPIInt r = 0; r < d->size; r++) d->gbody_bytes += (PetscLogDouble)d->gsend[r].n;
   PetscCall(MbExchange(d->comm, d->gsend, d->grecv));

@@ -116,6 +116,43 @@ check "a callback raising on one rank of 3 ends every rank (exit $rc, not a hang
   bash -c '[ $1 -ne 0 ] && [ $1 -ne 124 ] && grep -q "deliberate failure at t = 0.00" <<<"$0" && grep -q "aborting all ranks" <<<"$0"' "$out" "$rc"
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || echo "$out" | tail -n 12 | sed 's/^/# /'
 
+# The ghost skin (src/domain/ghost.c): the set of ghosts is rebuilt only when a body has
+# moved more than half the skin since the last rebuild; in between only the ghosts' states
+# travel. A larger set only adds ghosts (detection keeps each pair once by its owner rule),
+# so 216 spheres falling into a box across the partition boundaries must give the same
+# /history, bit for bit (wall time aside), with the default skin (0.25) and a wide one (2)
+# as with none (0: rebuilt whenever a body moved), on 2 and 3 ranks, and the skin must
+# spare rebuilds. A set kept past the skin misses contacts at the boundary and changes the
+# history (checked by hand: holding the set forever after the first rebuild fails here).
+same_history() {
+  "$PY" - "$@" <<'PY'
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], 'r')['history'], h5py.File(sys.argv[2], 'r')['history']
+keys = sorted(k for k in a if 'wall' not in k.lower())
+if keys != sorted(k for k in b if 'wall' not in k.lower()): sys.exit('# different /history datasets')
+for k in keys:
+    if not np.array_equal(np.asarray(a[k]), np.asarray(b[k])): sys.exit('# /history/%s differs' % k)
+print('# %d /history datasets identical' % len(keys))
+PY
+}
+for np in 2 3; do
+  for skin in 0 0.25 2; do
+    dir="$TMP/skin-np$np-$skin"
+    out=$(timeout 300 $MPIRUN -np $np "$MOREAU" -mb_quiet -mb_ghost_skin $skin -mb_output_dir "$dir" "$MB_ROOT/bench/spheres_in_box.py" 6x6x6 2>&1); rc=$?
+    [ $rc -eq 0 ] || echo "$out" | tail -n 10 | sed 's/^/# /'
+    reb=$(grep -oE 'rebuilt in [0-9]+ of [0-9]+' <<<"$out")
+    echo "# $np ranks, skin $skin: ghost set $reb refreshes"
+    if [ "$skin" = 0 ]; then
+      check "216 spheres on $np ranks, no ghost skin: runs" test $rc -eq 0
+    else
+      check "216 spheres on $np ranks, ghost skin $skin: the same /history as without" same_history "$TMP/skin-np$np-0/spheres_in_box.h5" "$dir/spheres_in_box.h5"
+      check "216 spheres on $np ranks, ghost skin $skin: fewer than half the refreshes rebuild the set ($reb)" \
+        bash -c '[ -n "$0" ] && set -- $0 && [ $(( 2 * $3 )) -lt $5 ]' "$reb"
+    fi
+  done
+done
+expect_error "-mb_ghost_skin -1" "-mb_ghost_skin must be in \[0, 10\], got -1" "$MOREAU" -mb_ghost_skin -1 "$CASES/default.py"
+
 # IMBALANCE_TOLERANCE's bad input, and the option's
 HEAD="s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
 s.verbose = 'OFF'"
