@@ -147,6 +147,7 @@ PETSC_INTERN PetscErrorCode MbBufPutBody(MbBuf *, MbBody, PetscBool migrate);
 PETSC_INTERN PetscErrorCode MbBufGetBody(MbBuf *, size_t *, MbBody *, char scheme[64]);
 PETSC_INTERN PetscErrorCode MbBufFree(MbBuf *);
 PETSC_INTERN PetscErrorCode MbExchange(MPI_Comm, MbBuf[], MbBuf[]);
+PETSC_INTERN PetscErrorCode MbExchangeSized(MPI_Comm, MbBuf[], MbBuf[], const size_t[]);
 /* owner.c: owner and kind of bodies created since the last call (collective) */
 PETSC_INTERN PetscErrorCode MbDomainKnowBodies(MbDomain);
 /* The body whose owner owns a constraint between b0 and b1: the lowest-numbered movable one (b0 when neither moves). */

@@ -68,19 +68,28 @@ PetscErrorCode MbBufFree(MbBuf *b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbExchange(MPI_Comm comm, MbBuf send[], MbBuf recv[])
+/* The exchange itself. rsize, when given, is what this rank expects from each rank (the
+   ghost states of a set both sides know): no MPI_Alltoall of the counts, only the
+   neighbours talk, and each message is checked to be that long. */
+static PetscErrorCode Exchange(MPI_Comm comm, MbBuf send[], MbBuf recv[], const size_t rsize[])
 {
-  PetscMPIInt  size, rank, *sc, *rc, nreq = 0;
+  PetscMPIInt  size, rank, *sc, *rc, *from, nreq = 0, nrecv;
   MPI_Request *req;
+  MPI_Status  *st;
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMalloc3(size, &sc, size, &rc, 2 * size, &req));
+  PetscCall(PetscMalloc5(size, &sc, size, &rc, size, &from, 2 * size, &req, 2 * size, &st));
   for (PetscMPIInt r = 0; r < size; r++) {
     PetscCheck(send[r].n < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "message of %zu bytes from rank %d to rank %d is too large for MPI", send[r].n, rank, r);
     sc[r] = r == rank ? 0 : (PetscMPIInt)send[r].n;
   }
-  PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
+  if (rsize)
+    for (PetscMPIInt r = 0; r < size; r++) {
+      PetscCheck(rsize[r] < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "message of %zu bytes from rank %d to rank %d is too large for MPI", rsize[r], r, rank);
+      rc[r] = r == rank ? 0 : (PetscMPIInt)rsize[r];
+    }
+  else PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
   for (PetscMPIInt r = 0; r < size; r++) {
     recv[r].n = 0;
     if (r == rank) { /* to oneself: a copy */
@@ -92,14 +101,35 @@ PetscErrorCode MbExchange(MPI_Comm comm, MbBuf send[], MbBuf recv[])
         PetscCall(PetscRealloc((size_t)rc[r], &recv[r].buf));
         recv[r].cap = (size_t)rc[r];
       }
-      recv[r].n = (size_t)rc[r];
+      recv[r].n     = (size_t)rc[r];
+      from[nreq]    = r;
       PetscCallMPI(MPI_Irecv(recv[r].buf, rc[r], MPI_BYTE, r, 71, comm, &req[nreq++]));
     }
   }
+  nrecv = nreq;
   for (PetscMPIInt r = 0; r < size; r++)
     if (r != rank && sc[r]) PetscCallMPI(MPI_Isend(send[r].buf, sc[r], MPI_BYTE, r, 71, comm, &req[nreq++]));
-  PetscCallMPI(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
+  PetscCallMPI(MPI_Waitall(nreq, req, st));
+  for (PetscMPIInt k = 0; rsize && k < nrecv; k++) { /* a longer message fails in MPI_Waitall */
+    PetscMPIInt got;
+    PetscCallMPI(MPI_Get_count(&st[k], MPI_BYTE, &got));
+    PetscCheck(got == rc[from[k]], PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d expected %d bytes from rank %d, got %d", rank, rc[from[k]], from[k], got);
+  }
   for (PetscMPIInt r = 0; r < size; r++) send[r].n = 0;
-  PetscCall(PetscFree3(sc, rc, req));
+  PetscCall(PetscFree5(sc, rc, from, req, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbExchange(MPI_Comm comm, MbBuf send[], MbBuf recv[])
+{
+  PetscFunctionBegin;
+  PetscCall(Exchange(comm, send, recv, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbExchangeSized(MPI_Comm comm, MbBuf send[], MbBuf recv[], const size_t rsize[])
+{
+  PetscFunctionBegin;
+  PetscCall(Exchange(comm, send, recv, rsize));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
