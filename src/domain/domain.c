@@ -99,7 +99,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
     d->balance_metis = k ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(MbDomainSetImbalanceTolerance(d, tol, freq));
   }
-  PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: every step)", "MbDomainGhostRefresh", d->gskin, &d->gskin, NULL));
+  PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: whenever a body moved)", "MbDomainGhostRefresh", d->gskin, &d->gskin, NULL));
   PetscCheck(d->gskin >= 0 && d->gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gskin);
   PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbDomainLocDyn", d->wdense, &d->wdense, NULL));
   PetscCheck(d->wdense >= 1, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, d->wdense);

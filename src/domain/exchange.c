@@ -68,10 +68,10 @@ PetscErrorCode MbBufFree(MbBuf *b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The exchange itself. rsize, when given, is what this rank expects from each rank (the
-   ghost states of a set both sides know): no MPI_Alltoall of the counts, only the
-   neighbours talk, and each message is checked to be that long. */
-static PetscErrorCode Exchange(MPI_Comm comm, MbBuf send[], MbBuf recv[], const size_t rsize[])
+/* MbExchange when each rank already knows what it receives: rsize[r] bytes from rank r
+   (the ghost states of a set both sides know). No MPI_Alltoall of the counts, only the
+   neighbours talk, and each message is checked to be that long. rsize NULL: MbExchange. */
+PetscErrorCode MbExchangeSized(MPI_Comm comm, MbBuf send[], MbBuf recv[], const size_t rsize[])
 {
   PetscMPIInt  size, rank, *sc, *rc, *from, nreq = 0, nrecv;
   MPI_Request *req;
@@ -123,13 +123,6 @@ static PetscErrorCode Exchange(MPI_Comm comm, MbBuf send[], MbBuf recv[], const 
 PetscErrorCode MbExchange(MPI_Comm comm, MbBuf send[], MbBuf recv[])
 {
   PetscFunctionBegin;
-  PetscCall(Exchange(comm, send, recv, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MbExchangeSized(MPI_Comm comm, MbBuf send[], MbBuf recv[], const size_t rsize[])
-{
-  PetscFunctionBegin;
-  PetscCall(Exchange(comm, send, recv, rsize));
+  PetscCall(MbExchangeSized(comm, send, recv, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

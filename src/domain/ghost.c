@@ -398,16 +398,18 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   /* 4. exchange; with the set unchanged each rank knows what its ghosts' owners send, so
      only neighbours talk (no count exchange among all ranks) */
   for (PetscMPIInt r = 0; r < d->size; r++) d->gbody_bytes += (PetscLogDouble)d->gsend[r].n;
-  if (holds) {
-    size_t *expect;
-    PetscCall(PetscCalloc1(d->size, &expect));
-    for (PetscInt i = 0; i < d->nghost; i++) {
-      MbBody g = d->ghost[i];
-      expect[d->owner[g->id]] += sizeof(PetscInt) + 1 + (size_t)(g->nq + 2 * g->nu) * sizeof(PetscReal);
+  {
+    size_t *expect = NULL;
+    if (holds) {
+      PetscCall(PetscCalloc1(d->size, &expect));
+      for (PetscInt i = 0; i < d->nghost; i++) { /* PutState's entry per ghost */
+        MbBody g = d->ghost[i];
+        expect[d->owner[g->id]] += sizeof(PetscInt) + 1 + (size_t)(g->nq + 2 * g->nu) * sizeof(PetscReal);
+      }
     }
     PetscCall(MbExchangeSized(d->comm, d->gsend, d->grecv, expect));
     PetscCall(PetscFree(expect));
-  } else PetscCall(MbExchange(d->comm, d->gsend, d->grecv));
+  }
   /* 5. apply: states to existing ghosts, new ghosts unpacked, the rest dropped */
   d->gstamp++;
   for (PetscMPIInt r = 0; r < d->size; r++) {
