@@ -18,8 +18,19 @@
    order (boundary rows of colour 0, all interior rows, boundary rows of colour 1, ...), so
    it converges as the serial one does; the
    iterates differ from one rank's only through that order (and, with Anderson
-   acceleration, through the order in which its dot products are summed). */
+   acceleration, through the order in which its dot products are summed).
+
+   Each colour's boundary values travel once a sweep, one way: right after its ranks swept
+   them, from those ranks to the ranks that hold them as ghost columns (a scatter per
+   colour). Ranks of later colours use them in the same sweep, ranks of earlier colours in
+   the next, so a sweep ends with every ghost column holding the sweep's R, and the last
+   colour's message travels during the caller's reduction. The Anderson step then changes
+   R on every rank by the same global coefficients, and each rank applies it to its ghost
+   columns too from their own history (the same arithmetic as their owner's): the next
+   sweep needs no scatter of the extrapolated R. A whole scatter of R is left for a sweep
+   whose R changed otherwise (a solve's first sweep, Newton's steps). */
 #include "solverimpl.h"
+#include <petsc/private/petscimpl.h> /* PetscObjectStateGet: whether R changed since the ghost copy */
 #include "../core/simd.h"
 
 static PetscBool  GSCited = PETSC_FALSE;
@@ -38,8 +49,39 @@ typedef struct {
   MbBlockCtx ctx;
 } MbSolver_GS;
 
+/* ctx->cscat[c]: R -> ghost restricted to the ghost columns whose owners have colour c
+   (color[] of every rank, ranges[] W's row ownership). */
+static PetscErrorCode ColourScatters(MbBlockCtx *ctx, const PetscInt ranges[], const PetscMPIInt color[])
+{
+  PetscInt *from, *to;
+  Vec       x;
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(ctx->ncolor, &ctx->cscat));
+  PetscCall(PetscMalloc2(ctx->nghost + 1, &from, ctx->nghost + 1, &to));
+  PetscCall(MatCreateVecs(ctx->Wb, &x, NULL));
+  for (PetscInt c = 0; c < ctx->ncolor; c++) {
+    PetscInt n = 0;
+    IS       isx, isy;
+    for (PetscInt j = 0, p = 0; j < ctx->nghost; j++) {
+      while (p < ctx->size && 3 * ctx->garray[j] >= ranges[p + 1]) p++;
+      /* a rank without boundary rows (possible only if W's structure is not symmetric)
+         has its rows swept among the interior rows: its values go with the last colour */
+      if (color[p] == c || (color[p] < 0 && c == ctx->ncolor - 1)) from[n] = ctx->garray[j], to[n++] = j;
+    }
+    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, n, from, PETSC_COPY_VALUES, &isx));
+    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, n, to, PETSC_COPY_VALUES, &isy));
+    PetscCall(VecScatterCreate(x, isx, ctx->ghost, isy, &ctx->cscat[c]));
+    PetscCall(ISDestroy(&isx));
+    PetscCall(ISDestroy(&isy));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(PetscFree2(from, to));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Interior rows first, then boundary rows (with blocks in other ranks' columns); the colour
-   of this rank: greedy over the rank graph (ranks sharing a block of W), in rank order. */
+   of this rank: greedy over the rank graph (ranks sharing a block of W), in rank order; and
+   a scatter of the ghost columns per colour. */
 static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
 {
   const PetscInt *ranges;
@@ -89,6 +131,7 @@ static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
     ctx->ncolor = PetscMax(ctx->ncolor, c + 1);
   }
   ctx->color = color[ctx->rank];
+  PetscCall(ColourScatters(ctx, ranges, color));
   PetscCall(PetscFree(all));
   PetscCall(PetscFree3(counts, displs, color));
   PetscCall(PetscFree(nbr));
@@ -105,13 +148,14 @@ PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
 {
   PetscBool seq, mpi, done;
   PetscInt  bs, n, rend, local_maxit = ctx->local_maxit;
-  PetscBool nosimd = ctx->nosimd;
+  PetscBool nosimd = ctx->nosimd, ghostall = ctx->ghostall;
   Vec       x;
   IS        is;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
   ctx->local_maxit = local_maxit > 0 ? local_maxit : 50;
   ctx->nosimd      = nosimd;
+  ctx->ghostall    = ghostall;
   ctx->simd        = SweepAVX2(nosimd);
   PetscCall(PetscObjectGetComm((PetscObject)W, &ctx->comm));
   PetscCallMPI(MPI_Comm_rank(ctx->comm, &ctx->rank));
@@ -218,6 +262,9 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
   PetscCall(PetscFree5(ctx->diag, ctx->ob, ctx->oc, ctx->optr, ctx->oseg));
   PetscCall(VecDestroy(&ctx->ghost));
   PetscCall(VecScatterDestroy(&ctx->scatter));
+  for (PetscInt c = 0; c < ctx->ncolor && ctx->cscat; c++) PetscCall(VecScatterDestroy(&ctx->cscat[c]));
+  PetscCall(PetscFree(ctx->cscat));
+  ctx->ghost_of = NULL;
   PetscCall(PetscFree(ctx->rows));
   PetscCall(PetscFree(ctx->iso));
   ctx->iso_law = NULL;
@@ -298,17 +345,36 @@ static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The ghost columns get the newest R of the other ranks, in two halves (begin, then end)
-   so that a sweep can run between them; the time goes to comm_time. */
-static PetscErrorCode Ghost(MbBlockCtx *ctx, Vec R, PetscBool begin)
+/* The ghost columns of scatter sc (ctx->scatter: all; ctx->cscat[c]: colour c's) get R, in
+   two halves (begin, then end) so that a sweep can run between them; the time goes to
+   comm_time. */
+static PetscErrorCode Ghost(MbBlockCtx *ctx, VecScatter sc, Vec R, PetscBool begin)
 {
   PetscLogDouble t0, t1;
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  if (begin) PetscCall(VecScatterBegin(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  else PetscCall(VecScatterEnd(ctx->scatter, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  if (begin) PetscCall(VecScatterBegin(sc, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  else PetscCall(VecScatterEnd(sc, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(PetscTime(&t1));
   ctx->comm_time += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBlockGhostValid(MbBlockCtx *ctx, Vec R)
+{
+  PetscFunctionBegin;
+  ctx->ghost_of = R;
+  PetscCall(PetscObjectStateGet((PetscObject)R, &ctx->ghost_state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBlockSweepFinish(MbBlockCtx *ctx, Vec R)
+{
+  PetscFunctionBegin;
+  if (!ctx->pending) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Ghost(ctx, ctx->cscat[ctx->ncolor - 1], R, PETSC_FALSE));
+  ctx->pending = PETSC_FALSE;
+  PetscCall(MbBlockGhostValid(ctx, R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -337,8 +403,10 @@ static PetscErrorCode IsoRows(MbBlockCtx *ctx, const MbLaw law[])
    rows are thus visited in the order (boundary rows of colour 0, every interior row,
    boundary rows of colour 1, 2, ...): a boundary row's ghost columns are other ranks'
    boundary rows (W's structure is symmetric), those of lower colours already swept, and
-   an interior row couples to none. On two balanced ranks neither waits for the other:
-   rank 0 does B₀ then I₀ while rank 1 does I₁ then B₁. */
+   an interior row couples to none. Colour c's values are sent once, after its ranks swept
+   them (cscat[c]); those of the last colour are begun here and ended by
+   MbBlockSweepFinish. On two balanced ranks neither waits for the other: rank 0 does B₀
+   then I₀ while rank 1 does I₁ then B₁. */
 PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal loc[2])
 {
   const PetscScalar *bv;
@@ -350,19 +418,29 @@ PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec 
   if (ctx->iso_law != law) PetscCall(IsoRows(ctx, law));
   PetscCall(VecGetArrayRead(B, &bv));
   ctx->local_fail = 0;
-  if (ctx->ncolor > 0) { /* the newest R of every rank (after the last colour and any extrapolation) */
-    PetscCall(Ghost(ctx, R, PETSC_TRUE));
-    PetscCall(Ghost(ctx, R, PETSC_FALSE));
+  PetscCheck(!ctx->pending, PETSC_COMM_SELF, PETSC_ERR_ORDER, "MbBlockSweepFinish was not called after the last sweep");
+  if (ctx->ncolor > 0) {
+    PetscObjectState st;
+    PetscCall(PetscObjectStateGet((PetscObject)R, &st));
+    if (ctx->ghostall || ctx->ghost_of != R || st != ctx->ghost_state) { /* R changed since the ghost copy: all of it */
+      PetscCall(Ghost(ctx, ctx->scatter, R, PETSC_TRUE));
+      PetscCall(Ghost(ctx, ctx->scatter, R, PETSC_FALSE));
+    }
+    ctx->ghost_of = NULL;
     if (ctx->color == 0) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
   }
   for (PetscInt c = 1; c < ctx->ncolor; c++) {
-    PetscCall(Ghost(ctx, R, PETSC_TRUE));
+    PetscCall(Ghost(ctx, ctx->cscat[c - 1], R, PETSC_TRUE));
     if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
     interior_done = PETSC_TRUE;
-    PetscCall(Ghost(ctx, R, PETSC_FALSE));
+    PetscCall(Ghost(ctx, ctx->cscat[c - 1], R, PETSC_FALSE));
     if (c == ctx->color) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
   }
   if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
+  if (ctx->ncolor > 0) { /* the last colour's values, for the next sweep */
+    PetscCall(Ghost(ctx, ctx->cscat[ctx->ncolor - 1], R, PETSC_TRUE));
+    ctx->pending = PETSC_TRUE;
+  }
   PetscCall(VecRestoreArrayRead(B, &bv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -373,6 +451,7 @@ PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, Pe
   PetscFunctionBegin;
   PetscCall(MbBlockSweepLocal(ctx, B, law, R, loc));
   PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, ctx->comm));
+  PetscCall(MbBlockSweepFinish(ctx, R));
   *dR2 = glob[0];
   *R2  = glob[1];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -398,22 +477,26 @@ typedef struct {
                                           entry's first (one padding value at the end): its products feed only
                                           a dot product that is not used and a zero γ₃ (a quarter less memory
                                           traffic for the default m = 3) */
+  PetscInt   ng;                       /* ghost columns' values (3 a column) */
+  PetscReal *ggprev, *gdG;             /* their G(x) of the last sweep and ΔG columns (layout of dG) */
   PetscReal  H[GS_AA_MAX * GS_AA_MAX]; /* Gram matrix of the ΔF columns */
   PetscReal  fprev2;                   /* ‖f‖² of the last sweep, −1 before the first */
 } GSAccel;
 
-/* Set up for a solve from the warm start R. */
-static PetscErrorCode GSAccelCreate(Vec R, PetscInt m, GSAccel *a)
+/* Set up for a solve from the warm start R, with ng ghost values. */
+static PetscErrorCode GSAccelCreate(Vec R, PetscInt ng, PetscInt m, GSAccel *a)
 {
   const PetscScalar *r;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(a, sizeof(*a)));
   PetscCall(VecGetLocalSize(R, &a->n));
+  a->ng = ng;
   a->m      = m;
   a->fprev2 = -1;
   PetscCall(PetscMalloc3(a->n, &a->x, a->n, &a->fprev, a->n, &a->gprev));
   a->st = m <= 3 ? 3 : GS_AA_MAX;
   PetscCall(PetscCalloc2(a->st * a->n + 1, &a->dF, a->st * a->n + 1, &a->dG));
+  PetscCall(PetscCalloc2(ng + 1, &a->ggprev, a->st * ng + 1, &a->gdG));
   PetscCall(VecGetArrayRead(R, &r));
   for (PetscInt j = 0; j < a->n; j++) a->x[j] = PetscRealPart(r[j]);
   PetscCall(VecRestoreArrayRead(R, &r));
@@ -425,7 +508,19 @@ static PetscErrorCode GSAccelDestroy(GSAccel *a)
   PetscFunctionBegin;
   PetscCall(PetscFree3(a->x, a->fprev, a->gprev));
   PetscCall(PetscFree2(a->dF, a->dG));
+  PetscCall(PetscFree2(a->ggprev, a->gdG));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x⁺ = G(x) − ΔG γ on n values r[] with ΔG columns dG[] (stride st; m ≤ 3 columns use three,
+   so that no value outside these n enters: a rank and the ranks holding its values as
+   ghosts compute the same bits). */
+MB_AVX2_CLONES static void GSExtrapolate(PetscInt n, PetscInt st, const PetscReal gam[GS_AA_MAX], const PetscReal *dG, PetscScalar *r)
+{
+  if (st == 3)
+    for (PetscInt j = 0; j < n; j++) r[j] -= gam[0] * dG[3 * j] + gam[1] * dG[3 * j + 1] + gam[2] * dG[3 * j + 2];
+  else
+    for (PetscInt j = 0; j < n; j++) r[j] -= gam[0] * dG[4 * j] + gam[1] * dG[4 * j + 1] + gam[2] * dG[4 * j + 2] + gam[3] * dG[4 * j + 3];
 }
 
 /* Solve the n×n system A y = b (row-major, leading dimension GS_AA_MAX) by elimination
@@ -504,14 +599,21 @@ MB_AVX2_CLONES static PetscErrorCode GSAccelBegin(GSAccel *a, Vec R, PetscInt *n
 
 /* With f2 = ‖G(x) − x‖² and the summed dots of GSAccelBegin (glob): R becomes the next
    sweep's input x⁺ = G(x) − ΔG γ. When ‖f‖ grew, the history restarts from this sweep
-   (GSAccelBegin already recorded its f and G(x)) and x⁺ = G(x). */
-MB_AVX2_CLONES static PetscErrorCode GSAccelEnd(GSAccel *a, Vec R, PetscReal f2, const PetscReal glob[])
+   (GSAccelBegin already recorded its f and G(x)) and x⁺ = G(x). The ghost values g[] (the
+   sweep's G(x) of other ranks' rows, a->ng of them) get their ΔG column and the same step:
+   γ and every decision here are global, so they become what their owners compute. */
+MB_AVX2_CLONES static PetscErrorCode GSAccelEnd(GSAccel *a, Vec R, PetscScalar *g, PetscReal f2, const PetscReal glob[])
 {
   const PetscInt ld = GS_AA_MAX, st = a->st;
   PetscScalar   *r;
   PetscReal      A[GS_AA_MAX * GS_AA_MAX], b[GS_AA_MAX], gam[GS_AA_MAX] = {0}, dmax = 0, *dG = a->dG;
   PetscInt       n = a->n, s = a->head, nk;
   PetscFunctionBegin;
+  for (PetscInt j = 0; j < a->ng; j++) { /* GSAccelBegin's records, for the ghost values */
+    const PetscReal v = PetscRealPart(g[j]);
+    if (a->fprev2 >= 0) a->gdG[st * j + s] = v - a->ggprev[j];
+    a->ggprev[j] = v;
+  }
   PetscCall(VecGetArray(R, &r));
   if (a->fprev2 < 0 || f2 > a->fprev2) { /* first sweep, or ‖f‖ grew: (re)start the history */
     a->nk = a->head = 0;
@@ -534,11 +636,9 @@ MB_AVX2_CLONES static PetscErrorCode GSAccelEnd(GSAccel *a, Vec R, PetscReal f2,
     for (PetscInt i = 0; i < GS_AA_MAX; i++) gam[i] = 0;
   }
   /* second pass: x⁺ = G(x) − ΔG γ */
-  for (PetscInt j = 0; j < n; j++) {
-    const PetscReal *dGj = dG + st * j;
-    r[j] -= gam[0] * dGj[0] + gam[1] * dGj[1] + gam[2] * dGj[2] + gam[3] * dGj[3];
-    a->x[j] = PetscRealPart(r[j]);
-  }
+  GSExtrapolate(n, st, gam, dG, r);
+  for (PetscInt j = 0; j < n; j++) a->x[j] = PetscRealPart(r[j]);
+  GSExtrapolate(a->ng, st, gam, a->gdG, g);
   PetscCall(VecRestoreArray(R, &r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -551,9 +651,9 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
   PetscFunctionBegin;
   if (!GSCited) PetscCall(PetscCitationsRegister(GSCitation, &GSCited));
   if (gs->aa_m > 0 && !AACited) PetscCall(PetscCitationsRegister(AACitation, &AACited));
-  if (gs->aa_m > 0) PetscCall(GSAccelCreate(R, gs->aa_m, &acc));
   gs->ctx.local_maxit = gs->local_maxit;
   PetscCall(MbBlockCtxSetUp(W, &gs->ctx));
+  if (gs->aa_m > 0) PetscCall(GSAccelCreate(R, 3 * gs->ctx.nghost, gs->aa_m, &acc));
   s->converged = PETSC_FALSE;
   for (s->iterations = 0; s->iterations < s->maxit && !s->converged;) {
     PetscReal loc[2 + 2 * GS_AA_MAX], glob[2 + 2 * GS_AA_MAX];
@@ -561,6 +661,7 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
     PetscCall(MbBlockSweepLocal(&gs->ctx, B, law, R, loc));
     if (gs->aa_m > 0) PetscCall(GSAccelBegin(&acc, R, &nacc, loc + 2));
     PetscCall(MPIU_Allreduce(loc, glob, (PetscMPIInt)(2 + nacc), MPIU_REAL, MPIU_SUM, gs->ctx.comm));
+    PetscCall(MbBlockSweepFinish(&gs->ctx, R));
     dR2 = glob[0], R2 = glob[1];
     s->iterations++;
     if (gs->test == MB_GS_TEST_INCREMENT) { /* Solfec: ‖R − R_prev‖ ≤ ε ‖R‖ */
@@ -569,7 +670,13 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
       PetscCall(MbSolverNaturalError(gs->ctx.Wb, B, law, R, &err));
       if (err <= s->epsilon) s->converged = PETSC_TRUE;
     }
-    if (!s->converged && gs->aa_m > 0 && s->iterations < s->maxit) PetscCall(GSAccelEnd(&acc, R, dR2, glob + 2));
+    if (!s->converged && gs->aa_m > 0 && s->iterations < s->maxit) {
+      PetscScalar *g = NULL;
+      if (gs->ctx.ghost) PetscCall(VecGetArray(gs->ctx.ghost, &g));
+      PetscCall(GSAccelEnd(&acc, R, g, dR2, glob + 2));
+      if (gs->ctx.ghost) PetscCall(VecRestoreArray(gs->ctx.ghost, &g));
+      PetscCall(MbBlockGhostValid(&gs->ctx, R)); /* extrapolated alike */
+    }
   }
   s->comm_time += gs->ctx.comm_time;
   gs->ctx.comm_time = 0;
@@ -588,6 +695,7 @@ static PetscErrorCode MbSolverSetFromOptions_GS(MbSolver s, PetscOptionItems *Pe
   PetscCall(PetscOptionsEnum("-mb_solver_gs_test", "Stopping test: increment (|R-R_prev| <= eps |R|, Solfec) or natural (natural-map error <= eps)", "MbSolver", GSTests, (PetscEnum)gs->test, (PetscEnum *)&gs->test, NULL));
   PetscCall(PetscOptionsBool("-mb_solver_gs_simd", "Use the AVX2 sweep when the CPU has it (results bit-identical to the portable one)", "MbSolver", simd, &simd, NULL));
   gs->ctx.nosimd = simd ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(PetscOptionsBool("-mb_solver_gs_ghost_scatter", "Scatter every ghost column of R before each sweep instead of extrapolating the ghost copy locally (several ranks; results bit-identical, for checking)", "MbSolver", gs->ctx.ghostall, &gs->ctx.ghostall, NULL));
   PetscCall(PetscOptionsInt("-mb_solver_gs_anderson", "Anderson acceleration of the sweeps: how many past sweeps it combines, 0 to 4 (0: plain Gauss-Seidel)", "MbSolver", gs->aa_m, &gs->aa_m, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(gs->aa_m >= 0 && gs->aa_m <= GS_AA_MAX, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_gs_anderson must be in [0, %d], got %" PetscInt_FMT, GS_AA_MAX, gs->aa_m);
@@ -601,6 +709,7 @@ static PetscErrorCode MbSolverView_GS(MbSolver s, PetscViewer v)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "stopping test %s, Anderson window %" PetscInt_FMT "%s, local Newton cap %" PetscInt_FMT "\n", GSTests[gs->test], gs->aa_m, gs->aa_m ? "" : " (plain sweeps)", gs->local_maxit));
   PetscCall(PetscViewerASCIIPrintf(v, "sweep: %s\n", SweepAVX2(gs->ctx.nosimd) ? "AVX2 (bit-identical to the portable one; -mb_solver_gs_simd 0 to refuse it)" : "portable"));
+  PetscCall(PetscViewerASCIIPrintf(v, "ghost columns (several ranks): %s\n", gs->ctx.ghostall ? "all scattered before every sweep" : "each colour's sent once a sweep, the Anderson step applied to the copy"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -112,7 +112,11 @@ typedef struct {
   PetscInt          *adiag;             /* index of the diagonal block in each block row of Ad */
   PetscInt          *olow;              /* per row: Ao blocks with global column < rstart come first, olow of them */
   Vec                ghost;             /* R at Ao's columns */
-  VecScatter         scatter;           /* R -> ghost */
+  VecScatter         scatter;           /* R -> ghost, every column (when the copy is not valid) */
+  VecScatter        *cscat;             /* cscat[c]: R -> ghost for the columns of ranks of colour c only */
+  PetscBool          pending;           /* the last colour's scatter is begun, MbBlockSweepFinish ends it */
+  Vec                ghost_of;          /* ghost holds R = ghost_of at object state ghost_state */
+  PetscObjectState   ghost_state;
   MbBlockDiag       *diag;              /* per row: its diagonal block, inverse and rho (set up per solve) */
   PetscReal         *ob;                /* per row: its off-diagonal blocks, global column order, contiguous (column-major) */
   PetscInt          *oc;                /* their columns: 3 × local block column, or 3 × ghost index */
@@ -120,6 +124,7 @@ typedef struct {
   PetscInt          *oseg;              /* oseg[2i], oseg[2i+1]: ends of the ghost-below and local parts of row i */
   PetscInt           local_maxit;       /* local Newton cap */
   PetscBool          nosimd;            /* in: do not use the AVX2 sweep (kept by SetUp) */
+  PetscBool          ghostall;          /* in: scatter all ghost columns before every sweep (kept by SetUp) */
   PetscBool          simd;              /* the sweep runs its AVX2 variant (the CPU has AVX2, not nosimd) */
   PetscInt           local_fail;        /* local solves that needed the fall-back, last sweep */
   PetscInt          *rows;              /* sweep order: interior rows, then boundary rows */
@@ -136,9 +141,15 @@ PETSC_INTERN PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx);
 /* One coloured nonsmooth Gauss–Seidel sweep over all block rows (gauss_seidel.c). Returns the global ‖R − R_prev‖² and ‖R‖². Collective. */
 PETSC_INTERN PetscErrorCode MbBlockSweep(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal *dR2, PetscReal *R2);
 /* The same sweep without the reduction: this rank's ‖R − R_prev‖² and ‖R‖² in loc[0], loc[1],
-   for a caller that sums them with values of its own in one MPI_Allreduce. Collective (the
-   ghost scatters). */
+   for a caller that sums them with values of its own in one MPI_Allreduce, and then calls
+   MbBlockSweepFinish (the last colour's values travel meanwhile). Collective (the ghost
+   scatters). */
 PETSC_INTERN PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal loc[2]);
+/* After MbBlockSweepLocal: the ghost columns hold the sweep's R, valid until R changes
+   (its object state); a caller that changes R and the ghost values alike (GS's Anderson
+   step) marks them valid again with MbBlockGhostValid. Collective. */
+PETSC_INTERN PetscErrorCode MbBlockSweepFinish(MbBlockCtx *ctx, Vec R);
+PETSC_INTERN PetscErrorCode MbBlockGhostValid(MbBlockCtx *ctx, Vec R);
 /* 3×3 block k of A (from the column-major BAIJ storage) into row-major M. */
 static inline void MbBlockGet(const PetscScalar *a, PetscInt k, PetscReal M[9])
 {
