@@ -13,7 +13,7 @@
    the others are boundary rows. Ranks are coloured so that no two ranks of one colour share
    a block of W (greedy colouring of the rank graph, in rank order). In a sweep the ranks of
    colour 0 do their boundary rows, every rank its interior rows (meanwhile the newest R of
-   colour 0 reaches the ghost columns by VecScatter), then the ranks of colour 1, 2, ... in
+   colour 0 reaches the ghost columns), then the ranks of colour 1, 2, ... in
    turn their boundary rows (MbBlockSweep). That is an exact Gauss–Seidel sweep in the row
    order (boundary rows of colour 0, all interior rows, boundary rows of colour 1, ...), so
    it converges as the serial one does; the
@@ -21,15 +21,17 @@
    acceleration, through the order in which its dot products are summed).
 
    Each colour's boundary values travel once a sweep, one way: right after its ranks swept
-   them, from those ranks to the ranks that hold them as ghost columns (a scatter per
-   colour). Ranks of later colours use them in the same sweep, ranks of earlier colours in
-   the next, so a sweep ends with every ghost column holding the sweep's R, and the last
-   colour's message travels during the caller's reduction. The Anderson step then changes
-   R on every rank by the same global coefficients, and each rank applies it to its ghost
-   columns too from their own history (the same arithmetic as their owner's): the next
-   sweep needs no scatter of the extrapolated R. A whole scatter of R is left for a sweep
+   them, from those ranks to the ranks that hold them as ghost columns (point-to-point
+   messages along the star forest of the ghost columns, which is set up once a solve). Ranks
+   of later colours use them in the same sweep, ranks of earlier colours in the next, so a
+   sweep ends with every ghost column holding the sweep's R, and the last colour's
+   messages travel during the caller's reduction. The Anderson step then changes R on every
+   rank by the same global coefficients, and each rank applies it to its ghost columns too
+   from their own history (the same arithmetic as their owner's): the next sweep needs no
+   exchange of the extrapolated R. A whole broadcast of R is left for a sweep
    whose R changed otherwise (a solve's first sweep, Newton's steps). */
 #include "solverimpl.h"
+#include <petscsf.h>
 #include <petsc/private/petscimpl.h> /* PetscObjectStateGet: whether R changed since the ghost copy */
 #include "../core/simd.h"
 
@@ -49,39 +51,8 @@ typedef struct {
   MbBlockCtx ctx;
 } MbSolver_GS;
 
-/* ctx->cscat[c]: R -> ghost restricted to the ghost columns whose owners have colour c
-   (color[] of every rank, ranges[] W's row ownership). */
-static PetscErrorCode ColourScatters(MbBlockCtx *ctx, const PetscInt ranges[], const PetscMPIInt color[])
-{
-  PetscInt *from, *to;
-  Vec       x;
-  PetscFunctionBegin;
-  PetscCall(PetscCalloc1(ctx->ncolor, &ctx->cscat));
-  PetscCall(PetscMalloc2(ctx->nghost + 1, &from, ctx->nghost + 1, &to));
-  PetscCall(MatCreateVecs(ctx->Wb, &x, NULL));
-  for (PetscInt c = 0; c < ctx->ncolor; c++) {
-    PetscInt n = 0;
-    IS       isx, isy;
-    for (PetscInt j = 0, p = 0; j < ctx->nghost; j++) {
-      while (p < ctx->size && 3 * ctx->garray[j] >= ranges[p + 1]) p++;
-      /* a rank without boundary rows (possible only if W's structure is not symmetric)
-         has its rows swept among the interior rows: its values go with the last colour */
-      if (color[p] == c || (color[p] < 0 && c == ctx->ncolor - 1)) from[n] = ctx->garray[j], to[n++] = j;
-    }
-    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, n, from, PETSC_COPY_VALUES, &isx));
-    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, n, to, PETSC_COPY_VALUES, &isy));
-    PetscCall(VecScatterCreate(x, isx, ctx->ghost, isy, &ctx->cscat[c]));
-    PetscCall(ISDestroy(&isx));
-    PetscCall(ISDestroy(&isy));
-  }
-  PetscCall(VecDestroy(&x));
-  PetscCall(PetscFree2(from, to));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Interior rows first, then boundary rows (with blocks in other ranks' columns); the colour
-   of this rank: greedy over the rank graph (ranks sharing a block of W), in rank order; and
-   a scatter of the ghost columns per colour. */
+   of every rank: greedy over the rank graph (ranks sharing a block of W), in rank order. */
 static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
 {
   const PetscInt *ranges;
@@ -131,7 +102,8 @@ static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
     ctx->ncolor = PetscMax(ctx->ncolor, c + 1);
   }
   ctx->color = color[ctx->rank];
-  PetscCall(ColourScatters(ctx, ranges, color));
+  PetscCall(PetscMalloc1(ctx->size, &ctx->rcolor));
+  PetscCall(PetscArraycpy(ctx->rcolor, color, ctx->size));
   PetscCall(PetscFree(all));
   PetscCall(PetscFree3(counts, displs, color));
   PetscCall(PetscFree(nbr));
@@ -149,8 +121,6 @@ PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
   PetscBool seq, mpi, done;
   PetscInt  bs, n, rend, local_maxit = ctx->local_maxit;
   PetscBool nosimd = ctx->nosimd, ghostall = ctx->ghostall;
-  Vec       x;
-  IS        is;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
   ctx->local_maxit = local_maxit > 0 ? local_maxit : 50;
@@ -234,13 +204,28 @@ PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
     ctx->ob[9 * m]     = 0; /* the padding value that the AVX2 sweep's last load reads */
     PetscAssert(m == nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "W has %" PetscInt_FMT " off-diagonal blocks, counted %" PetscInt_FMT, m, nnz);
   }
-  if (ctx->size > 1) {
-    PetscCall(MatCreateVecs(ctx->Wb, &x, NULL));
-    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, ctx->nghost, ctx->garray, PETSC_COPY_VALUES, &is));
+  if (ctx->size > 1) { /* the star forest of the ghost columns, on blocks of 3 */
+    const PetscInt *ranges;
+    const PetscInt *ioff;
+    PetscSFNode    *rem;
+    PetscInt        nr, ni;
+    PetscCall(MatGetOwnershipRanges(ctx->Wb, &ranges));
+    PetscCall(PetscMalloc1(ctx->nghost + 1, &rem));
+    for (PetscInt j = 0, p = 0; j < ctx->nghost; j++) {
+      while (p < ctx->size && 3 * ctx->garray[j] >= ranges[p + 1]) p++;
+      rem[j].rank = p, rem[j].index = ctx->garray[j] - ranges[p] / 3;
+    }
+    PetscCall(PetscSFCreate(ctx->comm, &ctx->sf));
+    PetscCall(PetscSFSetType(ctx->sf, PETSCSFBASIC)); /* its rank lists (PetscSFGetLeafRanks) carry the colour messages */
+    PetscCall(PetscSFSetGraph(ctx->sf, ctx->nb, ctx->nghost, NULL, PETSC_COPY_VALUES, rem, PETSC_OWN_POINTER));
+    PetscCall(PetscSFSetUp(ctx->sf));
+    PetscCallMPI(MPI_Type_contiguous(3, MPIU_SCALAR, &ctx->unit));
+    PetscCallMPI(MPI_Type_commit(&ctx->unit));
     PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * ctx->nghost, &ctx->ghost));
-    PetscCall(VecScatterCreate(x, is, ctx->ghost, NULL, &ctx->scatter));
-    PetscCall(ISDestroy(&is));
-    PetscCall(VecDestroy(&x));
+    PetscCall(PetscCommGetNewTag(ctx->comm, &ctx->tag));
+    PetscCall(PetscSFGetRootRanks(ctx->sf, &nr, NULL, NULL, NULL, NULL));
+    PetscCall(PetscSFGetLeafRanks(ctx->sf, &ni, NULL, &ioff, NULL)); /* the send buffer holds ioff[ni] blocks */
+    PetscCall(PetscMalloc4(3 * ctx->nghost + 1, &ctx->rbuf, nr + 1, &ctx->rreq, ni + 1, &ctx->sreq, 3 * ioff[ni] + 1, &ctx->sbuf));
   }
   PetscCall(ColorRanks(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -261,9 +246,15 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
   PetscCall(PetscFree2(ctx->adiag, ctx->olow));
   PetscCall(PetscFree5(ctx->diag, ctx->ob, ctx->oc, ctx->optr, ctx->oseg));
   PetscCall(VecDestroy(&ctx->ghost));
-  PetscCall(VecScatterDestroy(&ctx->scatter));
-  for (PetscInt c = 0; c < ctx->ncolor && ctx->cscat; c++) PetscCall(VecScatterDestroy(&ctx->cscat[c]));
-  PetscCall(PetscFree(ctx->cscat));
+  if (ctx->sf) {
+    PetscCheck(!ctx->pending, PETSC_COMM_SELF, PETSC_ERR_ORDER, "MbBlockSweepFinish was not called after the last sweep");
+    PetscCallMPI(MPI_Waitall(ctx->nsend, ctx->sreq, MPI_STATUSES_IGNORE));
+    ctx->nsend = 0;
+    PetscCallMPI(MPI_Type_free(&ctx->unit));
+    PetscCall(PetscFree4(ctx->rbuf, ctx->rreq, ctx->sreq, ctx->sbuf));
+  }
+  PetscCall(PetscSFDestroy(&ctx->sf));
+  PetscCall(PetscFree(ctx->rcolor));
   ctx->ghost_of = NULL;
   PetscCall(PetscFree(ctx->rows));
   PetscCall(PetscFree(ctx->iso));
@@ -345,16 +336,93 @@ static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The ghost columns of scatter sc (ctx->scatter: all; ctx->cscat[c]: colour c's) get R, in
-   two halves (begin, then end) so that a sweep can run between them; the time goes to
-   comm_time. */
-static PetscErrorCode Ghost(MbBlockCtx *ctx, VecScatter sc, Vec R, PetscBool begin)
+/* The colour that sends rank p's values: its own, or the last one for a rank without
+   boundary rows (its rows are swept among the interior rows). */
+static inline PetscMPIInt SendColour(const MbBlockCtx *ctx, PetscMPIInt p)
 {
-  PetscLogDouble t0, t1;
+  return ctx->rcolor[p] >= 0 ? ctx->rcolor[p] : (PetscMPIInt)ctx->ncolor - 1;
+}
+
+/* Colour c's values, begun: this rank posts its receives from the ranks of colour c and,
+   when it is of colour c, sends the rows each other rank holds as ghosts (the lists of the
+   star forest: PetscSFGetLeafRanks on the sending side, PetscSFGetRootRanks, in the same
+   order, on the receiving one). A send is completed before the next one reuses its buffer,
+   so that the sender does not wait for the receiver in between. The time goes to comm_time. */
+static PetscErrorCode ExchangeBegin(MbBlockCtx *ctx, PetscMPIInt c, Vec R)
+{
+  const PetscMPIInt *ranks, *iranks;
+  const PetscInt    *roff, *ioff, *iloc;
+  PetscInt           nr, ni;
+  PetscLogDouble     t0, t1;
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  if (begin) PetscCall(VecScatterBegin(sc, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
-  else PetscCall(VecScatterEnd(sc, R, ctx->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(PetscSFGetRootRanks(ctx->sf, &nr, &ranks, &roff, NULL, NULL));
+  ctx->nrecv = 0;
+  for (PetscInt i = 0; i < nr; i++) {
+    PetscMPIInt n;
+    if (ranks[i] == ctx->rank || SendColour(ctx, ranks[i]) != c) continue;
+    PetscCall(PetscMPIIntCast(3 * (roff[i + 1] - roff[i]), &n));
+    PetscCallMPI(MPI_Irecv(ctx->rbuf + 3 * roff[i], n, MPIU_SCALAR, ranks[i], ctx->tag, ctx->comm, &ctx->rreq[ctx->nrecv++]));
+  }
+  if (SendColour(ctx, ctx->rank) == c) {
+    const PetscScalar *r;
+    PetscCall(PetscSFGetLeafRanks(ctx->sf, &ni, &iranks, &ioff, &iloc));
+    PetscCallMPI(MPI_Waitall(ctx->nsend, ctx->sreq, MPI_STATUSES_IGNORE));
+    ctx->nsend = 0;
+    PetscCall(VecGetArrayRead(R, &r));
+    for (PetscInt j = 0; j < ni; j++) {
+      PetscMPIInt n;
+      if (iranks[j] == ctx->rank) continue;
+      for (PetscInt k = ioff[j]; k < ioff[j + 1]; k++)
+        for (int d = 0; d < 3; d++) ctx->sbuf[3 * k + d] = r[3 * iloc[k] + d];
+      PetscCall(PetscMPIIntCast(3 * (ioff[j + 1] - ioff[j]), &n));
+      PetscCallMPI(MPI_Isend(ctx->sbuf + 3 * ioff[j], n, MPIU_SCALAR, iranks[j], ctx->tag, ctx->comm, &ctx->sreq[ctx->nsend++]));
+    }
+    PetscCall(VecRestoreArrayRead(R, &r));
+  }
+  PetscCall(PetscTime(&t1));
+  ctx->comm_time += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Colour c's values, ended: into the ghost columns. */
+static PetscErrorCode ExchangeEnd(MbBlockCtx *ctx, PetscMPIInt c)
+{
+  const PetscMPIInt *ranks;
+  const PetscInt    *roff, *rmine;
+  PetscInt           nr;
+  PetscScalar       *g;
+  PetscLogDouble     t0, t1;
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCallMPI(MPI_Waitall(ctx->nrecv, ctx->rreq, MPI_STATUSES_IGNORE));
+  PetscCall(PetscSFGetRootRanks(ctx->sf, &nr, &ranks, &roff, &rmine, NULL));
+  PetscCall(VecGetArray(ctx->ghost, &g));
+  for (PetscInt i = 0; i < nr; i++) {
+    if (ranks[i] == ctx->rank || SendColour(ctx, ranks[i]) != c) continue;
+    for (PetscInt k = roff[i]; k < roff[i + 1]; k++)
+      for (int d = 0; d < 3; d++) g[3 * rmine[k] + d] = ctx->rbuf[3 * k + d];
+  }
+  PetscCall(VecRestoreArray(ctx->ghost, &g));
+  PetscCall(PetscTime(&t1));
+  ctx->comm_time += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every ghost column gets R (the star forest's broadcast). */
+static PetscErrorCode GhostAll(MbBlockCtx *ctx, Vec R)
+{
+  const PetscScalar *r;
+  PetscScalar       *g;
+  PetscLogDouble     t0, t1;
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(VecGetArrayRead(R, &r));
+  PetscCall(VecGetArray(ctx->ghost, &g));
+  PetscCall(PetscSFBcastBegin(ctx->sf, ctx->unit, r, g, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(ctx->sf, ctx->unit, r, g, MPI_REPLACE));
+  PetscCall(VecRestoreArray(ctx->ghost, &g));
+  PetscCall(VecRestoreArrayRead(R, &r));
   PetscCall(PetscTime(&t1));
   ctx->comm_time += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -372,7 +440,7 @@ PetscErrorCode MbBlockSweepFinish(MbBlockCtx *ctx, Vec R)
 {
   PetscFunctionBegin;
   if (!ctx->pending) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(Ghost(ctx, ctx->cscat[ctx->ncolor - 1], R, PETSC_FALSE));
+  PetscCall(ExchangeEnd(ctx, (PetscMPIInt)ctx->ncolor - 1));
   ctx->pending = PETSC_FALSE;
   PetscCall(MbBlockGhostValid(ctx, R));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -404,7 +472,7 @@ static PetscErrorCode IsoRows(MbBlockCtx *ctx, const MbLaw law[])
    boundary rows of colour 1, 2, ...): a boundary row's ghost columns are other ranks'
    boundary rows (W's structure is symmetric), those of lower colours already swept, and
    an interior row couples to none. Colour c's values are sent once, after its ranks swept
-   them (cscat[c]); those of the last colour are begun here and ended by
+   them (ExchangeBegin/End); those of the last colour are begun here and ended by
    MbBlockSweepFinish. On two balanced ranks neither waits for the other: rank 0 does B₀
    then I₀ while rank 1 does I₁ then B₁. */
 PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal loc[2])
@@ -423,22 +491,21 @@ PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec 
     PetscObjectState st;
     PetscCall(PetscObjectStateGet((PetscObject)R, &st));
     if (ctx->ghostall || ctx->ghost_of != R || st != ctx->ghost_state) { /* R changed since the ghost copy: all of it */
-      PetscCall(Ghost(ctx, ctx->scatter, R, PETSC_TRUE));
-      PetscCall(Ghost(ctx, ctx->scatter, R, PETSC_FALSE));
+      PetscCall(GhostAll(ctx, R));
     }
     ctx->ghost_of = NULL;
     if (ctx->color == 0) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
   }
   for (PetscInt c = 1; c < ctx->ncolor; c++) {
-    PetscCall(Ghost(ctx, ctx->cscat[c - 1], R, PETSC_TRUE));
+    PetscCall(ExchangeBegin(ctx, (PetscMPIInt)c - 1, R));
     if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
     interior_done = PETSC_TRUE;
-    PetscCall(Ghost(ctx, ctx->cscat[c - 1], R, PETSC_FALSE));
+    PetscCall(ExchangeEnd(ctx, (PetscMPIInt)c - 1));
     if (c == ctx->color) PetscCall(SweepRows(ctx, nbnd, bnd, bv, law, R, loc));
   }
   if (!interior_done) PetscCall(SweepRows(ctx, ctx->ninterior, ctx->rows, bv, law, R, loc));
   if (ctx->ncolor > 0) { /* the last colour's values, for the next sweep */
-    PetscCall(Ghost(ctx, ctx->cscat[ctx->ncolor - 1], R, PETSC_TRUE));
+    PetscCall(ExchangeBegin(ctx, (PetscMPIInt)ctx->ncolor - 1, R));
     ctx->pending = PETSC_TRUE;
   }
   PetscCall(VecRestoreArrayRead(B, &bv));

@@ -112,9 +112,14 @@ typedef struct {
   PetscInt          *adiag;             /* index of the diagonal block in each block row of Ad */
   PetscInt          *olow;              /* per row: Ao blocks with global column < rstart come first, olow of them */
   Vec                ghost;             /* R at Ao's columns */
-  VecScatter         scatter;           /* R -> ghost, every column (when the copy is not valid) */
-  VecScatter        *cscat;             /* cscat[c]: R -> ghost for the columns of ranks of colour c only */
-  PetscBool          pending;           /* the last colour's scatter is begun, MbBlockSweepFinish ends it */
+  PetscSF            sf;                /* roots: this rank's block rows; leaves: its ghost columns */
+  MPI_Datatype       unit;              /* a block of R: 3 scalars */
+  PetscMPIInt       *rcolor;            /* every rank's colour (−1: none) */
+  PetscMPIInt        tag;               /* of the colour messages */
+  PetscScalar       *sbuf, *rbuf;       /* this rank's rows that others hold, packed; its ghosts as received */
+  MPI_Request       *sreq, *rreq;       /* outstanding sends (completed before the next), receives of a colour */
+  PetscMPIInt        nsend, nrecv;
+  PetscBool          pending;           /* the last colour's messages are begun, MbBlockSweepFinish ends them */
   Vec                ghost_of;          /* ghost holds R = ghost_of at object state ghost_state */
   PetscObjectState   ghost_state;
   MbBlockDiag       *diag;              /* per row: its diagonal block, inverse and rho (set up per solve) */
