@@ -71,6 +71,12 @@ PetscErrorCode MbDomainGhostDestroy(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Bytes of PutState's entry for b: id, tag, q, u, u0 (the receiver's expected length). */
+static inline size_t StateBytes(MbBody b)
+{
+  return sizeof(PetscInt) + 1 + (size_t)(b->nq + 2 * b->nu) * sizeof(PetscReal);
+}
+
 /* The state of owned body b into the message to a rank that has its ghost. */
 static PetscErrorCode PutState(MbBuf *m, MbBody b)
 {
@@ -402,10 +408,7 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     size_t *expect = NULL;
     if (holds) {
       PetscCall(PetscCalloc1(d->size, &expect));
-      for (PetscInt i = 0; i < d->nghost; i++) { /* PutState's entry per ghost */
-        MbBody g = d->ghost[i];
-        expect[d->owner[g->id]] += sizeof(PetscInt) + 1 + (size_t)(g->nq + 2 * g->nu) * sizeof(PetscReal);
-      }
+      for (PetscInt i = 0; i < d->nghost; i++) expect[d->owner[d->ghost[i]->id]] += StateBytes(d->ghost[i]);
     }
     PetscCall(MbExchangeSized(d->comm, d->gsend, d->grecv, expect));
     PetscCall(PetscFree(expect));

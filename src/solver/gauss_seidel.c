@@ -55,9 +55,9 @@ typedef struct {
    of every rank: greedy over the rank graph (ranks sharing a block of W), in rank order. */
 static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
 {
-  const PetscInt *ranges;
-  PetscMPIInt    *nbr, nn = 0, *counts, *displs, *all, *color;
-  PetscInt        k = 0;
+  const PetscMPIInt *ranks;
+  PetscMPIInt       *nbr, nn = 0, *counts, *displs, *all, *color;
+  PetscInt           k = 0, nr;
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(ctx->nb + 1, &ctx->rows));
   for (PetscInt i = 0; i < ctx->nb; i++)
@@ -68,13 +68,11 @@ static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
   ctx->ncolor = 0;
   ctx->color  = -1;
   if (ctx->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  /* this rank's neighbours: the owners of its ghost columns (garray is sorted) */
-  PetscCall(MatGetOwnershipRanges(ctx->Wb, &ranges));
-  PetscCall(PetscMalloc1(ctx->nghost + 1, &nbr));
-  for (PetscInt j = 0, p = 0; j < ctx->nghost; j++) {
-    while (p < ctx->size && 3 * ctx->garray[j] >= ranges[p + 1]) p++;
-    if (!nn || nbr[nn - 1] != (PetscMPIInt)p) nbr[nn++] = (PetscMPIInt)p;
-  }
+  /* this rank's neighbours: the owners of its ghost columns, the star forest's root ranks */
+  PetscCall(PetscSFGetRootRanks(ctx->sf, &nr, &ranks, NULL, NULL, NULL));
+  PetscCall(PetscMalloc1(nr + 1, &nbr));
+  for (PetscInt i = 0; i < nr; i++)
+    if (ranks[i] != ctx->rank) nbr[nn++] = ranks[i];
   PetscCall(PetscMalloc3(ctx->size, &counts, ctx->size + 1, &displs, ctx->size, &color));
   PetscCallMPI(MPI_Allgather(&nn, 1, MPI_INT, counts, 1, MPI_INT, ctx->comm));
   displs[0] = 0;
