@@ -5,6 +5,8 @@
 #   build/bin/moreau bench/spheres_in_box.py 10x20x10   any lattice NXxNYxNZ (scripts/scaling)
 #   MB_BENCH_N=10000 build/bin/moreau bench/spheres_in_box.py
 #   MB_BENCH_SEED=3 build/bin/moreau bench/spheres_in_box.py 10x10x25   another jitter (ensembles)
+#   MB_BENCH_KIND=PSEUDO_RIGID build/bin/moreau bench/spheres_in_box.py   pseudo-rigid glass
+#     spheres (Young 60 GPa, Poisson 0.2, DEF_LIM: DEF_EXP's critical step would be ~1e-5 s)
 #
 # N spheres of diameter 0.1 m (density 2500 kg/m^3) on an nx x ny x nz lattice (nz
 # vertical: 10x10x10 for N = 1000, 20x20x25 for N = 10,000) of spacing 0.11 m, each
@@ -79,7 +81,10 @@ def box(x0, y0, z0, x1, y1, z1, surfid):
 solfec = SOLFEC('DYNAMIC', 1e-3, 'out/spheres_in_box')
 GRAVITY(solfec, (0, 0, -9.81))
 SURFACE_MATERIAL(solfec, model='SIGNORINI_COULOMB', friction=0.5, restitution=0.0)
-glass = BULK_MATERIAL(solfec, label='spheres', density=2500)
+KIND = os.environ.get('MB_BENCH_KIND', 'RIGID')
+if KIND not in ('RIGID', 'PSEUDO_RIGID'):
+    raise ValueError("spheres_in_box: MB_BENCH_KIND must be RIGID or PSEUDO_RIGID, got '%s'" % KIND)
+glass = BULK_MATERIAL(solfec, label='spheres', young=60e9, poisson=0.2, density=2500)
 steel = BULK_MATERIAL(solfec, label='box', young=200e9, poisson=0.3, density=7800)
 
 # the box: floor top at z = 0, centred on x = y = 0
@@ -101,7 +106,9 @@ for k in range(nz):
             x = (i - 0.5 * (nx - 1)) * SPACING + jitter()
             y = (j - 0.5 * (ny - 1)) * SPACING + jitter()
             z = z0 + k * SPACING + jitter()
-            spheres.append(BODY(solfec, 'RIGID', SPHERE((x, y, z), R, 1, 1), glass))
+            spheres.append(BODY(solfec, KIND, SPHERE((x, y, z), R, 1, 1), glass))
+            if KIND == 'PSEUDO_RIGID':
+                spheres[-1].scheme = 'DEF_LIM'
 
 OUTPUT(solfec, 1.0)
 gs = GAUSS_SEIDEL_SOLVER(1e-3, 1000)
@@ -117,7 +124,7 @@ if RANK() == 0:
 if NCPU(solfec) == 1:  # conf/velo are known for every body only on one rank
     zsum, vmax = 0.0, 0.0
     for b in spheres:
-        q, u = b.conf, b.velo  # q: rotation (9), mass centre (3); u: angular (3), linear (3)
+        q, u = b.conf, b.velo  # q: rotation or F (9), mass centre (3); u: angular (3) or Fdot (9), linear (3)
         zsum += q[11]
-        vmax = max(vmax, math.sqrt(u[3] ** 2 + u[4] ** 2 + u[5] ** 2))
+        vmax = max(vmax, math.sqrt(u[-3] ** 2 + u[-2] ** 2 + u[-1] ** 2))
     print('moreau N=%d final_mean_z=%.5f max_speed=%.4f' % (n, zsum / n, vmax))

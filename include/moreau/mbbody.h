@@ -1,7 +1,10 @@
-/* moreau — bodies. One MbBody per body, with an ops table per kinematic model
-   (rigid and obstacle now; pseudo-rigid and finite element plug into the same table).
+/* moreau — bodies. One MbBody per body, with an ops table per kinematic model (a kind:
+   src/body/<kind>/, registered in src/body/body.c).
    Rigid layout as in Solfec-1.0: q = [Λ column-wise (9), x̄ (3)], u = [Ω (3), v (3)],
-   Ω the referential angular velocity, v the spatial velocity of the mass centre. */
+   Ω the referential angular velocity, v the spatial velocity of the mass centre.
+   Pseudo-rigid layout as in Solfec-1.0's code: q = [F row-wise (9), x̄ (3)],
+   u = [Ḟ row-wise (9), v (3)], F the deformation gradient, x = F(X − X̄) + x̄
+   (Solfec's user manual says column-wise; src/body/pseudo_rigid/pseudo_rigid.c). */
 #ifndef MOREAU_MBBODY_H
 #define MOREAU_MBBODY_H
 
@@ -49,8 +52,13 @@ PETSC_EXTERN PetscErrorCode MbBodyGetSizes(MbBody body, PetscInt *nq, PetscInt *
 /** Borrowed pointers to the configuration q and velocity u (writable: setting them sets
     the state). */
 PETSC_EXTERN PetscErrorCode MbBodyGetState(MbBody body, PetscReal **q, PetscReal **u);
-/** Set referential angular and spatial linear velocity (either may be NULL). */
+/** Set the velocity from the spatial velocity of the mass centre and a referential (body
+    frame) angular velocity Ω (either may be NULL): rigid u = [Ω, v], pseudo-rigid
+    Ḟ = F hat(Ω), the motion ẋ = F(Ω × (X − X̄)) + v. */
 PETSC_EXTERN PetscErrorCode MbBodySetVelocity(MbBody body, const PetscReal linear[3], const PetscReal angular[3]);
+/** The same with a spatial angular velocity ω (Solfec's INITIAL_VELOCITY): rigid Ω = Λᵀω,
+    pseudo-rigid Ḟ = hat(ω)F. */
+PETSC_EXTERN PetscErrorCode MbBodySetSpatialVelocity(MbBody body, const PetscReal linear[3], const PetscReal angular[3]);
 /** Kinetic energy ½uᵀMu. */
 PETSC_EXTERN PetscErrorCode MbBodyKineticEnergy(MbBody body, PetscReal *ek);
 /** Work of external forces accumulated since creation. */
@@ -79,6 +87,37 @@ PETSC_EXTERN PetscErrorCode MbBodyAddLoadCallback(MbBody body, MbLoadCallback fn
     not apply to the body's kind. */
 PETSC_EXTERN PetscErrorCode MbBodySetScheme(MbBody body, MbScheme scheme);
 PETSC_EXTERN PetscErrorCode MbBodyGetScheme(MbBody body, MbScheme *scheme);
+/** Whether the body moves (obstacles do not). */
+PETSC_EXTERN PetscBool MbBodyIsMovable(MbBody body);
+/** The scheme a body of this kind gets when the deck sets none: a name, or NULL for the
+    domain's rigid default (-mb_scheme), or NULL for an obstacle (MbBodyIsMovable false). */
+PETSC_EXTERN PetscErrorCode MbBodyGetDefaultScheme(MbBody body, const char **name);
+/** The same for a kind, before any body of it exists. */
+PETSC_EXTERN PetscErrorCode MbBodyKindGetDefaultScheme(MbBodyKind kind, const char **name);
+/** Elastic constants of a deformable body (Saint Venant–Kirchhoff, seed 003): Young's
+    modulus > 0 and Poisson's ratio in (−1, 0.5); errors name the value. Ignored by rigid
+    kinds. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodySetMaterial(MbBody body, PetscReal young, PetscReal poisson);
+/** Stored (strain) energy at the current configuration; 0 for rigid kinds. */
+PETSC_EXTERN PetscErrorCode MbBodyStrainEnergy(MbBody body, PetscReal *energy);
+/** Stability bound of the explicit scheme DEF_EXP for this body, damping included
+    (PETSC_MAX_REAL for kinds without one). */
+PETSC_EXTERN PetscErrorCode MbBodyCriticalStep(MbBody body, PetscReal *h);
+/** Mean Cauchy stress (row-major 3×3) of a deformable body; *has is false (and sigma zero)
+    for kinds without stress. */
+PETSC_EXTERN PetscErrorCode MbBodyGetStress(MbBody body, PetscReal sigma[9], PetscBool *has);
+/** Move the body's placement rigidly: x ↦ R(x − c) + c + d (R a rotation). */
+PETSC_EXTERN PetscErrorCode MbBodyTransform(MbBody body, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3]);
+/** The 12 + 6 numbers an output frame keeps of the body (doc/output.md): rigid q and
+    u = [Ω, v]; pseudo-rigid q = [F row-wise, x̄] and [ω, v], ω the spin axial(skew(ḞF⁻¹)). */
+PETSC_EXTERN PetscErrorCode MbBodyGetFrameState(MbBody body, PetscReal q[12], PetscReal u[6]);
+/** The motion of a homogeneously moving body (rigid, pseudo-rigid) as 24 numbers
+    [A, B, x̄, v]: x = x̄ + A(X − X̄), ẋ = v + B(X − X̄), A and B row-major. Output frames keep
+    it, so that points of any such body can be followed without knowing its kind. */
+PETSC_EXTERN PetscErrorCode MbBodyGetAffine(MbBody body, PetscReal m[24]);
+/** A ball holding the body in its current placement: centre and radius. */
+PETSC_EXTERN PetscErrorCode MbBodyBound(MbBody body, PetscReal center[3], PetscReal *radius);
+
 /** Opaque user pointer (the deck's Python object, say). */
 PETSC_EXTERN PetscErrorCode MbBodySetUserData(MbBody body, void *ctx);
 PETSC_EXTERN PetscErrorCode MbBodyGetUserData(MbBody body, void **ctx);

@@ -124,6 +124,10 @@ PETSC_EXTERN PetscErrorCode MbDomainEvalForces(MbDomain dom, PetscReal t, PetscR
     body moves). Translational masses only,
     dashpots ignored; PETSC_INFINITY without either. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainCriticalStep(MbDomain dom, PetscReal *hcrit);
+/** The smallest critical step (MbBodyCriticalStep) of the bodies whose scheme is stable only
+    below it (DEF_EXP), and that body's id; PETSC_MAX_REAL and −1 when there is none.
+    Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainBodyCriticalStep(MbDomain dom, PetscReal *hcrit, PetscInt *id);
 
 /** The domain's constraint solver (type, tolerances: MbSolverSetType, ...). */
 PETSC_EXTERN PetscErrorCode MbDomainGetSolver(MbDomain dom, MbSolver *solver);

@@ -10,6 +10,10 @@
 #define MBRIGPOS "RIG_POS" /* seed 000, (31)–(35): positive energy drift */
 #define MBRIGNEG "RIG_NEG" /* seed 000, (31)–(36): negative energy drift; the default */
 #define MBRIGIMP "RIG_IMP" /* seed 000, (31)–(34), (37)–(38): energy oscillates */
+/* Deformable schemes (pseudo-rigid and finite-element bodies), the same leap-frog with
+   A = M or A = M + (ηh/2 + h²/4)K (src/scheme/deformable/) */
+#define MBDEFEXP "DEF_EXP" /* seed 000, (39): explicit; the default of deformable bodies */
+#define MBDEFLIM "DEF_LIM" /* seed 000, (40): linearly implicit */
 /* Force schemes (src/scheme/force/): the domain evaluates all forces (gravity, loads, springs,
    penalty contacts) where the scheme asks; joints and non-penalty contacts need RIG_*. */
 #define MBEULEREXP "EULER_EXP" /* seed 002: explicit (forward) Euler, order 1 */
@@ -44,6 +48,9 @@ PETSC_EXTERN PetscErrorCode MbSchemeStepEnd(MbScheme scheme, MbBody body, PetscR
     in [0, 1]), "beta" (CHUNG_LEE, in [1, 28/27]). Errors name the scheme, the parameter and
     the value. Not collective. */
 PETSC_EXTERN PetscErrorCode MbSchemeSetParameter(MbScheme scheme, const char name[], PetscReal value);
+/** Whether the scheme is stable only below each body's critical step (MbBodyCriticalStep):
+    DEF_EXP. */
+PETSC_EXTERN PetscErrorCode MbSchemeIsBounded(MbScheme scheme, PetscBool *bounded);
 /** Newton iterations done and steps whose Newton did not converge, since creation. */
 PETSC_EXTERN PetscErrorCode MbSchemeGetStats(MbScheme scheme, PetscInt *iterations, PetscInt *failures);
 PETSC_EXTERN PetscErrorCode MbSchemeDestroy(MbScheme *scheme);

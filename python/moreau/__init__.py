@@ -557,9 +557,10 @@ def COPY(shape):
 
 # ---------------------------------------------------------------- bodies
 
-_KINDS = ('RIGID', 'OBSTACLE')
-_KIND_CODE = {'RIGID': 0, 'OBSTACLE': 1}
-_LATER_KINDS = ('PSEUDO_RIGID', 'EXTENDED_PSEUDO_RIGID', 'FINITE_ELEMENT')
+_KINDS = ('RIGID', 'OBSTACLE', 'PSEUDO_RIGID')
+_KIND_CODE = {'RIGID': 0, 'OBSTACLE': 1, 'PSEUDO_RIGID': 2}
+_LATER_KINDS = ('EXTENDED_PSEUDO_RIGID', 'FINITE_ELEMENT')
+_SIZES = {'RIGID': (12, 6), 'OBSTACLE': (12, 6), 'PSEUDO_RIGID': (12, 12)}  # len(conf), len(velo)
 
 
 class Body:
@@ -602,23 +603,26 @@ class Body:
 
     @property
     def conf(self):
-        """Rigid: rotation column-wise (9) then mass centre (3); None where not owned."""
+        """Rigid: rotation column-wise (9) then mass centre (3); pseudo-rigid: deformation
+        gradient column-wise (9) then mass centre (3); None where not owned."""
         return _m.body_get(self._sol._h, self._id, 0) if self._own else None
 
     @conf.setter
     def conf(self, q):
-        q = _vec('BODY.conf', 'value', q, 12)
+        q = _vec('BODY.conf', 'value', q, _SIZES[self.kind][0])
         if self._own:
             _m.body_set_state(self._sol._h, self._id, 0, q)
 
     @property
     def velo(self):
-        """Rigid: referential angular (3) then spatial linear velocity (3); None where not owned."""
+        """Rigid: referential angular (3) then spatial linear velocity (3); pseudo-rigid: the
+        rate of the deformation gradient column-wise (9) then the linear velocity (3); None
+        where not owned."""
         return _m.body_get(self._sol._h, self._id, 1) if self._own else None
 
     @velo.setter
     def velo(self, u):
-        u = _vec('BODY.velo', 'value', u, 6)
+        u = _vec('BODY.velo', 'value', u, _SIZES[self.kind][1])
         if self.kind == 'OBSTACLE' and any(u):
             raise ValueError('BODY.velo: body %d is an OBSTACLE: it cannot be given a velocity' % self._id)
         if self._own:
@@ -630,7 +634,9 @@ class Body:
             return _m.body_get(self._sol._h, self._id, 3)
         if self._x and 'scheme' in self._x:
             return self._x['scheme']
-        return None if self.kind == 'OBSTACLE' else _m.default_scheme()
+        if self.kind == 'OBSTACLE':
+            return None
+        return 'DEF_EXP' if self.kind == 'PSEUDO_RIGID' else _m.default_scheme()
 
     @scheme.setter
     def scheme(self, name):
@@ -667,25 +673,33 @@ class Body:
 
 
 def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=None):
-    """BODY(solfec, kind, shape, material, label): kinds 'RIGID' and 'OBSTACLE' now."""
+    """BODY(solfec, kind, shape, material, label): kinds 'RIGID', 'OBSTACLE' and
+    'PSEUDO_RIGID' (Saint Venant-Kirchhoff from the material's young and poisson)."""
     fn = 'BODY'
     if type(solfec) is not Solfec:
         _check_solfec(fn, solfec)
     if kind not in _KIND_CODE:
         if kind in _LATER_KINDS:
-            raise ValueError("%s: kind %r is not supported yet (only 'RIGID' and 'OBSTACLE' are)" % (fn, kind))
-        raise ValueError("%s: kind must be 'RIGID' or 'OBSTACLE', got %r" % (fn, kind))
+            raise ValueError("%s: kind %r is not supported yet (RIGID, OBSTACLE and PSEUDO_RIGID are)" % (fn, kind))
+        raise ValueError("%s: kind must be 'RIGID', 'OBSTACLE' or 'PSEUDO_RIGID', got %r" % (fn, kind))
     if type(material) is not BulkMaterial:
         raise TypeError('%s: material must be a BULK_MATERIAL object, got %r' % (fn, material))
+    if kind == 'PSEUDO_RIGID':  # checked on every rank: the same error everywhere
+        if not material.young > 0:
+            raise ValueError("%s: a PSEUDO_RIGID body needs Young's modulus > 0, got young=%r" % (fn, material.young))
+        if not -1 < material.poisson < 0.5:
+            raise ValueError("%s: a PSEUDO_RIGID body needs Poisson's ratio in (-1, 0.5), got poisson=%r" % (fn, material.poisson))
     if label is not None and type(label) is not str:
         raise TypeError('%s: label must be a string, got %r' % (fn, label))
     h = solfec._h
     if type(shape) is Sphere:  # the fast path: a million spheres
         c = shape.center
-        bid = _m.body_sphere(h, _KIND_CODE[kind], c[0], c[1], c[2], shape.radius, shape.volid, shape.surfid, material.density, label)
+        bid = _m.body_sphere(h, _KIND_CODE[kind], c[0], c[1], c[2], shape.radius, shape.volid, shape.surfid, material.density, label,
+                             material.young, material.poisson)
     else:
         parts = _parts(fn, shape, [])
-        bid = _m.body_shape(h, _KIND_CODE[kind], parts if _m.next_owned(h) else None, material.density, label)
+        bid = _m.body_shape(h, _KIND_CODE[kind], parts if _m.next_owned(h) else None, material.density, label,
+                            material.young, material.poisson)
     b = Body()
     b._sol = solfec
     b._id = bid

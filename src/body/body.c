@@ -6,14 +6,6 @@
 
 const char *const MbBodyKinds[] = {"RIGID", "OBSTACLE", "PSEUDO_RIGID", "FINITE_ELEMENT", "MbBodyKind", "MB_BODY_", NULL};
 
-/* Reset q to the reference configuration: Λ = I (column-wise), x̄ = X̄. */
-static void RigidReset(MbBody b)
-{
-  PetscArrayzero(b->q, 12);
-  b->q[0] = b->q[4] = b->q[8] = 1.0;
-  MbV3Copy(b->mp.center, &b->q[9]);
-}
-
 /* Checks that J is symmetric positive definite (Sylvester's criterion) and stores J⁻¹. */
 static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
 {
@@ -32,23 +24,21 @@ static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscReal rho, const char label[], MbBody *body)
+/* The kinds, by MbBodyKind: adding a kind is its folder and one line here. */
+static const MbBodyOps *const Kinds[] = {
+  &MbBodyOps_Rigid,       /* MB_BODY_RIGID */
+  &MbBodyOps_Obstacle,    /* MB_BODY_OBSTACLE */
+  &MbBodyOps_PseudoRigid, /* MB_BODY_PSEUDO_RIGID */
+  NULL,                   /* MB_BODY_FEM: to come */
+};
+
+const MbBodyOps *MbBodyKindOps(MbBodyKind kind) { return kind >= 0 && kind <= MB_BODY_FEM ? Kinds[kind] : NULL; }
+
+PetscErrorCode MbBodyAllocState(MbBody b)
 {
-  MbBody      b;
-  MbMassProps mp;
   PetscFunctionBegin;
-  PetscCheck(kind == MB_BODY_RIGID || kind == MB_BODY_OBSTACLE, PETSC_COMM_SELF, PETSC_ERR_SUP, "body kind %s is not implemented yet (RIGID and OBSTACLE are)", (kind >= 0 && kind <= MB_BODY_FEM) ? MbBodyKinds[kind] : "unknown");
-  PetscCheck(shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT " has no shape", id);
-  PetscCall(MbShapeMassProps(shape, rho, &mp)); /* before allocating: bad input leaks nothing */
-  PetscCall(PetscNew(&b));
-  b->mp   = mp;
-  b->id   = id;
-  b->kind = kind;
-  b->ops  = kind == MB_BODY_RIGID ? &MbBodyOps_Rigid : &MbBodyOps_Obstacle;
-  b->nq   = 12;
-  b->nu   = 6;
-  PetscCall(PetscStrallocpy(label, &b->label));
-  PetscCall(MbShapeDuplicate(shape, &b->shape));
+  b->nq = b->ops->nq;
+  b->nu = b->ops->nu;
   /* one block: q, u, q0, u0, fext, aux(3) */
   PetscCall(PetscCalloc1(2 * b->nq + 3 * b->nu + 3, &b->q));
   b->u    = b->q + b->nq;
@@ -58,8 +48,35 @@ PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscRe
   b->aux  = b->fext + b->nu;
   PetscCall(PetscCalloc1(4 * b->nu, &b->force)); /* force (nu), then acc (3 nu) */
   b->acc = b->force + b->nu;
-  RigidReset(b);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscReal rho, const char label[], MbBody *body)
+{
+  MbBody           b;
+  MbMassProps      mp;
+  const MbBodyOps *ops = MbBodyKindOps(kind);
+  PetscFunctionBegin;
+  PetscCheck(ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "body kind %s is not implemented yet (RIGID, OBSTACLE and PSEUDO_RIGID are)", (kind >= 0 && kind <= MB_BODY_FEM) ? MbBodyKinds[kind] : "unknown");
+  PetscCheck(shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT " has no shape", id);
+  PetscCall(MbShapeMassProps(shape, rho, &mp)); /* before allocating: bad input leaks nothing */
+  PetscCall(PetscNew(&b));
+  b->mp   = mp;
+  b->id   = id;
+  b->kind = kind;
+  b->ops  = ops;
+  PetscCall(PetscStrallocpy(label, &b->label));
+  PetscCall(MbShapeDuplicate(shape, &b->shape));
+  PetscCall(MbBodyAllocState(b));
   PetscCall(SetInertia(b, b->mp.inertia));
+  {
+    PetscErrorCode ierr = ops->create(b);
+    if (ierr) {
+      PetscCall(MbBodyDestroy(&b));
+      PetscCall(ierr);
+    }
+  }
+  PetscCall(ops->reset(b));
   *body = b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -74,6 +91,7 @@ PetscErrorCode MbBodyDestroy(MbBody *body)
     if (b->load[i].destroy) PetscCall(b->load[i].destroy(b->load[i].ctx));
   }
   PetscCall(PetscFree(b->load));
+  if (b->ops && b->ops->destroy) PetscCall(b->ops->destroy(b));
   PetscCall(PetscFree(b->q));
   PetscCall(PetscFree(b->force));
   PetscCall(PetscFree(b->label));
@@ -96,7 +114,7 @@ PetscErrorCode MbBodySetChars(MbBody b, PetscReal mass, PetscReal volume, const 
   b->mp.volume = volume;
   MbV3Copy(center, b->mp.center);
   b->extent = 0; /* about the new centre */
-  RigidReset(b);
+  PetscCall(b->ops->reset(b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -124,29 +142,92 @@ PetscErrorCode MbBodyGetState(MbBody b, PetscReal **q, PetscReal **u)
   return PETSC_SUCCESS;
 }
 
-PetscErrorCode MbBodySetVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3])
+static PetscErrorCode SetVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3], PetscBool spatial)
 {
   PetscFunctionBegin;
-  PetscCheck(b->kind != MB_BODY_OBSTACLE || ((!linear || MbV3Norm(linear) == 0) && (!angular || MbV3Norm(angular) == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " is an OBSTACLE: it cannot be given a velocity", b->id);
-  if (angular) MbV3Copy(angular, &b->u[0]);
-  if (linear) MbV3Copy(linear, &b->u[3]);
+  PetscCheck(b->ops->movable || ((!linear || MbV3Norm(linear) == 0) && (!angular || MbV3Norm(angular) == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " is an %s: it cannot be given a velocity", b->id, b->ops->name);
+  if (b->ops->movable) PetscCall(b->ops->set_velocity(b, linear, angular, spatial));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MbBodySetVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3]) { return SetVelocity(b, linear, angular, PETSC_FALSE); }
+PetscErrorCode MbBodySetSpatialVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3]) { return SetVelocity(b, linear, angular, PETSC_TRUE); }
+
+PetscBool MbBodyIsMovable(MbBody b) { return b->ops->movable; }
+
+PetscErrorCode MbBodyKindGetDefaultScheme(MbBodyKind kind, const char **name)
+{
+  const MbBodyOps *ops = MbBodyKindOps(kind);
+  *name                = ops ? ops->scheme : NULL;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbBodyGetDefaultScheme(MbBody b, const char **name)
+{
+  *name = b->ops->scheme;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbBodySetMaterial(MbBody b, PetscReal young, PetscReal poisson)
+{
+  PetscFunctionBegin;
+  if (b->ops->material) PetscCall(b->ops->material(b, young, poisson));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyStrainEnergy(MbBody b, PetscReal *e)
+{
+  PetscFunctionBegin;
+  *e = 0;
+  if (b->ops->strain_energy) PetscCall(b->ops->strain_energy(b, e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyCriticalStep(MbBody b, PetscReal *h)
+{
+  PetscFunctionBegin;
+  *h = PETSC_MAX_REAL;
+  if (b->ops->critical_step) PetscCall(b->ops->critical_step(b, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyGetStress(MbBody b, PetscReal sigma[9], PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = b->ops->stress ? PETSC_TRUE : PETSC_FALSE;
+  if (*has) PetscCall(b->ops->stress(b, sigma));
+  else PetscCall(PetscArrayzero(sigma, 9));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyTransform(MbBody b, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3]) { return b->ops->transform(b, R, c, d); }
+
+PetscErrorCode MbBodyGetFrameState(MbBody b, PetscReal q[12], PetscReal u[6])
+{
+  PetscFunctionBegin;
+  if (b->ops->frame_state) PetscCall(b->ops->frame_state(b, q, u));
+  else {
+    PetscCheck(b->nq == 12 && b->nu == 6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body kind %s has no frame state", b->ops->name);
+    PetscCall(PetscArraycpy(q, b->q, 12));
+    PetscCall(PetscArraycpy(u, b->u, 6));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyGetAffine(MbBody b, PetscReal m[24])
+{
+  PetscFunctionBegin;
+  PetscCheck(b->ops->affine, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " of kind %s does not move homogeneously", b->id, b->ops->name);
+  PetscCall(b->ops->affine(b, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyBound(MbBody b, PetscReal c[3], PetscReal *r) { return b->ops->bound(b, c, r); }
 
 PetscErrorCode MbBodyKineticEnergy(MbBody b, PetscReal *ek) { return b->ops->kinetic(b, ek); }
 PetscErrorCode MbBodyInverseInertia(MbBody b, const PetscReal x[], PetscReal y[]) { return b->ops->inverse(b, 1, x, y); }
 PetscErrorCode MbBodyPointToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3]) { return b->ops->to_spatial(b, X, x); }
 
-/* X = Λᵀ(x − x̄) + X̄ (the rigid and obstacle layout, rotation then mass centre in q). q
-   holds Λ column-wise, so read row-major it is Λᵀ: MbM3Mult on q forms the same products
-   and sums as MbM3MultTranspose on Λ, without building Λ. */
-void MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
-{
-  PetscReal a[3];
-  MbV3Sub(x, &b->q[9], a);
-  MbM3Mult(b->q, a, a);
-  MbV3Add(a, b->mp.center, X);
-}
 PetscErrorCode MbBodyPointVelocity(MbBody b, const PetscReal X[3], PetscReal v[3]) { return b->ops->point_velocity(b, b->u, X, v); }
 PetscErrorCode MbBodyOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[]) { return b->ops->operator_h(b, X, base, H); }
 PetscErrorCode MbBodyMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { return b->ops->momentum(b, a, l); }

@@ -4,17 +4,44 @@
 
 #include <moreau/mbbody.h>
 
+/* The operations of a kinematic model (a body kind). Each kind lives in its own folder under
+   src/body/ and registers its table in body.c (Kinds[]); nothing outside src/body/ and
+   src/scheme/ asks a body for its kind. Optional operations are NULL where a kind has no
+   such thing (a rigid body has no internal force). */
 typedef struct {
   const char *name;                                                                        /* model name */
+  PetscInt    nq, nu;                                                                      /* sizes of q and u */
+  PetscBool   movable;                                                                     /* integrated (an obstacle is not) */
+  const char *scheme;                                                                      /* default scheme; NULL: the domain's rigid default */
+  PetscErrorCode (*create)(MbBody);                                                        /* private data; q in the reference configuration */
+  PetscErrorCode (*destroy)(MbBody);                                                       /* private data (may be NULL) */
+  PetscErrorCode (*reset)(MbBody);                                                         /* q ← the reference configuration (after new mass characteristics) */
   PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                          /* ½uᵀMu */
   PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);             /* y_j = A⁻¹x_j for n vectors of length nu, one after another */
   PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);/* generalized external force */
   PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                  /* X ↦ x */
+  PetscErrorCode (*to_referential)(MbBody, const PetscReal[3], PetscReal[3]);              /* x ↦ X */
   PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]); /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
-  PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);/* H at X in a frame */
-  PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                          /* angular, linear */
-  PetscErrorCode (*acceleration)(MbBody, const PetscReal[], PetscReal[]);                  /* a = A⁻¹(f − gyroscopic) at u */
-  PetscErrorCode (*advance)(MbBody, const PetscReal[], const PetscReal[], PetscReal[]);    /* q = q0 ⊕ Δ (exp map for rotations) */
+  PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);/* H at X in a frame: 3×nu row-major */
+  PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                          /* angular (about the origin), linear */
+  PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool); /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
+  PetscErrorCode (*transform)(MbBody, const PetscReal[9], const PetscReal[3], const PetscReal[3]); /* move the placement by x ↦ R(x − c) + c + d */
+  PetscErrorCode (*bound)(MbBody, PetscReal[3], PetscReal *);                              /* spatial centre and radius of a ball holding the body */
+  PetscErrorCode (*frame_state)(MbBody, PetscReal[12], PetscReal[6]);                      /* the 12 + 6 numbers an output frame keeps (NULL: q and u when nq = 12, nu = 6) */
+  PetscErrorCode (*affine)(MbBody, PetscReal[24]);                                         /* homogeneous motion: x = x̄ + A(X − X̄), ẋ = v + B(X − X̄) as [A, B, x̄, v] (A, B row-major); NULL: not homogeneous */
+  PetscErrorCode (*acceleration)(MbBody, const PetscReal[], PetscReal[]);                  /* force schemes: a = A⁻¹(f − gyroscopic) at u (NULL: none apply) */
+  PetscErrorCode (*advance)(MbBody, const PetscReal[], const PetscReal[], PetscReal[]);    /* force schemes: q = q0 ⊕ Δ (exp map for rotations) */
+  /* deformable kinds (NULL for rigid ones) */
+  PetscErrorCode (*material)(MbBody, PetscReal, PetscReal);                                /* Young's modulus, Poisson's ratio: checked and kept */
+  PetscErrorCode (*internal)(MbBody, const PetscReal[], PetscReal[]);                      /* f = f_int(q) + η K(q) u (the damping, seed 003), for u given */
+  PetscErrorCode (*tangent)(MbBody, PetscReal[]);                                          /* K = ∂f_int/∂q at q, dense nu×nu row-major (small kinds; a mesh will hand a Mat) */
+  PetscErrorCode (*factor)(MbBody, PetscReal);                                             /* A = M + c K(q) for the inverse op (c = 0: A = M) */
+  PetscErrorCode (*strain_energy)(MbBody, PetscReal *);                                    /* stored energy at q */
+  PetscErrorCode (*critical_step)(MbBody, PetscReal *);                                    /* stability bound of DEF_EXP, damping included */
+  PetscErrorCode (*stress)(MbBody, PetscReal[9]);                                          /* mean Cauchy stress at q (row-major) */
+  PetscErrorCode (*pack_size)(MbBody, size_t *);                                           /* bytes of the private data that travels (may be NULL: none) */
+  PetscErrorCode (*pack)(MbBody, char *);                                                  /* write it */
+  PetscErrorCode (*unpack)(MbBody, const char *, size_t);                                  /* read it into a body whose common part is unpacked */
 } MbBodyOps;
 
 typedef struct {
@@ -57,10 +84,16 @@ struct _p_MbBody {
   void             *user;    /* user pointer (deck object) */
   PetscInt          mark;    /* scratch of the domain (ghost refresh stamp) */
   PetscReal         extent;  /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
+  void             *data;    /* the kind's private data */
 };
 
 PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;
 PETSC_INTERN const MbBodyOps MbBodyOps_Obstacle;
+PETSC_INTERN const MbBodyOps MbBodyOps_PseudoRigid;
+/* The table of a kind (NULL: not implemented). */
+PETSC_INTERN const MbBodyOps *MbBodyKindOps(MbBodyKind);
+/* Allocate q, u and the scheme scratch for the sizes of b->ops (body.c). */
+PETSC_INTERN PetscErrorCode MbBodyAllocState(MbBody);
 
 /* Bytes of a packed body; pack into buf (MbBodyPackSize bytes); unpack a new body from
    buf (len bytes available), *used bytes consumed. A ghost (migrate false) carries what
@@ -72,8 +105,8 @@ PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, PetscBool migrate, char *, size_t
 PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *, char scheme[64]);
 /* A load given by entry ref (fn, ctx) of the domain's callback table (not destroyed here). */
 PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, void *, PetscInt ref);
-/* The referential point of spatial point x (rigid and obstacle bodies): the inverse of to_spatial. */
-PETSC_INTERN void MbBodyPointToReferential(MbBody, const PetscReal x[3], PetscReal X[3]);
+/* The referential point of spatial point x: the inverse of to_spatial. */
+static inline void MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3]) { (void)b->ops->to_referential(b, x, X); }
 /* Prefetching for loops that visit bodies out of their order in memory (by contact, by
    constraint): the struct a few iterations ahead, then, once it is in cache, its state
    (q and u, or q and u0 at the start of the step). Misses on these were most of such

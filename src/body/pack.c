@@ -71,6 +71,15 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
       Put(w, p->fsurf, (size_t)p->nf * sizeof(PetscInt));
     }
   }
+  { /* the kind's private data, behind its length */
+    size_t n = 0;
+    if (b->ops->pack_size) (void)b->ops->pack_size(b, &n);
+    Put(w, &n, sizeof(size_t));
+    if (n) {
+      if (w->p) (void)b->ops->pack(b, w->p + w->n);
+      w->n += n;
+    }
+  }
   if (!migrate) return;
   {
     const char *name = NULL;
@@ -147,8 +156,8 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   PetscCall(Get(&r, &mig, 1));
   PetscCall(Get(&r, &b->id, sizeof(PetscInt)));
   PetscCall(Get(&r, &b->kind, sizeof(MbBodyKind)));
-  PetscCheck(b->kind == MB_BODY_RIGID || b->kind == MB_BODY_OBSTACLE, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " has unknown kind %d", b->id, (int)b->kind);
-  b->ops = b->kind == MB_BODY_RIGID ? &MbBodyOps_Rigid : &MbBodyOps_Obstacle;
+  b->ops = MbBodyKindOps(b->kind);
+  PetscCheck(b->ops, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " has unknown kind %d", b->id, (int)b->kind);
   PetscCall(Get(&r, &ll, sizeof(PetscInt)));
   if (ll >= 0) {
     PetscCall(PetscCalloc1(ll + 1, &b->label));
@@ -158,17 +167,8 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   PetscCall(Get(&r, b->Jinv, 9 * sizeof(PetscReal)));
   PetscCall(Get(&r, &nq, sizeof(PetscInt)));
   PetscCall(Get(&r, &nu, sizeof(PetscInt)));
-  PetscCheck(nq == 12 && nu == 6, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " has sizes nq = %" PetscInt_FMT ", nu = %" PetscInt_FMT, b->id, nq, nu);
-  b->nq = nq;
-  b->nu = nu;
-  PetscCall(PetscCalloc1(2 * nq + 3 * nu + 3, &b->q));
-  b->u    = b->q + nq;
-  b->q0   = b->u + nu;
-  b->u0   = b->q0 + nq;
-  b->fext = b->u0 + nu;
-  b->aux  = b->fext + nu;
-  PetscCall(PetscCalloc1(4 * nu, &b->force)); /* force schemes' arrays: a migrating body brings acc (below), a ghost neither */
-  b->acc = b->force + nu;
+  PetscCheck(nq == b->ops->nq && nu == b->ops->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed %s body %" PetscInt_FMT " has sizes nq = %" PetscInt_FMT ", nu = %" PetscInt_FMT ", expected %" PetscInt_FMT " and %" PetscInt_FMT, b->ops->name, b->id, nq, nu, b->ops->nq, b->ops->nu);
+  PetscCall(MbBodyAllocState(b)); /* force schemes' arrays: a migrating body brings acc (below), a ghost neither */
   PetscCall(Get(&r, b->q, (size_t)nq * sizeof(PetscReal)));
   PetscCall(Get(&r, b->u, (size_t)nu * sizeof(PetscReal)));
   PetscCall(Get(&r, b->u0, (size_t)nu * sizeof(PetscReal)));
@@ -200,6 +200,17 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
       PetscCall(Get(&r, p->fsurf, (size_t)p->nf * sizeof(PetscInt)));
     }
     s->n++;
+  }
+  PetscCall(b->ops->create(b));
+  {
+    size_t n;
+    PetscCall(Get(&r, &n, sizeof(size_t)));
+    PetscCheck(n <= r.len - r.n, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " is truncated: %zu bytes of %s data at offset %zu of %zu", b->id, n, b->ops->name, r.n, r.len);
+    if (n) {
+      PetscCheck(b->ops->unpack, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " carries %zu bytes of data its kind %s does not read", b->id, n, b->ops->name);
+      PetscCall(b->ops->unpack(b, r.p + r.n, n));
+      r.n += n;
+    }
   }
   if (mig) {
     PetscInt nl, nload;

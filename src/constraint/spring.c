@@ -88,12 +88,13 @@ PetscReal MbSpringPotential(const MbSpring *sp, PetscReal s)
 PetscErrorCode MbSpringAddForce(const MbSpring *sp, MbBody b, int side, const PetscReal n[3], PetscReal f[])
 {
   static const PetscReal eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  PetscReal              H[18], P[3];
+  PetscReal             *H, P[3];
   PetscFunctionBegin;
-  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "spring on body %" PetscInt_FMT ", which has %" PetscInt_FMT " velocities: springs handle up to 6 for now", b->id, b->nu);
+  PetscCall(PetscMalloc1(3 * b->nu, &H));
   MbV3Scale(side ? -sp->force : sp->force, n, P);
   PetscCall(b->ops->operator_h(b, sp->X[side], eye, H)); /* ẋ = H u, so the generalized force is Hᵀ P */
   for (int r = 0; r < 3; r++)
     for (PetscInt j = 0; j < b->nu; j++) f[j] += H[b->nu * r + j] * P[r];
+  PetscCall(PetscFree(H));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,6 +29,7 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->wsimd         = PETSC_TRUE;
   d->balance_metis = PETSC_TRUE;
   d->imbalance     = 1.0;
+  d->hcrit_body    = -1;
   PetscCall(MbSolverCreate(comm, &d->solver));
   *dom = d;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,9 +179,11 @@ PetscErrorCode MbDomainAddBody(MbDomain d, MbBody b)
   PetscFunctionBegin;
   PetscCheck(b->id % d->size == d->rank, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " belongs to rank %" PetscInt_FMT ", not rank %d", b->id, b->id % d->size, d->rank);
   PetscCheck(d->nbody == 0 || d->body[d->nbody - 1]->id < b->id, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bodies must be added in increasing id order: %" PetscInt_FMT " after %" PetscInt_FMT, b->id, d->body[d->nbody - 1]->id);
-  if (!b->scheme && b->kind == MB_BODY_RIGID) {
-    MbScheme s;
-    PetscCall(MbDomainGetScheme(d, d->default_scheme, &s));
+  if (!b->scheme && MbBodyIsMovable(b)) { /* the kind's default, or the domain's rigid one */
+    MbScheme    s;
+    const char *name;
+    PetscCall(MbBodyGetDefaultScheme(b, &name));
+    PetscCall(MbDomainGetScheme(d, name ? name : d->default_scheme, &s));
     PetscCall(MbBodySetScheme(b, s));
   }
   if (d->nbody == d->cap) {
@@ -259,8 +262,10 @@ static PetscErrorCode LocalEnergy(MbDomain d, MbEnergy *e)
     PetscCall(MbBodyKineticEnergy(d->body[i], &ek));
     e->kinetic += ek;
     e->external += d->body[i]->work;
+    PetscCall(MbBodyStrainEnergy(d->body[i], &ek));
+    e->internal += ek;
   }
-  e->internal = d->epot + d->espring; /* springs (forces.c) */
+  e->internal += d->epot + d->espring; /* and springs (forces.c) */
   e->contact  = d->work_contact;
   e->friction = d->work_friction;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -283,6 +288,7 @@ PetscErrorCode MbDomainGetBodyEnergy(MbDomain d, PetscInt id, MbEnergy *e)
   PetscCall(MbDomainFindBody(d, id, &b));
   if (b) {
     PetscCall(MbBodyKineticEnergy(b, &e->kinetic));
+    PetscCall(MbBodyStrainEnergy(b, &e->internal));
     e->external = b->work;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -482,6 +488,20 @@ static void FormatSeconds(double s, char buf[32])
   snprintf(buf, 32, "%ld:%02ld:%02ld", n / 3600, (n / 60) % 60, n % 60);
 }
 
+/* A step above a body's critical step is a warning naming the body and both steps, not a
+   silent clamp (Solfec-1.0 halves and clamps silently). Collective. */
+static PetscErrorCode WarnCriticalStep(MbDomain d)
+{
+  PetscReal hc;
+  PetscInt  id;
+  PetscFunctionBegin;
+  PetscCall(MbDomainBodyCriticalStep(d, &hc, &id));
+  d->hcrit = hc;
+  d->hcrit_body = id;
+  if (id >= 0 && d->h > hc) PetscCall(PetscPrintf(d->comm, "moreau: WARNING: the step %g is above the critical step %g of body %" PetscInt_FMT " (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body\n", (double)d->h, (double)hc, id));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
 {
   PetscReal      t_end = d->t + duration;
@@ -490,6 +510,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   PetscInt       steps0 = d->nsteps;
   PetscFunctionBegin;
   PetscCheck(duration >= 0 && PetscIsNormalReal(duration + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "run duration must be >= 0, got %g", (double)duration);
+  if (!d->started) PetscCall(WarnCriticalStep(d));
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
     PetscCall(MbDomainRunAdaptive(d, duration));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -590,6 +611,7 @@ PetscErrorCode MbDomainSummary(MbDomain d)
     PetscCall(MbAdaptGetStats(d->adapt, &rej, NULL));
     PetscCall(PetscPrintf(d->comm, "moreau: step-size controller %s: steps from %g to %g; %" PetscInt_FMT " intervals rejected, %" PetscInt_FMT " steps discarded\n", type, (double)(d->nhist ? hmin : 0), (double)hmax, rej, d->discarded));
   }
+  if (d->hcrit_body >= 0) PetscCall(PetscPrintf(d->comm, "moreau: critical step of the DEF_EXP bodies %g (body %" PetscInt_FMT ") at the start, step %g\n", (double)d->hcrit, d->hcrit_body, (double)d->h));
   PetscCall(PetscPrintf(d->comm, "moreau: time per phase (max over ranks):"));
   for (int p = 0; p < MB_PHASE_COUNT; p++) PetscCall(PetscPrintf(d->comm, " %s %.3f s%s", MbPhaseNames[p] + 2, t[p], p + 1 < MB_PHASE_COUNT ? "," : "\n"));
   /* one reduction per registered scheme name: that list is the same on every rank, while

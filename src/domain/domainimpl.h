@@ -44,6 +44,8 @@ struct _p_MbDomain {
   PetscLogDouble phase[MB_PHASE_COUNT]; /* wall time per phase, this rank */
   PetscLogDouble run_start;   /* wall clock at the first run */
   PetscBool      started;     /* a run has begun */
+  PetscReal      hcrit;       /* smallest critical step of the DEF_EXP bodies when the run began ... */
+  PetscInt       hcrit_body;  /* ... and its body (−1: none) */
   /* ownership (owner.c): replicated per-body metadata for ids below nknown */
   PetscInt       nknown;      /* bodies whose owner and kind this rank knows */
   PetscMPIInt   *owner;       /* owner rank by id */
@@ -113,7 +115,8 @@ struct _p_MbDomain {
   PetscBool      wsimd;       /* a body's dense blocks of W made with AVX2 where the CPU has it (-mb_locdyn_simd) */
   PetscInt       wnb;         /* this step: owned movable bodies with constraints, wbid[], */
   PetscInt      *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
-  PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (6×3, stored transposed: 3 rows of 6), for W and u */
+  PetscInt      *wgoff;       /* per entry of wadj: where its G starts in wG (entries of a body of nu velocities are 3 nu apart) */
+  PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (nu×3, stored transposed: 3 rows of nu), for W and u */
   PetscReal      work_contact;  /* work of normal reactions on this rank's rows */
   PetscReal      work_friction; /* friction dissipation on this rank's rows */
   PetscInt       solver_iterations; /* of the last step */

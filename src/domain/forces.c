@@ -25,7 +25,7 @@
 
 #define MAX_HALVINGS 12
 
-static PetscBool Integrated(MbBody b) { return b->kind != MB_BODY_OBSTACLE && b->scheme; }
+static PetscBool Integrated(MbBody b) { return MbBodyIsMovable(b) && b->scheme; }
 
 static PetscBool Owned(MbDomain d, PetscInt id)
 {
@@ -196,10 +196,12 @@ static PetscErrorCode SpringForces(MbDomain d, PetscReal t, PetscBool impulse)
     for (int k = 0; k < 2; k++) {
       if (!own[k] || !Integrated(b[k])) continue;
       if (impulse) {
-        PetscReal f[6] = {0, 0, 0, 0, 0, 0}, du[6];
+        PetscReal *f, *du;
+        PetscCall(PetscCalloc2(b[k]->nu, &f, b[k]->nu, &du));
         PetscCall(MbSpringAddForce(sp, b[k], k, n, f));
         PetscCall(b[k]->ops->inverse(b[k], 1, f, du));
         for (PetscInt i = 0; i < b[k]->nu; i++) b[k]->u[i] += d->h * du[i];
+        PetscCall(PetscFree2(f, du));
       } else
         PetscCall(MbSpringAddForce(sp, b[k], k, n, b[k]->force));
     }
@@ -258,11 +260,17 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
   /* detection takes the relative velocity of a contact from u0 ("the start of the step"):
      here the forces belong to the current state, so u0 is u while ghosts travel and the
      contacts are found */
-  PetscCall(PetscMalloc1(6 * d->nbody + 1, &save));
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    PetscCall(PetscArraycpy(save + 6 * i, b->u0, PetscMin(6, b->nu)));
-    PetscCall(PetscArraycpy(b->u0, b->u, PetscMin(6, b->nu)));
+  {
+    PetscInt n = 0;
+    for (PetscInt i = 0; i < d->nbody; i++) n += d->body[i]->nu;
+    PetscCall(PetscMalloc1(n + 1, &save));
+    n = 0;
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBody b = d->body[i];
+      PetscCall(PetscArraycpy(save + n, b->u0, b->nu));
+      PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
+      n += b->nu;
+    }
   }
   PetscCall(MbDomainGhostRefresh(d));
   PetscCall(SpringForces(d, t, PETSC_FALSE));
@@ -281,16 +289,18 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
       for (int m = 0; m < 2; m++) {
         PetscInt id = c->body[m];
         if (!Owned(d, id) || !Integrated(d->all[id]) || (m == 1 && id == c->body[0])) continue;
-        MbBody    b = d->all[id];
-        PetscReal H[18], P[3];
+        MbBody     b = d->all[id];
+        PetscReal *H, P[3];
+        PetscCall(PetscMalloc1(3 * b->nu, &H));
         PetscCall(b->ops->operator_h(b, c->X[m], c->base, H)); /* local frame: Hᵀ R */
         for (int r = 0; r < 3; r++) P[r] = m ? -c->R[r] : c->R[r];
         for (int r = 0; r < 3; r++)
           for (PetscInt j = 0; j < b->nu; j++) b->force[j] += H[b->nu * r + j] * P[r];
+        PetscCall(PetscFree(H));
       }
     }
   }
-  for (PetscInt i = 0; i < d->nbody; i++) PetscCall(PetscArraycpy(d->body[i]->u0, save + 6 * i, PetscMin(6, d->body[i]->nu)));
+  for (PetscInt i = 0, n = 0; i < d->nbody; n += d->body[i]->nu, i++) PetscCall(PetscArraycpy(d->body[i]->u0, save + n, d->body[i]->nu));
   PetscCall(PetscFree(save));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -461,13 +471,19 @@ PetscErrorCode MbDomainStepForces(MbDomain d)
       b->accok = PETSC_TRUE;
     }
   }
-  PetscCall(PetscMalloc1(18 * d->nbody + 1, &start)); /* q, u at the start of the step */
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
-    PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
-    PetscCall(PetscArraycpy(start + 18 * i, b->q, PetscMin(12, b->nq)));
-    PetscCall(PetscArraycpy(start + 18 * i + 12, b->u, PetscMin(6, b->nu)));
+  {
+    PetscInt n = 0;
+    for (PetscInt i = 0; i < d->nbody; i++) n += d->body[i]->nq + d->body[i]->nu;
+    PetscCall(PetscMalloc1(n + 1, &start)); /* q, u at the start of the step */
+    n = 0;
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBody b = d->body[i];
+      PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
+      PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
+      PetscCall(PetscArraycpy(start + n, b->q, b->nq));
+      PetscCall(PetscArraycpy(start + n + b->nq, b->u, b->nu));
+      n += b->nq + b->nu;
+    }
   }
   if (fam == MB_SCHEME_EXPLICIT) {
     for (PetscInt i = 0; i < d->nbody; i++)
@@ -484,11 +500,12 @@ PetscErrorCode MbDomainStepForces(MbDomain d)
     }
     PetscCall(ImplicitStep(d, s, d->t, d->h, 0));
   }
-  for (PetscInt i = 0; i < d->nbody; i++) { /* start-of-step state for whoever reads it, and the work */
+  for (PetscInt i = 0, n = 0; i < d->nbody; i++) { /* start-of-step state for whoever reads it, and the work */
     MbBody    b = d->body[i];
     PetscReal p = 0;
-    PetscCall(PetscArraycpy(b->q0, start + 18 * i, PetscMin(12, b->nq)));
-    PetscCall(PetscArraycpy(b->u0, start + 18 * i + 12, PetscMin(6, b->nu)));
+    PetscCall(PetscArraycpy(b->q0, start + n, b->nq));
+    PetscCall(PetscArraycpy(b->u0, start + n + b->nq, b->nu));
+    n += b->nq + b->nu;
     if (!Integrated(b)) continue;
     for (PetscInt k = 0; k < b->nu; k++) p += b->fext[k] * 0.5 * (b->u0[k] + b->u[k]);
     b->work += d->h * p;
@@ -511,7 +528,7 @@ PetscErrorCode MbDomainCriticalStep(MbDomain d, PetscReal *hcrit)
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
   for (PetscInt i = 0; i < d->nbody; i++)
-    if (d->body[i]->kind != MB_BODY_OBSTACLE) {
+    if (MbBodyIsMovable(d->body[i])) {
       mmin = PetscMin(mmin, d->body[i]->mp.mass);
       nmov++;
     }
@@ -537,5 +554,34 @@ PetscErrorCode MbDomainCriticalStep(MbDomain d, PetscReal *hcrit)
     for (PetscInt k = 0; k < d->nmat; k++)
       if (d->mat[k].model == 1) w2 = PetscMax(w2, (gmov > 1 ? 2 : 1) * d->mat[k].spring / mmin);
   *hcrit = w2 > 0 ? 2 / PetscSqrtReal(w2) : PETSC_INFINITY;
+  {
+    PetscReal hb;
+    PetscInt  id;
+    PetscCall(MbDomainBodyCriticalStep(d, &hb, &id));
+    if (id >= 0) *hcrit = PetscMin(*hcrit, hb);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainBodyCriticalStep(MbDomain d, PetscReal *hcrit, PetscInt *id)
+{
+  struct {
+    double v;
+    int    i;
+  } loc = {PETSC_MAX_REAL, -1}, glob;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody    b = d->body[i];
+    PetscBool bounded;
+    PetscReal h;
+    if (!b->scheme) continue;
+    PetscCall(MbSchemeIsBounded(b->scheme, &bounded));
+    if (!bounded) continue;
+    PetscCall(MbBodyCriticalStep(b, &h));
+    if (h < loc.v) loc.v = h, loc.i = (int)b->id;
+  }
+  PetscCallMPI(MPI_Allreduce(&loc, &glob, 1, MPI_DOUBLE_INT, MPI_MINLOC, d->comm));
+  *hcrit = glob.v;
+  *id    = glob.i;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

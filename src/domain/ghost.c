@@ -23,13 +23,15 @@
 
 enum { GHOST_STATE = 0, GHOST_FULL = 1 };
 
-/* Spatial box of b: the mass centre is q[9..11] for the rigid and obstacle layouts. */
+/* Spatial box of b: its bounding ball (MbBodyBound) widened by eps. */
 static void BodyBox(MbBody b, PetscReal eps, PetscReal box[6])
 {
-  PetscReal e = MbBodyExtent(b) + eps;
+  PetscReal c[3], e;
+  (void)MbBodyBound(b, c, &e);
+  e += eps;
   for (int k = 0; k < 3; k++) {
-    box[k]     = b->q[9 + k] - e;
-    box[3 + k] = b->q[9 + k] + e;
+    box[k]     = c[k] - e;
+    box[3 + k] = c[k] + e;
   }
 }
 
@@ -217,9 +219,8 @@ static PetscErrorCode GhostRebuild(MbDomain d)
     PetscReal *x = &bb[6 * i];
     MbBody     b = d->body[i];
     BodyBox(b, d->geps + 0.5 * d->gskin_len, x);
-    for (int k = 0; k < 3; k++) d->gref[4 * i + k] = b->q[9 + k];
-    d->gref[4 * i + 3] = MbBodyExtent(b);
-    if (b->kind == MB_BODY_OBSTACLE) continue;
+    PetscCall(MbBodyBound(b, &d->gref[4 * i], &d->gref[4 * i + 3]));
+    if (!MbBodyIsMovable(b)) continue;
     for (int k = 0; k < 3; k++) {
       mybox[k]     = PetscMin(mybox[k], x[k]);
       mybox[3 + k] = PetscMax(mybox[3 + k], x[3 + k]);
@@ -240,7 +241,7 @@ static PetscErrorCode GhostRebuild(MbDomain d)
   PetscCall(PetscMalloc4(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx, 8 * d->nbody + 1, &coarse, d->nbody + 1, &kidx));
   for (PetscInt i = 0; i < d->nbody; i++) {
     cidx[i] = ncell, kidx[i] = ncoarse;
-    if (d->body[i]->kind == MB_BODY_OBSTACLE) continue;
+    if (!MbBodyIsMovable(d->body[i])) continue;
     ncell += BoxCells(&bb[6 * i], hc, &cells[ncell]);
     ncoarse += BoxCells(&bb[6 * i], COARSE * hc, &coarse[ncoarse]);
   }
@@ -284,7 +285,7 @@ static PetscErrorCode GhostRebuild(MbDomain d)
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody           b = d->body[i];
     const PetscReal *x = &bb[6 * i];
-    if (b->kind == MB_BODY_OBSTACLE) {
+    if (!MbBodyIsMovable(b)) {
       for (PetscMPIInt r = 0; r < d->size; r++)
         if (r != d->rank && Overlap(x, &rbox[7 * r])) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
       continue;
@@ -365,11 +366,12 @@ static PetscErrorCode GhostSetHolds(MbDomain d, PetscBool *holds, PetscReal *wid
   for (int k = 0; k < 5; k++) same = same && key[k] == d->gsetkey[k] ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody    b = d->body[i];
-    PetscReal e = MbBodyExtent(b);
-    if (b->kind != MB_BODY_OBSTACLE) loc[1] = PetscMax(loc[1], 2 * (e + d->geps));
+    PetscReal e, c[3];
+    PetscCall(MbBodyBound(b, c, &e));
+    if (MbBodyIsMovable(b)) loc[1] = PetscMax(loc[1], 2 * (e + d->geps));
     if (same) {
       const PetscReal *x0  = &d->gref[4 * i];
-      PetscReal        dev = PetscMax(PetscMax(PetscAbsReal(b->q[9] - x0[0]), PetscAbsReal(b->q[10] - x0[1])), PetscAbsReal(b->q[11] - x0[2]));
+      PetscReal        dev = PetscMax(PetscMax(PetscAbsReal(c[0] - x0[0]), PetscAbsReal(c[1] - x0[1])), PetscAbsReal(c[2] - x0[2]));
       loc[0]               = PetscMax(loc[0], dev + PetscMax(e - x0[3], 0));
     }
   }

@@ -56,7 +56,7 @@ PetscErrorCode MbDomainKnowBodies(MbDomain d)
     MbBody b = d->body[i];
     if (b->id < n0) continue;
     all[b->id] = b;
-    if (b->kind != MB_BODY_OBSTACLE) mine[nloc++] = b->id;
+    if (MbBodyIsMovable(b)) mine[nloc++] = b->id;
   }
   PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
   cnt = (PetscMPIInt)nloc;

@@ -132,10 +132,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     PetscReal *s = send + m * i;
     s[0]         = (PetscReal)b->id;
     s[1]         = (PetscReal)w[i];
-    s[2]         = b->q[9];
-    s[3]         = b->q[10];
-    s[4]         = b->q[11];
-    s[5]         = MbBodyExtent(b);
+    PetscCall(MbBodyBound(b, &s[2], &s[5]));
   }
   n = (PetscMPIInt)(m * d->nbody);
   if (d->rank == 0) PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
@@ -258,7 +255,7 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   PetscCall(PetscMalloc1(d->nbody + 1, &w));
   PetscCall(BodyWeights(d, w));
   for (PetscInt i = 0; i < d->nbody; i++)
-    if (d->body[i]->kind != MB_BODY_OBSTACLE) {
+    if (MbBodyIsMovable(d->body[i])) {
       PetscInt64 l[2];
       BodyLoad(w[i], l);
       load[0] += l[0], load[1] += l[1];

@@ -1017,43 +1017,60 @@ static PyObject *py_next_owned(PyObject *self, PyObject *args)
   return PyBool_FromLong(owner == rank);
 }
 
-/* Draw the next id on every rank; build the body on its owner from shape s (taken). */
-static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, const char *label, PetscInt *id)
+/* Draw the next id on every rank; build the body on its owner from shape s (taken). kind is
+   the deck's code: 0 RIGID, 1 OBSTACLE, 2 PSEUDO_RIGID (python/moreau/__init__.py). */
+static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, double young, double poisson, const char *label, PetscInt *id)
 {
-  PetscMPIInt owner, rank;
-  MbBody      b;
+  static const MbBodyKind kinds[] = {MB_BODY_RIGID, MB_BODY_OBSTACLE, MB_BODY_PSEUDO_RIGID};
+  PetscMPIInt             owner, rank;
+  MbBody                  b;
+  const char             *scheme;
   PetscFunctionBegin;
+  PetscCheck(kind >= 0 && kind < 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body kind code %d is not 0 (RIGID), 1 (OBSTACLE) or 2 (PSEUDO_RIGID)", kind);
+  /* the kind's default scheme exists on every rank, as the rigid default does (see solfec_new) */
+  PetscCall(MbBodyKindGetDefaultScheme(kinds[kind], &scheme));
+  if (scheme) {
+    MbScheme s;
+    PetscCall(MbDomainGetScheme(sol->dom, scheme, &s));
+  }
   PetscCall(MbDomainNextBodyId(sol->dom, id));
   PetscCall(MbDomainOwnerRank(sol->dom, *id, &owner));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (owner == rank) {
     PetscCheck(*shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT ": no shape given on its owner rank", *id);
-    PetscCall(MbBodyCreate(*id, kind ? MB_BODY_OBSTACLE : MB_BODY_RIGID, *shape, rho, label, &b));
-    PetscCall(MbDomainAddBody(sol->dom, b));
+    PetscCall(MbBodyCreate(*id, kinds[kind], *shape, rho, label, &b));
+    {
+      PetscErrorCode ierr = MbBodySetMaterial(b, young, poisson);
+      if (!ierr) ierr = MbDomainAddBody(sol->dom, b);
+      if (ierr) PetscCall(MbBodyDestroy(&b));
+      PetscCall(ierr);
+    }
   }
   PetscCall(MbShapeDestroy(shape));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The sphere fast path (a million bodies): body_sphere(h, kind, cx, cy, cz, r, volid,
-   surfid, rho, label) -> id; kind 0 RIGID, 1 OBSTACLE */
+   surfid, rho, label, young, poisson) -> id; kind as NewBody's */
 static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n)
 {
   int         h, kind;
-  double      c[4], rho;
+  double      c[4], rho, young, poisson;
   long        volid, surfid;
   const char *label = NULL;
   Sol        *s;
   MbShape     shape = NULL;
   PetscInt    id, count;
   PetscMPIInt owner, rank;
-  if (n != 10) return PyErr_Format(PyExc_TypeError, "body_sphere takes 10 arguments");
+  if (n != 12) return PyErr_Format(PyExc_TypeError, "body_sphere takes 12 arguments");
   h    = (int)PyLong_AsLong(a[0]);
   kind = (int)PyLong_AsLong(a[1]);
   for (int k = 0; k < 4; k++) c[k] = PyFloat_AsDouble(a[2 + k]);
   volid  = PyLong_AsLong(a[6]);
   surfid = PyLong_AsLong(a[7]);
   rho    = PyFloat_AsDouble(a[8]);
+  young   = PyFloat_AsDouble(a[10]);
+  poisson = PyFloat_AsDouble(a[11]);
   if (a[9] != Py_None && !(label = PyUnicode_AsUTF8(a[9]))) return NULL;
   if (PyErr_Occurred() || !(s = GetSol(h))) return NULL;
   MB_TRY(PyExc_RuntimeError, MbDomainGetGlobalBodyCount(s->dom, &count));
@@ -1064,27 +1081,28 @@ static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n
     MB_TRY(PyExc_RuntimeError, MbShapeCreate(&shape));
     MB_TRY(PyExc_ValueError, MbShapeAddSphere(shape, cc, c[3], (PetscInt)volid, (PetscInt)surfid));
   }
-  MB_TRY(PyExc_ValueError, NewBody(s, kind, &shape, rho, label, &id));
+  MB_TRY(PyExc_ValueError, NewBody(s, kind, &shape, rho, young, poisson, label, &id));
   return PyLong_FromLong((long)id);
 }
 
-/* body_shape(h, kind, parts or None, rho, label) -> id; parts is given on the owner only */
+/* body_shape(h, kind, parts or None, rho, label, young, poisson) -> id; parts is given on
+   the owner only */
 static PyObject *py_body_shape(PyObject *self, PyObject *args)
 {
   int         h, kind, pyerr;
   PyObject   *parts, *olabel;
-  double      rho;
+  double      rho, young, poisson;
   const char *label = NULL;
   Sol        *s;
   MbShape     shape = NULL;
   PetscInt    id;
-  if (!PyArg_ParseTuple(args, "iiOdO", &h, &kind, &parts, &rho, &olabel) || !(s = GetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "iiOdOdd", &h, &kind, &parts, &rho, &olabel, &young, &poisson) || !(s = GetSol(h))) return NULL;
   if (olabel != Py_None && !(label = PyUnicode_AsUTF8(olabel))) return NULL;
   if (parts != Py_None) {
     if (!PyList_Check(parts)) return PyErr_Format(PyExc_TypeError, "parts must be a list");
     MB_TRY(PyExc_ValueError, BuildShape(parts, &shape, &pyerr));
   }
-  MB_TRY(PyExc_ValueError, NewBody(s, kind, &shape, rho, label, &id));
+  MB_TRY(PyExc_ValueError, NewBody(s, kind, &shape, rho, young, poisson, label, &id));
   return PyLong_FromLong((long)id);
 }
 
@@ -1169,47 +1187,37 @@ static PyObject *py_body_chars(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
-/* body_velocity(h, id, linear or None, angular or None): angular is spatial, stored as the
-   referential Ω = Λᵀω. Owner only. */
+/* body_velocity(h, id, linear or None, angular or None): both spatial (for a rigid body
+   the angular is stored as the referential Ω = Λᵀω). Owner only. */
 static PyObject *py_body_velocity(PyObject *self, PyObject *args)
 {
   int        h;
   long       id;
   PyObject  *ol, *oa;
-  PetscReal  lin[3], w[3], W[3], *q, *u;
+  PetscReal  lin[3], w[3];
   Sol       *s;
   MbBody     b;
   if (!PyArg_ParseTuple(args, "ilOO", &h, &id, &ol, &oa) || !(s = GetSol(h))) return NULL;
   if ((ol != Py_None && ReadReals(ol, 3, lin, "INITIAL_VELOCITY: linear")) || (oa != Py_None && ReadReals(oa, 3, w, "INITIAL_VELOCITY: angular"))) return NULL;
   MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
-  MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
-  /* q holds Λ column-wise: column j is q[3j..3j+2], so (Λᵀω)_j = q[3j..3j+2]·ω */
-  for (int j = 0; j < 3; j++) W[j] = q[3 * j] * w[0] + q[3 * j + 1] * w[1] + q[3 * j + 2] * w[2];
-  MB_TRY(PyExc_ValueError, MbBodySetVelocity(b, ol != Py_None ? lin : NULL, oa != Py_None ? W : NULL));
+  MB_TRY(PyExc_ValueError, MbBodySetSpatialVelocity(b, ol != Py_None ? lin : NULL, oa != Py_None ? w : NULL));
   Py_RETURN_NONE;
 }
 
-/* body_transform(h, id, R(9), c(3), d(3)): Λ ← RΛ, x̄ ← R(x̄ − c) + c + d. Owner only. */
+/* body_transform(h, id, R(9), c(3), d(3)): the placement moved by x ↦ R(x − c) + c + d.
+   Owner only. */
 static PyObject *py_body_transform(PyObject *self, PyObject *args)
 {
   int       h;
   long      id;
   PyObject *oR, *oc, *od;
-  PetscReal R[9], c[3], d[3], *q, *u, y[3];
+  PetscReal R[9], c[3], d[3];
   Sol      *s;
   MbBody    b;
   if (!PyArg_ParseTuple(args, "ilOOO", &h, &id, &oR, &oc, &od) || !(s = GetSol(h))) return NULL;
   if (ReadReals(oR, 9, R, "rotation") || ReadReals(oc, 3, c, "point") || ReadReals(od, 3, d, "vector")) return NULL;
   MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
-  MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
-  for (int j = 0; j < 3; j++) { /* column j of Λ */
-    MbM3Mult(R, &q[3 * j], y);
-    MbV3Copy(y, &q[3 * j]);
-  }
-  MbV3Sub(&q[9], c, y);
-  MbM3Mult(R, y, y);
-  MbV3Add(y, c, y);
-  MbV3Add(y, d, &q[9]);
+  MB_TRY(PyExc_RuntimeError, MbBodyTransform(b, R, c, d));
   Py_RETURN_NONE;
 }
 
@@ -1480,8 +1488,8 @@ static PyMethodDef Methods[] = {
   {"solfec_scheme_param", py_solfec_scheme_param, METH_VARARGS, "solfec_scheme_param(h, scheme, name, value)"},
   {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},
   {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
-  {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label) -> id"},
-  {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label) -> id"},
+  {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
+  {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
   {"body_get", py_body_get, METH_VARARGS, "body_get(h, id, what)"},
   {"body_set_state", py_body_set_state, METH_VARARGS, "body_set_state(h, id, what, values)"},
   {"body_chars", py_body_chars, METH_VARARGS, "body_chars(h, id, mass, volume, center, inertia)"},

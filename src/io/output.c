@@ -464,7 +464,7 @@ static PetscErrorCode WriteFrame(MbOutput out)
   int64_t   c[C_N], off[C_N] = {0}, tot[C_N], *id;
   PetscInt  nb, f            = out->nframe, steps;
   MbBody   *bodies;
-  PetscReal t, *conf, *velo, *pts, *cvel, *sc, *sv;
+  PetscReal t, *conf, *velo, *pts, *cvel, *sc, *sv, *stress, *cmis, *smis, *aff;
   PetscBool changed = PETSC_FALSE;
   char      path[64];
   hid_t     g;
@@ -484,18 +484,27 @@ static PetscErrorCode WriteFrame(MbOutput out)
   if (changed) PetscCall(WriteMesh(out, c, off, tot));
 
   PetscCall(PetscMalloc7(nb, &id, 12 * nb, &conf, 6 * nb, &velo, 3 * c[C_PTS], &pts, 3 * c[C_CELLS], &cvel, 3 * c[C_SPH], &sc, 3 * c[C_SPH], &sv));
+  PetscCall(PetscMalloc4(6 * nb, &stress, c[C_CELLS] + 1, &cmis, c[C_SPH] + 1, &smis, 24 * nb, &aff));
   for (PetscInt i = 0; i < nb; i++) {
-    MbBody     b = bodies[i];
-    MbShape    shape;
-    PetscInt   bid, nq, nu, np;
-    PetscReal *q, *u;
+    MbBody      b = bodies[i];
+    MbShape     shape;
+    MbMassProps mp;
+    PetscInt    bid, np;
+    PetscReal   vc[3], sig[9], mises;
+    PetscBool   has;
     PetscCall(MbBodyGetId(b, &bid));
-    PetscCall(MbBodyGetSizes(b, &nq, &nu));
-    PetscCheck(nq == 12 && nu == 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "output of body %" PetscInt_FMT " with %" PetscInt_FMT " configuration and %" PetscInt_FMT " velocity components is not implemented (rigid bodies have 12 and 6)", bid, nq, nu);
-    PetscCall(MbBodyGetState(b, &q, &u));
     id[i] = bid;
-    PetscCall(PetscArraycpy(&conf[12 * i], q, 12));
-    PetscCall(PetscArraycpy(&velo[6 * i], u, 6));
+    PetscCall(MbBodyGetFrameState(b, &conf[12 * i], &velo[6 * i]));
+    PetscCall(MbBodyGetAffine(b, &aff[24 * i]));
+    PetscCall(MbBodyGetMassProps(b, &mp));
+    PetscCall(MbBodyPointVelocity(b, mp.center, vc)); /* the cells carry the mass centre's velocity */
+    PetscCall(MbBodyGetStress(b, sig, &has));
+    { /* Voigt order xx, yy, zz, xy, yz, zx; von Mises √(3/2 s:s), s the deviator */
+      PetscReal *v = &stress[6 * i], p = (sig[0] + sig[4] + sig[8]) / 3, ss = 0;
+      v[0] = sig[0], v[1] = sig[4], v[2] = sig[8], v[3] = sig[1], v[4] = sig[5], v[5] = sig[6];
+      for (int k = 0; k < 9; k++) ss += PetscSqr(sig[k] - (k % 4 == 0 ? p : 0));
+      mises = PetscSqrtReal(1.5 * ss);
+    }
     PetscCall(MbBodyGetShape(b, &shape));
     PetscCall(MbShapeGetSize(shape, &np));
     for (PetscInt k = 0; k < np; k++) {
@@ -509,6 +518,7 @@ static PetscErrorCode WriteFrame(MbOutput out)
         PetscCall(MbShapeGetSphere(shape, k, ctr, &r));
         PetscCall(MbBodyPointToSpatial(b, ctr, &sc[3 * s]));
         PetscCall(MbBodyPointVelocity(b, ctr, &sv[3 * s]));
+        smis[s] = mises;
         s++;
         continue;
       }
@@ -517,7 +527,10 @@ static PetscErrorCode WriteFrame(MbOutput out)
       for (PetscInt j = 0; j < nf; j++) {
         int64_t nc = 0, nt = 0;
         PolygonSize(fptr[j + 1] - fptr[j], &nc, &nt);
-        for (int64_t e = 0; e < nc; e++) MbV3Copy(&u[3], &cvel[3 * cl++]);
+        for (int64_t e = 0; e < nc; e++) {
+          cmis[cl] = mises;
+          MbV3Copy(vc, &cvel[3 * cl++]);
+        }
       }
     }
   }
@@ -533,7 +546,12 @@ static PetscErrorCode WriteFrame(MbOutput out)
   PetscCall(WriteDataset(out, g, path, "surface_velo", H5T_NATIVE_DOUBLE, 3, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cvel));
   PetscCall(WriteDataset(out, g, path, "sphere_center", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sc));
   PetscCall(WriteDataset(out, g, path, "sphere_velo", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sv));
+  PetscCall(WriteDataset(out, g, path, "stress", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], stress));
+  PetscCall(WriteDataset(out, g, path, "surface_mises", H5T_NATIVE_DOUBLE, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cmis));
+  PetscCall(WriteDataset(out, g, path, "sphere_mises", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], smis));
   PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
+  PetscCall(WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], aff));
+  PetscCall(PetscFree4(stress, cmis, smis, aff));
   {
     /* the constraints each rank owns: point, normal, reaction force, kind, bodies, gap */
     MbConstraintInfo *ci;
@@ -820,7 +838,7 @@ PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3],
   for (PetscInt f = 0; f < out->nframe; f++) {
     char      gp[64], p[96];
     int64_t   nb, j = -1, *fid;
-    PetscReal q[12], u[6], x[3], vel[3], wA[3], tf;
+    PetscReal m[24], x[3], vel[3], tf;
     hid_t     g, at;
     PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06d", (int)f));
     MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
@@ -835,15 +853,12 @@ PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3],
       if (fid[r] == id) j = r;
     PetscCall(PetscFree(fid));
     if (j < 0) continue; /* the body did not exist yet */
-    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/conf", gp));
-    PetscCall(ReadRow(out, p, j, 12, q));
-    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/velo", gp));
-    PetscCall(ReadRow(out, p, j, 6, u));
-    /* x = x̄ + Λ(X − X̄), ẋ = v + Λ(Ω × (X − X̄)); Λ_ij = q[3j + i] (column-wise) */
-    MbV3Cross(u, A, wA);
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/affine", gp));
+    PetscCall(ReadRow(out, p, j, 24, m));
+    /* x = x̄ + A(X − X̄), ẋ = v + B(X − X̄) (MbBodyGetAffine) */
     for (int i = 0; i < 3; i++) {
-      x[i]   = q[9 + i] + q[i] * A[0] + q[3 + i] * A[1] + q[6 + i] * A[2];
-      vel[i] = u[3 + i] + q[i] * wA[0] + q[3 + i] * wA[1] + q[6 + i] * wA[2];
+      x[i]   = m[18 + i] + m[3 * i] * A[0] + m[3 * i + 1] * A[1] + m[3 * i + 2] * A[2];
+      vel[i] = m[21 + i] + m[9 + 3 * i] * A[0] + m[9 + 3 * i + 1] * A[1] + m[9 + 3 * i + 2] * A[2];
     }
     {
       int c     = (int)(a - axis);

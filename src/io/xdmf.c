@@ -84,6 +84,8 @@ static void WriteFrame(FILE *fp, const char *h5name, PetscInt f, PetscReal t, Pe
     Attribute(fp, "id", "Scalar", "Cell", h5name, p, "Int", 8, mesh->ncells, 0);
     snprintf(p, sizeof(p), "%s/surface_velo", fr);
     Attribute(fp, "velocity", "Vector", "Cell", h5name, p, "Float", 8, mesh->ncells, 3);
+    snprintf(p, sizeof(p), "%s/surface_mises", fr);
+    Attribute(fp, "mises", "Scalar", "Cell", h5name, p, "Float", 8, mesh->ncells, 0);
     fprintf(fp, "    </Grid>\n");
   }
   if (mesh->nsph > 0) {
@@ -99,6 +101,8 @@ static void WriteFrame(FILE *fp, const char *h5name, PetscInt f, PetscReal t, Pe
     Attribute(fp, "id", "Scalar", "Node", h5name, p, "Int", 8, mesh->nsph, 0);
     snprintf(p, sizeof(p), "%s/sphere_velo", fr);
     Attribute(fp, "velocity", "Vector", "Node", h5name, p, "Float", 8, mesh->nsph, 3);
+    snprintf(p, sizeof(p), "%s/sphere_mises", fr);
+    Attribute(fp, "mises", "Scalar", "Node", h5name, p, "Float", 8, mesh->nsph, 0);
     fprintf(fp, "    </Grid>\n");
   }
   if (ncon > 0) { /* constraint points with normal and reaction force: glyphs in ParaView */

@@ -87,16 +87,19 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
     t = key, key = key2, key2 = t;
     t = val, val = val2, val2 = t;
   }
-  PetscCall(PetscMalloc4(n + 1, &d->wbid, n + 2, &d->wptr, n + 1, &d->wadj, 18 * n + 1, &d->wG));
+  PetscCall(PetscMalloc4(n + 1, &d->wbid, n + 2, &d->wptr, n + 1, &d->wadj, n + 1, &d->wgoff));
+  d->wgoff[0] = 0;
   for (PetscInt i = 0; i < n; i++) {
     if (i == 0 || key[i] != key[i - 1]) {
       d->wbid[m]   = key[i];
       d->wptr[m++] = i;
     }
-    d->wadj[i] = val[i];
+    d->wadj[i]      = val[i];
+    d->wgoff[i + 1] = d->wgoff[i] + 3 * d->all[key[i]]->nu;
   }
   d->wptr[m] = n;
   d->wnb     = m;
+  PetscCall(PetscMalloc1(d->wgoff[n] + 1, &d->wG));
   PetscCall(PetscFree4(mem[0], mem[1], mem[2], mem[3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -104,7 +107,8 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
 static PetscErrorCode AdjacencyFree(MbDomain d)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree4(d->wbid, d->wptr, d->wadj, d->wG));
+  PetscCall(PetscFree4(d->wbid, d->wptr, d->wadj, d->wgoff));
+  PetscCall(PetscFree(d->wG));
   d->wnb = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -119,6 +123,30 @@ static inline void BlockProduct(const PetscReal H[18], const PetscReal Gt[18], P
     for (int r = 0; r < 3; r++) {
       const PetscReal h = H[6 * r + k];
       blk[3 * r] += h * Gt[k], blk[3 * r + 1] += h * Gt[6 + k], blk[3 * r + 2] += h * Gt[12 + k];
+    }
+}
+
+/* BlockProduct for any number nu of velocities (a deformable body): H 3×nu, Gt 3 rows of nu. */
+static inline void BlockProductN(PetscInt nu, const PetscReal H[], const PetscReal Gt[], PetscReal blk[9])
+{
+  for (int e = 0; e < 9; e++) blk[e] = 0;
+  for (PetscInt k = 0; k < nu; k++)
+    for (int r = 0; r < 3; r++) {
+      const PetscReal h = H[nu * r + k];
+      blk[3 * r] += h * Gt[k], blk[3 * r + 1] += h * Gt[nu + k], blk[3 * r + 2] += h * Gt[2 * nu + k];
+    }
+}
+
+/* DenseBlocks (below) for any nu: H_j and G_l 3 nu apart. */
+static void DenseBlocksN(PetscInt nu, PetscInt deg, const PetscReal Hb[], const PetscReal G[], PetscReal h, PetscReal V[])
+{
+  const PetscInt ld = 3 * deg;
+  for (PetscInt j = 0; j < deg; j++)
+    for (PetscInt l = j; l < deg; l++) {
+      PetscReal blk[9];
+      BlockProductN(nu, &Hb[3 * nu * j], &G[3 * nu * l], blk);
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) V[(3 * j + r) * ld + 3 * l + c] = V[(3 * l + c) * ld + 3 * j + r] = h * blk[3 * r + c];
     }
 }
 
@@ -186,21 +214,24 @@ __attribute__((target("avx2"))) static void DenseBlocksAVX2(PetscInt deg, const 
 static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 {
   PetscReal *Hb = NULL, *V = NULL, zero[9] = {0}, *Ba, *Bo;
-  PetscInt   maxdeg = 0, *rows = NULL, *orow, no = 0;
+  PetscInt   maxdeg = 0, maxnu = 6, *rows = NULL, *orow, no = 0;
   PetscBool *covered;
 #if MB_AVX2_INTRINSICS
   const PetscBool avx2 = d->wsimd && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
 #endif
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->wnb; i++) maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
-  PetscCall(PetscMalloc3(18 * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
+  for (PetscInt i = 0; i < d->wnb; i++) {
+    maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
+    maxnu  = PetscMax(maxnu, d->all[d->wbid[i]]->nu);
+  }
+  PetscCall(PetscMalloc3(3 * maxnu * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
   PetscCall(PetscCalloc2(2 * d->nfor + 1, &orow, 6 * d->nfor + 3, &Bo)); /* a part per end of another rank's row */
   PetscCall(PetscCalloc1(d->rend - d->rstart + 1, &covered));
   PetscCall(VecGetArray(B, &Ba));
   for (PetscInt i = 0; i < d->wnb; i++) {
     MbBody     b  = d->all[d->wbid[i]];
-    PetscInt   id = d->wbid[i], deg = d->wptr[i + 1] - d->wptr[i], ld = 3 * deg;
-    PetscReal *G  = d->wG + 18 * d->wptr[i];
+    PetscInt   id = d->wbid[i], deg = d->wptr[i + 1] - d->wptr[i], ld = 3 * deg, nu = b->nu;
+    PetscReal *G  = d->wG + d->wgoff[d->wptr[i]]; /* the body's G_j, 3 nu apart */
     /* and the next body's constraint records: a slave's are its masters', far apart */
     if (i + 2 < d->wnb) PrefetchBody(d, d->wbid[i + 2]);
     if (i + 1 < d->wnb) {
@@ -210,35 +241,36 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
     for (PetscInt j = 0; j < deg; j++) {
       MbCon    *c = Row(d, d->wadj[d->wptr[i] + j]);
       int       m = c->body[0] == id ? 0 : 1;
-      PetscReal s = m ? -1.0 : 1.0, *H = &Hb[18 * j];
+      PetscReal s = m ? -1.0 : 1.0, *H = &Hb[3 * nu * j];
       rows[j]     = c->row;
       if (c->row >= d->rstart && c->row < d->rend) covered[c->row - d->rstart] = PETSC_TRUE; /* its diagonal block goes in below */
       PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
-      for (int k = 0; k < 18; k++) H[k] *= s;
-      PetscCall(b->ops->inverse(b, 3, H, &G[18 * j])); /* the rows of sH are the columns of (sH)ᵀ */
+      for (PetscInt k = 0; k < 3 * nu; k++) H[k] *= s;
+      PetscCall(b->ops->inverse(b, 3, H, &G[3 * nu * j])); /* the rows of sH are the columns of (sH)ᵀ */
       { /* this end's part of B: into the array for an owned row, else queued for its owner */
         const PetscBool own = c->row >= d->rstart && c->row < d->rend ? PETSC_TRUE : PETSC_FALSE;
         PetscReal      *Bp  = own ? &Ba[3 * (c->row - d->rstart)] : &Bo[3 * no];
         for (int r = 0; r < 3; r++) { /* the part whole, then one addition: order-free for two parts */
           PetscReal part = 0;
-          for (int k = 0; k < 6; k++) part += H[6 * r + k] * b->u[k];
+          for (PetscInt k = 0; k < nu; k++) part += H[nu * r + k] * b->u[k];
           Bp[r] += part;
         }
         if (!own) orow[no++] = c->row;
       }
     }
     if (deg <= d->wdense) {
+      if (nu != 6) DenseBlocksN(nu, deg, Hb, G, d->h, V);
 #if MB_AVX2_INTRINSICS
-      if (avx2) DenseBlocksAVX2(deg, Hb, G, d->h, V);
-      else
+      else if (avx2) DenseBlocksAVX2(deg, Hb, G, d->h, V);
 #endif
-        DenseBlocks(deg, Hb, G, d->h, V);
+      else DenseBlocks(deg, Hb, G, d->h, V);
       PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
     } else
       for (PetscInt j = 0; j < deg; j++) {
         for (PetscInt l = 0; l < deg; l++) {
           PetscReal blk[9];
-          BlockProduct(&Hb[18 * j], &G[18 * l], blk);
+          if (nu == 6) BlockProduct(&Hb[18 * j], &G[18 * l], blk);
+          else BlockProductN(nu, &Hb[3 * nu * j], &G[3 * nu * l], blk);
           for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) V[r * ld + 3 * l + c] = d->h * blk[3 * r + c];
         }
@@ -430,13 +462,17 @@ static PetscErrorCode ApplyReaction(MbDomain d, const MbCon *c)
     if (!Movable(d, id) || (m == 1 && id == c->body[0])) continue;
     PetscCall(MbDomainOwnerRank(d, id, &owner));
     if (owner != d->rank) continue;
-    MbBody    b = d->all[id];
-    PetscReal H[18], f[6] = {0}, du[6], s = m ? -d->h : d->h;
+    MbBody         b  = d->all[id];
+    const PetscInt nu = b->nu;
+    PetscReal      s  = m ? -d->h : d->h, *H, *f, *du;
+    PetscCall(PetscMalloc3(3 * nu, &H, nu, &f, nu, &du));
     PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
+    for (PetscInt j = 0; j < nu; j++) f[j] = 0;
     for (int r = 0; r < 3; r++)
-      for (int j = 0; j < 6; j++) f[j] += H[6 * r + j] * c->R[r];
+      for (PetscInt j = 0; j < nu; j++) f[j] += H[nu * r + j] * c->R[r];
     PetscCall(b->ops->inverse(b, 1, f, du));
-    for (int j = 0; j < 6; j++) b->u[j] += s * du[j];
+    for (PetscInt j = 0; j < nu; j++) b->u[j] += s * du[j];
+    PetscCall(PetscFree3(H, f, du));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -487,11 +523,21 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
                        compiler knows, every product waited on the store before it (2 % of the run) */
     if (i + 2 < d->wnb) PrefetchBody(d, d->wbid[i + 2]);
     if (i + 1 < d->wnb) PrefetchState(d, d->wbid[i + 1]);
+    if (b->nu != 6) { /* a deformable body: the same sums over its nu velocities */
+      const PetscInt nu = b->nu;
+      for (PetscInt j = d->wptr[i]; j < d->wptr[i + 1]; j++) {
+        const PetscInt     row = d->wadj[j];
+        const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
+        const PetscReal   *G   = d->wG + d->wgoff[j];
+        for (PetscInt k = 0; k < nu; k++) b->u[k] += d->h * (G[k] * PetscRealPart(R[0]) + G[nu + k] * PetscRealPart(R[1]) + G[2 * nu + k] * PetscRealPart(R[2]));
+      }
+      continue;
+    }
     for (int k = 0; k < 6; k++) ub[k] = b->u[k];
     for (PetscInt j = d->wptr[i]; j < d->wptr[i + 1]; j++) {
       const PetscInt     row = d->wadj[j];
       const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
-      const PetscReal   *G   = d->wG + 18 * j;
+      const PetscReal   *G   = d->wG + d->wgoff[j];
       for (int k = 0; k < 6; k++) ub[k] += d->h * (G[k] * PetscRealPart(R[0]) + G[6 + k] * PetscRealPart(R[1]) + G[12 + k] * PetscRealPart(R[2]));
     }
     for (int k = 0; k < 6; k++) b->u[k] = ub[k];

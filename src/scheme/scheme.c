@@ -26,6 +26,8 @@ PetscErrorCode MbSchemeRegisterAll(void)
   PetscCall(MbSchemeRegister(MBCDM, MbSchemeCreate_CDM));
   PetscCall(MbSchemeRegister(MBEGALPHA, MbSchemeCreate_EGAlpha));
   PetscCall(MbSchemeRegister(MBCHUNGLEE, MbSchemeCreate_ChungLee));
+  PetscCall(MbSchemeRegister(MBDEFEXP, MbSchemeCreate_DefExp));
+  PetscCall(MbSchemeRegister(MBDEFLIM, MbSchemeCreate_DefLim));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -71,8 +73,9 @@ PetscErrorCode MbSchemeSetType(MbScheme s, const char type[])
   PetscCall(MbRegistryFind(s->comm, MbSchemeList, "scheme", "schemes", type, (void (**)(void)) & create));
   if (s->ops.destroy) PetscCall(s->ops.destroy(s));
   PetscCall(PetscMemzero(&s->ops, sizeof(s->ops)));
-  s->family = MB_SCHEME_STEP;
-  s->tshift = 1.0;
+  s->family  = MB_SCHEME_STEP;
+  s->tshift  = 1.0;
+  s->bounded = PETSC_FALSE;
   PetscCall(PetscFree(s->type));
   PetscCall(PetscStrallocpy(type, &s->type));
   PetscCall(create(s));
@@ -167,6 +170,12 @@ PetscErrorCode MbSchemeStepEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h)
   for (PetscInt i = 0; i < b->nu; i++) p += b->fext[i] * 0.5 * (b->u0[i] + b->u[i]);
   b->work += h * p;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSchemeIsBounded(MbScheme s, PetscBool *bounded)
+{
+  *bounded = s->bounded;
+  return PETSC_SUCCESS;
 }
 
 PetscErrorCode MbSchemeGetStats(MbScheme s, PetscInt *iterations, PetscInt *failures)

@@ -39,6 +39,7 @@ struct _p_MbScheme {
   PetscInt    failures;       /* steps whose Newton hit maxit */
   MbSchemeFamily family;      /* how the domain drives it */
   PetscReal   tshift;         /* IMPLICIT: forces are evaluated at t + tshift·h */
+  PetscBool   bounded;        /* stable below each body's critical step (MbBodyCriticalStep): DEF_EXP */
 };
 
 PETSC_INTERN PetscErrorCode MbSchemeCreate_RigPos(MbScheme);
@@ -50,6 +51,8 @@ PETSC_INTERN PetscErrorCode MbSchemeCreate_EGAlpha(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_ChungLee(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_EulerImp(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_GAlpha(MbScheme);
+PETSC_INTERN PetscErrorCode MbSchemeCreate_DefExp(MbScheme);
+PETSC_INTERN PetscErrorCode MbSchemeCreate_DefLim(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeRegisterAll(void);
 PETSC_INTERN PetscErrorCode MbSchemeFinalizePackage(void);
 /* Registered names, the same list in the same order on every rank (free *names with PetscFree). */

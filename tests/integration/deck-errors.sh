@@ -36,8 +36,46 @@ deck kind <<PY
 $HEAD
 b = BODY(s, 'RIGIDD', SPHERE((0, 0, 0), 1, 1, 1), m)
 PY
-expect_error "unknown body kind" "BODY: kind must be 'RIGID' or 'OBSTACLE', got 'RIGIDD'" "$MOREAU" "$TMP/kind.py"
+expect_error "unknown body kind" "BODY: kind must be 'RIGID', 'OBSTACLE' or 'PSEUDO_RIGID', got 'RIGIDD'" "$MOREAU" "$TMP/kind.py"
 expect_error "unknown body kind: deck line in traceback" 'File ".*kind\.py", line 4' "$MOREAU" "$TMP/kind.py"
+
+# --- pseudo-rigid bodies: bad material, schemes of the other kind, a flat shape, damping
+CUBE="HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6)"
+deck prb_young <<PY
+$HEAD
+BODY(s, 'PSEUDO_RIGID', $CUBE, BULK_MATERIAL(s, young=0.0))
+PY
+expect_error "PSEUDO_RIGID with Young's modulus 0" "BULK_MATERIAL: young must be > 0, got 0" "$MOREAU" "$TMP/prb_young.py"
+deck prb_poisson <<PY
+$HEAD
+BODY(s, 'PSEUDO_RIGID', $CUBE, BULK_MATERIAL(s, poisson=0.5))
+PY
+expect_error "PSEUDO_RIGID with Poisson's ratio 0.5" "poisson must be in \\(-1, 0.5\\), got 0.5" "$MOREAU" "$TMP/prb_poisson.py"
+deck prb_rig <<PY
+$HEAD
+b = BODY(s, 'PSEUDO_RIGID', $CUBE, m)
+b.scheme = 'RIG_NEG'
+PY
+expect_error "a rigid scheme on a PSEUDO_RIGID body" "BODY.scheme: scheme RIG_NEG does not apply to body 0 of kind PSEUDO_RIGID" "$MOREAU" "$TMP/prb_rig.py"
+deck rig_def <<PY
+$HEAD
+b = BODY(s, 'RIGID', $CUBE, m)
+b.scheme = 'DEF_LIM'
+PY
+expect_error "DEF_LIM on a RIGID body" "BODY.scheme: scheme DEF_LIM does not apply to body 0 of kind RIGID" "$MOREAU" "$TMP/rig_def.py"
+deck prb_damping <<PY
+$HEAD
+b = BODY(s, 'PSEUDO_RIGID', $CUBE, m)
+b.damping = -0.5
+PY
+expect_error "negative damping" "BODY.damping: value must be >= 0, got -0.5" "$MOREAU" "$TMP/prb_damping.py"
+deck prb_flat <<PY
+$HEAD
+BODY(s, 'PSEUDO_RIGID', HULL([0,0,0, 1,0,0, 0,1,0, 1,1,0, 0.5,0.5,1e-7], 1, 1), m)
+PY
+expect_error "a degenerate PSEUDO_RIGID shape" "PSEUDO_RIGID body 0: the shape is degenerate: its Euler tensor has determinant" "$MOREAU" "$TMP/prb_flat.py"
+out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" "$TMP/prb_rig.py" 2>&1); rc=$?
+check "a rigid scheme on a PSEUDO_RIGID body fails on 2 ranks with the message" bash -c '[ '$rc' -ne 0 ] && grep -q "does not apply to body 0 of kind PSEUDO_RIGID" <<<"$0"' "$out"
 
 deck density <<PY
 $HEAD

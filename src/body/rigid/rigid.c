@@ -2,7 +2,7 @@
    of f (eq. frig; the gyroscopic −Ω×JΩ is the scheme's, seed 000 eq. (34)), and the
    operator H at a point. Obstacles share the geometry and have zero inverse inertia. */
 #include <moreau/mbmath.h>
-#include "bodyimpl.h"
+#include "../bodyimpl.h"
 
 /* Λ (row-major) from q, where q stores Λ column-wise as Solfec does. */
 static inline void RigidLambda(const PetscReal q[], PetscReal L[9]) { MbM3Transpose(q, L); }
@@ -146,7 +146,97 @@ static PetscErrorCode RigidAdvance(MbBody b, const PetscReal q0[], const PetscRe
   return PETSC_SUCCESS;
 }
 
-const MbBodyOps MbBodyOps_Rigid = {"RIGID", RigidKinetic, RigidInverse, RigidExternal, RigidToSpatial, RigidPointVelocity, RigidOperatorH, RigidMomentum, RigidAcceleration, RigidAdvance};
+/* X = Λᵀ(x − x̄) + X̄. q holds Λ column-wise, so read row-major it is Λᵀ: MbM3Mult on q
+   forms the same products and sums as MbM3MultTranspose on Λ, without building Λ. */
+static PetscErrorCode RigidToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+{
+  PetscReal a[3];
+  MbV3Sub(x, &b->q[9], a);
+  MbM3Mult(b->q, a, a);
+  MbV3Add(a, b->mp.center, X);
+  return PETSC_SUCCESS;
+}
+
+/* Reference configuration: Λ = I (column-wise), x̄ = X̄. */
+static PetscErrorCode RigidReset(MbBody b)
+{
+  PetscArrayzero(b->q, 12);
+  b->q[0] = b->q[4] = b->q[8] = 1.0;
+  MbV3Copy(b->mp.center, &b->q[9]);
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode RigidCreate(MbBody b) { return PETSC_SUCCESS; }
+
+/* u = [Ω, v]: Ω given, or Ω = Λᵀω, whose entry j is column j of Λ (q[3j..3j+2]) times ω */
+static PetscErrorCode RigidSetVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3], PetscBool spatial)
+{
+  const PetscReal *q = b->q;
+  if (angular && spatial)
+    for (int j = 0; j < 3; j++) b->u[j] = q[3 * j] * angular[0] + q[3 * j + 1] * angular[1] + q[3 * j + 2] * angular[2];
+  else if (angular) MbV3Copy(angular, &b->u[0]);
+  if (linear) MbV3Copy(linear, &b->u[3]);
+  return PETSC_SUCCESS;
+}
+
+/* x ↦ R(x − c) + c + d: Λ ← RΛ (column by column: q[3j..3j+2] is column j), x̄ likewise */
+static PetscErrorCode RigidTransform(MbBody b, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3])
+{
+  PetscReal *q = b->q, y[3];
+  for (int j = 0; j < 3; j++) {
+    MbM3Mult(R, &q[3 * j], y);
+    MbV3Copy(y, &q[3 * j]);
+  }
+  MbV3Sub(&q[9], c, y);
+  MbM3Mult(R, y, y);
+  MbV3Add(y, c, y);
+  MbV3Add(y, d, &q[9]);
+  return PETSC_SUCCESS;
+}
+
+/* A = Λ, B = Λ hat(Ω): ẋ = v + Λ(Ω × (X − X̄)) */
+static PetscErrorCode RigidAffine(MbBody b, PetscReal m[24])
+{
+  PetscReal W[9];
+  RigidLambda(b->q, m);
+  MbM3Hat(b->u, W);
+  MbM3MatMult(m, W, &m[9]);
+  MbV3Copy(&b->q[9], &m[18]);
+  MbV3Copy(&b->u[3], &m[21]);
+  return PETSC_SUCCESS;
+}
+
+/* The mass centre and the referential extent (a rigid body keeps its size). */
+static PetscErrorCode RigidBound(MbBody b, PetscReal c[3], PetscReal *r)
+{
+  MbV3Copy(&b->q[9], c);
+  *r = MbBodyExtent(b);
+  return PETSC_SUCCESS;
+}
+
+const MbBodyOps MbBodyOps_Rigid = {
+  .name           = "RIGID",
+  .nq             = 12,
+  .nu             = 6,
+  .movable        = PETSC_TRUE,
+  .scheme         = NULL, /* the domain's rigid default, -mb_scheme */
+  .create         = RigidCreate,
+  .reset          = RigidReset,
+  .kinetic        = RigidKinetic,
+  .inverse        = RigidInverse,
+  .external       = RigidExternal,
+  .to_spatial     = RigidToSpatial,
+  .to_referential = RigidToReferential,
+  .point_velocity = RigidPointVelocity,
+  .operator_h     = RigidOperatorH,
+  .momentum       = RigidMomentum,
+  .set_velocity   = RigidSetVelocity,
+  .transform      = RigidTransform,
+  .bound          = RigidBound,
+  .affine         = RigidAffine,
+  .acceleration   = RigidAcceleration,
+  .advance        = RigidAdvance,
+};
 
 /* Obstacles: fixed in space, infinite inertia. */
 static PetscErrorCode ObstacleZeroScalar(MbBody b, PetscReal *e) { *e = 0; return PETSC_SUCCESS; }
@@ -154,7 +244,22 @@ static PetscErrorCode ObstacleInverse(MbBody b, PetscInt n, const PetscReal x[],
 static PetscErrorCode ObstacleExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[]) { PetscArrayzero(f, 6); return PETSC_SUCCESS; }
 static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { PetscArrayzero(a, 3); PetscArrayzero(l, 3); return PETSC_SUCCESS; }
 
-static PetscErrorCode ObstacleAcceleration(MbBody b, const PetscReal f[], PetscReal a[]) { PetscArrayzero(a, 6); return PETSC_SUCCESS; }
-static PetscErrorCode ObstacleAdvance(MbBody b, const PetscReal q0[], const PetscReal dq[], PetscReal q[]) { return q != q0 ? PetscArraycpy(q, q0, 12) : PETSC_SUCCESS; }
-
-const MbBodyOps MbBodyOps_Obstacle = {"OBSTACLE", ObstacleZeroScalar, ObstacleInverse, ObstacleExternal, RigidToSpatial, RigidPointVelocity, RigidOperatorH, ObstacleMomentum, ObstacleAcceleration, ObstacleAdvance};
+const MbBodyOps MbBodyOps_Obstacle = {
+  .name           = "OBSTACLE",
+  .nq             = 12,
+  .nu             = 6,
+  .movable        = PETSC_FALSE,
+  .create         = RigidCreate,
+  .reset          = RigidReset,
+  .kinetic        = ObstacleZeroScalar,
+  .inverse        = ObstacleInverse,
+  .external       = ObstacleExternal,
+  .to_spatial     = RigidToSpatial,
+  .to_referential = RigidToReferential,
+  .point_velocity = RigidPointVelocity,
+  .operator_h     = RigidOperatorH,
+  .momentum       = ObstacleMomentum,
+  .transform      = RigidTransform,
+  .bound          = RigidBound,
+  .affine         = RigidAffine,
+};

@@ -1,0 +1,58 @@
+/* Deformable schemes DEF_EXP and DEF_LIM (seed 000, "Deformable integration", eqs. (39)–(40)):
+       q(t+h/2) = q + h/2 u,
+       u(t+h)   = u + h A⁻¹ f(q(t+h/2), u),        f = f_ext − f_int − η K u,
+       q(t+h)   = q(t+h/2) + h/2 u(t+h),
+   with A = M (DEF_EXP, explicit leap-frog) or A = M + (ηh/2 + h²/4) K(q(t+h/2)) (DEF_LIM,
+   linearly implicit). Begin leaves the free velocity u + hA⁻¹f in the body, so that the
+   constraint impulse hA⁻¹HᵀR, with the same A, adds to it (seed 001); end finishes q.
+   The body's kind supplies M, K, f_int and the factorization of A (its ops). */
+#include "../schemeimpl.h"
+
+static PetscBool DefApplies(MbBodyKind kind) { return kind == MB_BODY_PSEUDO_RIGID || kind == MB_BODY_FEM; }
+
+/* A's coefficient of K */
+static PetscReal DefExpCoefficient(MbBody b, PetscReal h) { return 0; }
+static PetscReal DefLimCoefficient(MbBody b, PetscReal h) { return 0.5 * b->damping * h + 0.25 * h * h; }
+
+static PetscErrorCode DefBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal (*coef)(MbBody, PetscReal))
+{
+  const PetscInt nu = b->nu;
+  PetscReal     *fi, *du;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < b->nq; i++) b->q[i] = b->q0[i] + 0.5 * h * b->u0[i];
+  PetscCall(b->ops->external(b, t + 0.5 * h, h, g, b->fext));
+  PetscCall(PetscMalloc2(nu, &fi, nu, &du));
+  PetscCall(b->ops->internal(b, b->u0, fi));
+  for (PetscInt i = 0; i < nu; i++) fi[i] = b->fext[i] - fi[i];
+  PetscCall(b->ops->factor(b, coef(b, h)));
+  PetscCall(b->ops->inverse(b, 1, fi, du));
+  for (PetscInt i = 0; i < nu; i++) b->u[i] = b->u0[i] + h * du[i];
+  PetscCall(PetscFree2(fi, du));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DefExpBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, const PetscReal g[3]) { return DefBegin(s, b, t, h, g, DefExpCoefficient); }
+static PetscErrorCode DefLimBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, const PetscReal g[3]) { return DefBegin(s, b, t, h, g, DefLimCoefficient); }
+
+static PetscErrorCode DefEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h)
+{
+  for (PetscInt i = 0; i < b->nq; i++) b->q[i] += 0.5 * h * b->u[i];
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbSchemeCreate_DefExp(MbScheme s)
+{
+  s->ops.applies = DefApplies;
+  s->ops.begin   = DefExpBegin;
+  s->ops.end     = DefEnd;
+  s->bounded     = PETSC_TRUE;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbSchemeCreate_DefLim(MbScheme s)
+{
+  s->ops.applies = DefApplies;
+  s->ops.begin   = DefLimBegin;
+  s->ops.end     = DefEnd;
+  return PETSC_SUCCESS;
+}
