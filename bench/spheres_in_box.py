@@ -5,8 +5,10 @@
 #   build/bin/moreau bench/spheres_in_box.py 10x20x10   any lattice NXxNYxNZ (scripts/scaling)
 #   MB_BENCH_N=10000 build/bin/moreau bench/spheres_in_box.py
 #   MB_BENCH_SEED=3 build/bin/moreau bench/spheres_in_box.py 10x10x25   another jitter (ensembles)
-#   MB_BENCH_KIND=PSEUDO_RIGID build/bin/moreau bench/spheres_in_box.py   pseudo-rigid glass
-#     spheres (Young 60 GPa, Poisson 0.2, DEF_LIM: DEF_EXP's critical step would be ~1e-5 s)
+#   MB_BENCH_KIND=PSEUDO_RIGID MB_BENCH_YOUNG=1e7 build/bin/moreau bench/spheres_in_box.py
+#     pseudo-rigid spheres under DEF_LIM (DEF_EXP's critical step would be ~1e-5 s for
+#     glass). Young's modulus 1e7 Pa (default 60e9, glass): stiffer spheres blow up at
+#     h = 1e-3 when they roll, doc/benchmarks.md says why
 #
 # N spheres of diameter 0.1 m (density 2500 kg/m^3) on an nx x ny x nz lattice (nz
 # vertical: 10x10x10 for N = 1000, 20x20x25 for N = 10,000) of spacing 0.11 m, each
@@ -84,7 +86,7 @@ SURFACE_MATERIAL(solfec, model='SIGNORINI_COULOMB', friction=0.5, restitution=0.
 KIND = os.environ.get('MB_BENCH_KIND', 'RIGID')
 if KIND not in ('RIGID', 'PSEUDO_RIGID'):
     raise ValueError("spheres_in_box: MB_BENCH_KIND must be RIGID or PSEUDO_RIGID, got '%s'" % KIND)
-glass = BULK_MATERIAL(solfec, label='spheres', young=60e9, poisson=0.2, density=2500)
+glass = BULK_MATERIAL(solfec, label='spheres', young=float(os.environ.get('MB_BENCH_YOUNG', '60e9')), poisson=0.2, density=2500)
 steel = BULK_MATERIAL(solfec, label='box', young=200e9, poisson=0.3, density=7800)
 
 # the box: floor top at z = 0, centred on x = y = 0

@@ -1,7 +1,7 @@
 /* Load balance by METIS (ARCHITECTURE.md, "Parallel design"; Karypis & Kumar 1998, "A fast
    and high quality multilevel scheme for partitioning irregular graphs", SIAM J. Sci.
-   Comput. 20:359). The body graph: a vertex per body with two weights (BodyLoad), 1 for
-   the body and k² for the k constraints on it last step, each balanced by METIS
+   Comput. 20:359). The body graph: a vertex per body with two weights (BodyLoad), nu/6 for
+   the body (1 for a rigid one, 2 for a pseudo-rigid one) and k² for the k constraints on it last step, each balanced by METIS
    (multi-constraint partitioning); an
    edge per contact candidate (two movable bodies whose bounding boxes, widened by half
    their size and GEOMETRIC_EPSILON, overlap: every contact and the bodies about a body's
@@ -9,10 +9,10 @@
    (a falling lattice) without edges; METIS places such bodies anywhere to balance the
    parts, and then every rank's region spans the whole scene and so do the ghosts.
 
-   How the graph reaches METIS: each rank sends rank 0 six reals per owned body (id, weight,
-   mass centre, radius) with one MPI_Gatherv; rank 0 finds the candidates with the broad
+   How the graph reaches METIS: each rank sends rank 0 seven reals per owned body (id, weight,
+   mass centre, radius, number of velocities) with one MPI_Gatherv; rank 0 finds the candidates with the broad
    phase (src/contact/, a hash grid: O(N)), builds the CSR graph, calls METIS_PartGraphKway
-   and broadcasts the N new owners. Rank 0 thus holds O(N) data — about 48 bytes a body for
+   and broadcasts the N new owners. Rank 0 thus holds O(N) data — about 56 bytes a body for
    the gather plus ~8 bytes per edge end for METIS, e.g. 10⁷ bodies with 6 candidates each
    in about 1.5 GB — and METIS runs serially: fine to some 10⁷ bodies. Beyond that the plan
    (doc/parallel.md) is ParMETIS's ParMETIS_V3_PartGeomKway on the distributed graph, each
@@ -31,9 +31,9 @@ static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. 
    assembly and every Gauss–Seidel sweep cost as many block products. Counting k instead
    left the rank with the denser part of a pile ~10 % more sweep work at N = 10,000 on two
    ranks (doc/scaling.md). */
-static inline void BodyLoad(PetscInt k, PetscInt64 load[2])
+static inline void BodyLoad(PetscInt k, PetscInt nu, PetscInt64 load[2])
 {
-  load[0] = 1;
+  load[0] = PetscMax(1, nu / 6); /* its integration: 1 for a rigid body, more for more DOFs */
   load[1] = (PetscInt64)k * k;
 }
 
@@ -120,7 +120,7 @@ static PetscErrorCode Relabel(MbDomain d, PetscInt N, const idx_t part[], PetscM
 
 PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt newowner[])
 {
-  const int    m = 6;
+  const int    m = 7;
   PetscReal   *send, *recv = NULL;
   PetscMPIInt  n, *counts = NULL, *displs = NULL;
   PetscInt     N = d->nknown;
@@ -133,6 +133,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     s[0]         = (PetscReal)b->id;
     s[1]         = (PetscReal)w[i];
     PetscCall(MbBodyBound(b, &s[2], &s[5]));
+    s[6] = (PetscReal)b->nu;
   }
   n = (PetscMPIInt)(m * d->nbody);
   if (d->rank == 0) PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
@@ -159,7 +160,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
          so neither the per-body nor the per-block work piles up on one rank */
       {
         PetscInt64 load[2];
-        BodyLoad((PetscInt)s[1], load);
+        BodyLoad((PetscInt)s[1], (PetscInt)s[6], load);
         vwgt[2 * id]     = (idx_t)load[0];
         vwgt[2 * id + 1] = (idx_t)load[1];
       }
@@ -257,7 +258,7 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   for (PetscInt i = 0; i < d->nbody; i++)
     if (MbBodyIsMovable(d->body[i])) {
       PetscInt64 l[2];
-      BodyLoad(w[i], l);
+      BodyLoad(w[i], d->body[i]->nu, l);
       load[0] += l[0], load[1] += l[1];
     }
   PetscCall(PetscMalloc1(2 * d->size, &all));

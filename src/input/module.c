@@ -1159,9 +1159,7 @@ static PyObject *py_body_set_state(PyObject *self, PyObject *args)
   MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &nq, &nu));
   if (ReadReals(ov, what ? nu : nq, x, what ? "velo" : "conf")) return NULL;
   if (what) {
-    MbBodyKind kind;
-    MB_TRY(PyExc_RuntimeError, MbBodyGetKind(b, &kind));
-    if (kind == MB_BODY_OBSTACLE) {
+    if (!MbBodyIsMovable(b)) {
       for (PetscInt k = 0; k < nu; k++)
         if (x[k] != 0) return PyErr_Format(PyExc_ValueError, "body %ld is an OBSTACLE: it cannot be given a velocity", id);
     }

@@ -89,13 +89,14 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
   }
   PetscCall(PetscMalloc4(n + 1, &d->wbid, n + 2, &d->wptr, n + 1, &d->wadj, n + 1, &d->wgoff));
   d->wgoff[0] = 0;
-  for (PetscInt i = 0; i < n; i++) {
+  for (PetscInt i = 0, nu = 0; i < n; i++) {
     if (i == 0 || key[i] != key[i - 1]) {
       d->wbid[m]   = key[i];
       d->wptr[m++] = i;
+      nu           = d->all[key[i]]->nu; /* once a body: its struct is not in cache */
     }
     d->wadj[i]      = val[i];
-    d->wgoff[i + 1] = d->wgoff[i] + 3 * d->all[key[i]]->nu;
+    d->wgoff[i + 1] = d->wgoff[i] + 3 * nu;
   }
   d->wptr[m] = n;
   d->wnb     = m;

@@ -35,7 +35,9 @@ typedef struct {
   PetscReal E0inv[9];       /* E₀⁻¹ */
   PetscReal c;              /* A = M + cK at the last factor (0: A = M) */
   PetscReal L[81];          /* Cholesky factor of A's F block when c > 0 (row-major, lower) */
-  PetscInt  nmaterial;      /* factorizations that took the material part of K (PrbFactor) */
+  PetscBool lu;             /* L holds an LU factorization (A indefinite), with pivots piv */
+  PetscInt  piv[9];
+  PetscInt  nlu;            /* factorizations that needed LU (PrbFactor) */
 } PrbData;
 
 /* F (row-major 3×3) from q: a copy, as q holds it row-wise. */
@@ -110,9 +112,8 @@ static void Stress(const PrbData *p, const PetscReal F[9], PetscReal E[9], Petsc
   MbM3MatMult(F, S, P);
 }
 
-/* K's F block (9×9, in q's order) at F: seed 003 eq. kfem for the homogeneous body; without
-   its initial-stress (geometric) part δ_ik S_lj when geometric is false. */
-static void TangentPart(MbBody b, const PetscReal F[9], PetscBool geometric, PetscReal K[81])
+/* K's F block (9×9, in q's order) at F: seed 003 eq. kfem for the homogeneous body. */
+static void Tangent(MbBody b, const PetscReal F[9], PetscReal K[81])
 {
   const PrbData *p = (const PrbData *)b->data;
   const PetscReal V = b->mp.volume, lam = p->lambda, mu = p->mu;
@@ -125,13 +126,11 @@ static void TangentPart(MbBody b, const PetscReal F[9], PetscBool geometric, Pet
       for (int k = 0; k < 3; k++)
         for (int l = 0; l < 3; l++) {
           PetscReal v = lam * F[3 * i + j] * F[3 * k + l] + mu * F[3 * i + l] * F[3 * k + j];
-          if (i == k && geometric) v += S[3 * l + j];
+          if (i == k) v += S[3 * l + j];
           if (j == l) v += mu * FFt[3 * i + k];
           K[9 * FI(i, j) + FI(k, l)] = V * v;
         }
 }
-
-static void Tangent(MbBody b, const PetscReal F[9], PetscReal K[81]) { TangentPart(b, F, PETSC_TRUE, K); }
 
 static PetscErrorCode PrbTangent(MbBody b, PetscReal K[])
 {
@@ -193,6 +192,47 @@ static PetscBool Chol(const PetscReal A[81], PetscReal L[81])
   return PETSC_TRUE;
 }
 
+/* LU with partial pivoting of a 9×9 A into LU (row-major, unit lower and upper together);
+   false when A is singular to working precision. */
+static PetscBool LU(const PetscReal A[81], PetscReal LU[81], PetscInt piv[9])
+{
+  PetscReal big = 0;
+  for (int k = 0; k < 81; k++) LU[k] = A[k], big = PetscMax(big, PetscAbsReal(A[k]));
+  for (int j = 0; j < 9; j++) {
+    int p = j;
+    for (int i = j + 1; i < 9; i++)
+      if (PetscAbsReal(LU[9 * i + j]) > PetscAbsReal(LU[9 * p + j])) p = i;
+    piv[j] = p;
+    if (!(PetscAbsReal(LU[9 * p + j]) > 1e-14 * big)) return PETSC_FALSE;
+    if (p != j)
+      for (int k = 0; k < 9; k++) {
+        PetscReal t = LU[9 * j + k];
+        LU[9 * j + k] = LU[9 * p + k], LU[9 * p + k] = t;
+      }
+    for (int i = j + 1; i < 9; i++) {
+      PetscReal m = LU[9 * i + j] /= LU[10 * j];
+      for (int k = j + 1; k < 9; k++) LU[9 * i + k] -= m * LU[9 * j + k];
+    }
+  }
+  return PETSC_TRUE;
+}
+
+static void LUSolve(const PetscReal LU[81], const PetscInt piv[9], const PetscReal x[9], PetscReal y[9])
+{
+  for (int i = 0; i < 9; i++) y[i] = x[i];
+  for (int j = 0; j < 9; j++)
+    if (piv[j] != j) {
+      PetscReal t = y[j];
+      y[j] = y[piv[j]], y[piv[j]] = t;
+    }
+  for (int i = 0; i < 9; i++)
+    for (int k = 0; k < i; k++) y[i] -= LU[9 * i + k] * y[k];
+  for (int i = 8; i >= 0; i--) {
+    for (int k = i + 1; k < 9; k++) y[i] -= LU[9 * i + k] * y[k];
+    y[i] /= LU[10 * i];
+  }
+}
+
 /* M's F block (9×9) in q's order: δ_ik (E₀)_jl */
 static void MassBlock(MbBody b, PetscReal M[81])
 {
@@ -211,22 +251,22 @@ static PetscErrorCode PrbFactor(MbBody b, PetscReal c)
   if (c == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CheckMaterial(b));
   GetF(b->q, F);
-  for (int pass = 0; pass < 2; pass++) {
-    /* K of a stressed body is indefinite along its rotations: K(WF) = WP for skew W
-       (objectivity, P(QF) = QP(F)), so (WF):K(WF) = −tr(Fᵀ W² P)·V has the sign of the
-       stress and is of order |S|V. Under compression, c|S|V > E₀ makes M + cK indefinite
-       (seen: Y = 1e12, h = 1e-3, det F = 0.9998). Then A takes the material part of K
-       alone, FᵀCF, which is positive semi-definite: the scheme stays linearly implicit in
-       the elastic stiffness and explicit in the small initial-stress term. */
-    TangentPart(b, F, pass ? PETSC_FALSE : PETSC_TRUE, K);
-    MassBlock(b, A);
-    for (int k = 0; k < 81; k++) A[k] += c * K[k];
-    if (Chol(A, p->L)) {
-      if (pass) p->nmaterial++;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "PSEUDO_RIGID body %" PetscInt_FMT ": A = M + %g K is not positive definite at det F = %g, not even with the material part of K", b->id, (double)c, (double)MbM3Det(F));
+  Tangent(b, F, K);
+  MassBlock(b, A);
+  for (int k = 0; k < 81; k++) A[k] += c * K[k];
+  p->lu = PETSC_FALSE;
+  if (Chol(A, p->L)) PetscFunctionReturn(PETSC_SUCCESS);
+  /* K of a stressed body is indefinite along its rotations: K(WF) = WP for skew W
+     (objectivity, P(QF) = QP(F)), so (WF):K(WF) = −tr(Fᵀ W² P)·V has the sign of the
+     stress, of order |S|V. Under compression, c|S|V > E₀ makes M + cK indefinite (a pile
+     of glass spheres at h = 1e-3; a stiff cube landing). A is then still the A of eq. (40),
+     factorized by LU with partial pivoting. Dropping the initial-stress term instead (A
+     positive definite) leaves it explicit, unstable once h²|S|V/E₀ > 4: a pile of 1000
+     pseudo-rigid spheres blew up so. */
+  PetscCheck(LU(A, p->L, p->piv), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "PSEUDO_RIGID body %" PetscInt_FMT ": A = M + %g K is singular at det F = %g; take a smaller step", b->id, (double)c, (double)MbM3Det(F));
+  p->lu = PETSC_TRUE;
+  p->nlu++;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PrbInverse(MbBody b, PetscInt n, const PetscReal x[], PetscReal y[])
@@ -234,7 +274,8 @@ static PetscErrorCode PrbInverse(MbBody b, PetscInt n, const PetscReal x[], Pets
   const PrbData  *p  = (const PrbData *)b->data;
   const PetscReal im = 1.0 / b->mp.mass;
   for (PetscInt k = 0; k < n; k++, x += 12, y += 12) {
-    if (p->c > 0) CholSolve(p->L, x, y);
+    if (p->c > 0 && p->lu) LUSolve(p->L, p->piv, x, y);
+    else if (p->c > 0) CholSolve(p->L, x, y);
     else { /* Y = G E₀⁻¹, G_ij = x[FI(i, j)] */
       PetscReal t[9];
       for (int i = 0; i < 3; i++)
