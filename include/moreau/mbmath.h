@@ -63,12 +63,14 @@ static inline PetscReal MbM3Det(const PetscReal A[9])
 }
 static inline PetscReal MbM3Trace(const PetscReal A[9]) { return A[0] + A[4] + A[8]; }
 /* Skew operator: hat(a) b = a × b (seed 000, below eq. (38)). */
+// clang-format off: the matrix as it is written
 static inline void MbM3Hat(const PetscReal a[3], PetscReal A[9])
 {
   A[0] = 0.0;   A[1] = -a[2]; A[2] = a[1];
   A[3] = a[2];  A[4] = 0.0;   A[5] = -a[0];
   A[6] = -a[1]; A[7] = a[0];  A[8] = 0.0;
 }
+// clang-format on
 /* Frobenius norm of A − B */
 static inline PetscReal MbM3DiffNorm(const PetscReal A[9], const PetscReal B[9])
 {

@@ -258,11 +258,10 @@ static PetscErrorCode PrbFactor(MbBody b, PetscReal c)
   if (Chol(A, p->L)) PetscFunctionReturn(PETSC_SUCCESS);
   /* K of a stressed body is indefinite along its rotations: K(WF) = WP for skew W
      (objectivity, P(QF) = QP(F)), so (WF):K(WF) = −tr(Fᵀ W² P)·V has the sign of the
-     stress, of order |S|V. Under compression, c|S|V > E₀ makes M + cK indefinite (a pile
-     of glass spheres at h = 1e-3; a stiff cube landing). A is then still the A of eq. (40),
-     factorized by LU with partial pivoting. Dropping the initial-stress term instead (A
-     positive definite) leaves it explicit, unstable once h²|S|V/E₀ > 4: a pile of 1000
-     pseudo-rigid spheres blew up so. */
+     stress, of order |S|V. Under compression, c|S|V > E₀ makes M + cK indefinite (a stiff
+     cube landing at h = 1e-3: Y = 1e12, det F = 0.9998). A is then still the A of eq. (40),
+     factorized by LU with partial pivoting; dropping the initial-stress term instead would
+     treat it explicitly, stable only while h²|S|V/E₀ < 4. */
   PetscCheck(LU(A, p->L, p->piv), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "PSEUDO_RIGID body %" PetscInt_FMT ": A = M + %g K is singular at det F = %g; take a smaller step", b->id, (double)c, (double)MbM3Det(F));
   p->lu = PETSC_TRUE;
   p->nlu++;
