@@ -4,6 +4,7 @@
 #   make check      install, build, run every test; ends with "N passed, M failed"
 #   make deps       install missing Debian packages (apt-get)
 #   make ASAN=1     build with AddressSanitizer + UBSan (into build-asan/)
+#   make format     apply .clang-format to every C file; make format-check: CI's test of it
 #   CI=1            adds -Werror
 
 CC       := mpicc
@@ -34,7 +35,7 @@ APPS     := $(APP_SRC:src/app/%.c=$(BUILD)/bin/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/t*.c))
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run check test clean format
+.PHONY: all deps run check test clean format format-check
 .SECONDARY: # keep object files of tests and apps (make would delete them as intermediates)
 all: $(LIB) $(APPS) $(UNITS)
 
@@ -78,6 +79,9 @@ test: all
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
+
+format-check:
+	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h') && echo "format-check: every C file is as .clang-format writes it"
 
 clean:
 	rm -rf build build-asan out

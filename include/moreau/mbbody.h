@@ -27,10 +27,10 @@ typedef PetscErrorCode (*MbLoadCallback)(void *ctx, MbBody body, const PetscReal
 /** A scalar function of time: a constant, or piecewise linear through (t_k, v_k) (held
     constant outside the table). */
 typedef struct _p_MbTimeSeries *MbTimeSeries;
-PETSC_EXTERN PetscErrorCode MbTimeSeriesCreate(PetscInt n, const PetscReal t[], const PetscReal v[], MbTimeSeries *ts);
-PETSC_EXTERN PetscErrorCode MbTimeSeriesEvaluate(MbTimeSeries ts, PetscReal t, PetscReal *v);
-PETSC_EXTERN PetscErrorCode MbTimeSeriesReference(MbTimeSeries ts);
-PETSC_EXTERN PetscErrorCode MbTimeSeriesDestroy(MbTimeSeries *ts);
+PETSC_EXTERN PetscErrorCode     MbTimeSeriesCreate(PetscInt n, const PetscReal t[], const PetscReal v[], MbTimeSeries *ts);
+PETSC_EXTERN PetscErrorCode     MbTimeSeriesEvaluate(MbTimeSeries ts, PetscReal t, PetscReal *v);
+PETSC_EXTERN PetscErrorCode     MbTimeSeriesReference(MbTimeSeries ts);
+PETSC_EXTERN PetscErrorCode     MbTimeSeriesDestroy(MbTimeSeries *ts);
 
 /** Create a body of the given kind from a shape (the body takes a reference to it; the
     caller keeps its own) with uniform density rho; mass properties come from the shape.

@@ -105,7 +105,8 @@ typedef enum { MB_JOINT_FIX_POINT = 1, MB_JOINT_FIX_DIRECTION = 2, MB_JOINT_SET_
     t, &v) (destroy(ctx) at the end). Errors: unknown body, an obstacle-only joint, a zero
     direction; a zero-length rigid link is caught when the run starts. *index (may be NULL)
     is the joint's number. */
-PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts, PetscErrorCode (*fn)(void *, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
+PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts,
+                                             PetscErrorCode (*fn)(void *, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
 /** Add a spring (PUT_SPRING; collective: every rank calls it alike). body2 = −1: p2 is fixed
     in space. Points are spatial now (resolved when the run starts). dir (may be NULL) fixes
     the direction of the force; otherwise it acts along the line p2 → p1. Force on body1
@@ -113,7 +114,8 @@ PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, Pet
     stroke (length minus the rest length: rest, or the length at the first step when rest
     is NaN) and ṡ its rate; F = 0 while s is outside [lo, hi].
     Errors: unknown body, k < 0, c < 0, lo > hi, zero direction. *index may be NULL. */
-PETSC_EXTERN PetscErrorCode MbDomainAddSpring(MbDomain dom, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal rest, PetscReal k, PetscReal c, PetscReal lo, PetscReal hi, PetscErrorCode (*fn)(void *, PetscReal, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
+PETSC_EXTERN PetscErrorCode MbDomainAddSpring(MbDomain dom, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal rest, PetscReal k, PetscReal c, PetscReal lo, PetscReal hi,
+                                              PetscErrorCode (*fn)(void *, PetscReal, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
 /** Evaluate every force at the bodies' current q, u and time t (h for callbacks) into each
     owned body's generalized force: gravity, loads, springs and PENALTY_SOLVER contacts
     (detected at the current placement). Used by the force schemes. Collective. */
@@ -139,11 +141,11 @@ PETSC_EXTERN PetscErrorCode MbDomainSetSolverFailure(MbDomain dom, PetscInt poli
 PETSC_EXTERN PetscErrorCode MbDomainSetPenalty(MbDomain dom, PetscBool flg);
 /** One constraint as output sees it. */
 typedef struct {
-  PetscInt  kind;     /* 0 contact, 1 FIXPNT, 2 FIXDIR, 3 VELODIR, 4 RIGLNK */
-  PetscInt  body[2];  /* master, slave (−1: none) */
-  PetscReal point[3]; /* spatial point */
-  PetscReal normal[3];/* spatial normal (third axis of the local frame) */
-  PetscReal force[3]; /* spatial reaction on the master, base·R */
+  PetscInt  kind;      /* 0 contact, 1 FIXPNT, 2 FIXDIR, 3 VELODIR, 4 RIGLNK */
+  PetscInt  body[2];   /* master, slave (−1: none) */
+  PetscReal point[3];  /* spatial point */
+  PetscReal normal[3]; /* spatial normal (third axis of the local frame) */
+  PetscReal force[3];  /* spatial reaction on the master, base·R */
   PetscReal gap;
 } MbConstraintInfo;
 /** This rank's constraints of the last step (owned rows only), copied into a new array

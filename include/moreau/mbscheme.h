@@ -18,9 +18,9 @@
    penalty contacts) where the scheme asks; joints and non-penalty contacts need RIG_*. */
 #define MBEULEREXP "EULER_EXP" /* seed 002: explicit (forward) Euler, order 1 */
 #define MBEULERIMP "EULER_IMP" /* seed 002: implicit (backward) Euler by Newton, order 1 */
-#define MBGALPHA   "GALPHA"    /* Chung & Hulbert 1993, parameter rho_inf; Newton, order 2 */
-#define MBCDM      "CDM"       /* central differences, variable step (Park & Underwood 1980), order 2 */
-#define MBEGALPHA  "EGALPHA"   /* explicit generalized-α (Hulbert & Chung 1996), parameter rho_b, order 2 */
+#define MBGALPHA "GALPHA"      /* Chung & Hulbert 1993, parameter rho_inf; Newton, order 2 */
+#define MBCDM "CDM"            /* central differences, variable step (Park & Underwood 1980), order 2 */
+#define MBEGALPHA "EGALPHA"    /* explicit generalized-α (Hulbert & Chung 1996), parameter rho_b, order 2 */
 #define MBCHUNGLEE "CHUNG_LEE" /* Chung & Lee 1994, parameter beta, order 2 */
 
 /** Register a scheme constructor by name. Not collective. */

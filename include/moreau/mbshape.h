@@ -10,11 +10,11 @@ typedef struct _p_MbShape *MbShape;
 
 /** Mass properties of a shape of uniform density, in the reference configuration. */
 typedef struct {
-  PetscReal volume;    /* V */
-  PetscReal mass;      /* m = ρV */
-  PetscReal center[3]; /* mass centre X̄ */
-  PetscReal euler[9];  /* Euler tensor E₀ = ∫(X−X̄)⊗(X−X̄)ρ dV (seed 003, eq. E0), row-major */
-  PetscReal inertia[9];/* J = tr(E₀) I − E₀ (seed 003) */
+  PetscReal volume;     /* V */
+  PetscReal mass;       /* m = ρV */
+  PetscReal center[3];  /* mass centre X̄ */
+  PetscReal euler[9];   /* Euler tensor E₀ = ∫(X−X̄)⊗(X−X̄)ρ dV (seed 003, eq. E0), row-major */
+  PetscReal inertia[9]; /* J = tr(E₀) I − E₀ (seed 003) */
 } MbMassProps;
 
 typedef enum { MB_PRIM_SPHERE = 0, MB_PRIM_CONVEX = 1 } MbPrimKind;

@@ -26,8 +26,8 @@ typedef struct {
 
 typedef struct _p_MbSolver *MbSolver;
 
-#define MBSOLVERGS     "gauss_seidel" /* nonsmooth block Gauss–Seidel */
-#define MBSOLVERNEWTON "newton"       /* semismooth Newton with KSP on W */
+#define MBSOLVERGS "gauss_seidel" /* nonsmooth block Gauss–Seidel */
+#define MBSOLVERNEWTON "newton"   /* semismooth Newton with KSP on W */
 
 /** Register a solver constructor by name. Not collective. */
 PETSC_EXTERN PetscErrorCode MbSolverRegister(const char name[], PetscErrorCode (*create)(MbSolver));
@@ -63,12 +63,12 @@ PETSC_EXTERN PetscErrorCode MbSolverListNames(char buf[], size_t len);
 
 /** An FCLIB problem read into moreau's layout (normal as the third component). */
 typedef struct {
-  PetscInt  n;        /* contacts */
-  Mat       W;        /* 3n × 3n, block size 3 */
-  Vec       q;        /* 3n */
-  MbLaw    *law;      /* n, MB_LAW_CONTACT with mu */
-  Vec       r, u;     /* reference solution when the file has one, else NULL */
-  PetscBool global;   /* read from /fclib_global (W = HᵀM⁻¹H, q = HᵀM⁻¹f + w) */
+  PetscInt  n;      /* contacts */
+  Mat       W;      /* 3n × 3n, block size 3 */
+  Vec       q;      /* 3n */
+  MbLaw    *law;    /* n, MB_LAW_CONTACT with mu */
+  Vec       r, u;   /* reference solution when the file has one, else NULL */
+  PetscBool global; /* read from /fclib_global (W = HᵀM⁻¹H, q = HᵀM⁻¹f + w) */
 } MbFclibProblem;
 
 /** Read an FCLIB local or global problem from an HDF5 file; errors naming the file when it

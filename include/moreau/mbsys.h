@@ -11,7 +11,7 @@
 
 /* PETSc 3.19 introduced PETSC_SUCCESS; Debian bookworm ships 3.18. */
 #ifndef PETSC_SUCCESS
-  #define PETSC_SUCCESS 0
+#  define PETSC_SUCCESS 0
 #endif
 
 /* Error classes of our own, past PETSc's range, for errors PETSc has no word for. */

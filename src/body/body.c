@@ -14,11 +14,13 @@ static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
   for (int k = 0; k < 9; k++) s = PetscMax(s, PetscAbsReal(J[k]));
   for (int i = 0; i < 3; i++)
     for (int j = i + 1; j < 3; j++)
-      PetscCheck(PetscAbsReal(J[3 * i + j] - J[3 * j + i]) <= 1e-10 * s, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": inertia must be symmetric, got J[%d][%d] = %g but J[%d][%d] = %g", b->id, i, j, (double)J[3 * i + j], j, i, (double)J[3 * j + i]);
+      PetscCheck(PetscAbsReal(J[3 * i + j] - J[3 * j + i]) <= 1e-10 * s, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": inertia must be symmetric, got J[%d][%d] = %g but J[%d][%d] = %g", b->id, i, j, (double)J[3 * i + j], j, i,
+                 (double)J[3 * j + i]);
   d1 = J[0];
   d2 = J[0] * J[4] - J[1] * J[3];
   d3 = MbM3Det(J);
-  PetscCheck(d1 > 0 && d2 > 0 && d3 > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": inertia must be positive definite, got diagonal (%g, %g, %g) and determinant %g", b->id, (double)J[0], (double)J[4], (double)J[8], (double)d3);
+  PetscCheck(d1 > 0 && d2 > 0 && d3 > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": inertia must be positive definite, got diagonal (%g, %g, %g) and determinant %g", b->id, (double)J[0], (double)J[4], (double)J[8],
+             (double)d3);
   PetscCall(PetscArraycpy(b->mp.inertia, J, 9));
   PetscCall(MbM3Invert(J, b->Jinv));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -26,10 +28,10 @@ static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
 
 /* The kinds, by MbBodyKind: adding a kind is its folder and one line here. */
 static const MbBodyOps *const Kinds[] = {
-  &MbBodyOps_Rigid,       /* MB_BODY_RIGID */
-  &MbBodyOps_Obstacle,    /* MB_BODY_OBSTACLE */
-  &MbBodyOps_PseudoRigid, /* MB_BODY_PSEUDO_RIGID */
-  NULL,                   /* MB_BODY_FEM: to come */
+    &MbBodyOps_Rigid,       /* MB_BODY_RIGID */
+    &MbBodyOps_Obstacle,    /* MB_BODY_OBSTACLE */
+    &MbBodyOps_PseudoRigid, /* MB_BODY_PSEUDO_RIGID */
+    NULL,                   /* MB_BODY_FEM: to come */
 };
 
 const MbBodyOps *MbBodyKindOps(MbBodyKind kind) { return kind >= 0 && kind <= MB_BODY_FEM ? Kinds[kind] : NULL; }
@@ -118,15 +120,51 @@ PetscErrorCode MbBodySetChars(MbBody b, PetscReal mass, PetscReal volume, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbBodyGetId(MbBody b, PetscInt *id) { *id = b->id; return PETSC_SUCCESS; }
-PetscErrorCode MbBodyGetKind(MbBody b, MbBodyKind *k) { *k = b->kind; return PETSC_SUCCESS; }
-PetscErrorCode MbBodyGetLabel(MbBody b, const char **l) { *l = b->label; return PETSC_SUCCESS; }
-PetscErrorCode MbBodyGetShape(MbBody b, MbShape *s) { *s = b->shape; return PETSC_SUCCESS; }
-PetscErrorCode MbBodyGetMassProps(MbBody b, MbMassProps *mp) { *mp = b->mp; return PETSC_SUCCESS; }
-PetscErrorCode MbBodyGetExternalWork(MbBody b, PetscReal *w) { *w = b->work; return PETSC_SUCCESS; }
-PetscErrorCode MbBodySetUserData(MbBody b, void *ctx) { b->user = ctx; return PETSC_SUCCESS; }
-PetscErrorCode MbBodyGetUserData(MbBody b, void **ctx) { *ctx = b->user; return PETSC_SUCCESS; }
-PetscErrorCode MbBodyGetScheme(MbBody b, MbScheme *s) { *s = b->scheme; return PETSC_SUCCESS; }
+PetscErrorCode MbBodyGetId(MbBody b, PetscInt *id)
+{
+  *id = b->id;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetKind(MbBody b, MbBodyKind *k)
+{
+  *k = b->kind;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetLabel(MbBody b, const char **l)
+{
+  *l = b->label;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetShape(MbBody b, MbShape *s)
+{
+  *s = b->shape;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetMassProps(MbBody b, MbMassProps *mp)
+{
+  *mp = b->mp;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetExternalWork(MbBody b, PetscReal *w)
+{
+  *w = b->work;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodySetUserData(MbBody b, void *ctx)
+{
+  b->user = ctx;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetUserData(MbBody b, void **ctx)
+{
+  *ctx = b->user;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetScheme(MbBody b, MbScheme *s)
+{
+  *s = b->scheme;
+  return PETSC_SUCCESS;
+}
 
 PetscErrorCode MbBodyGetSizes(MbBody b, PetscInt *nq, PetscInt *nu)
 {
@@ -195,8 +233,10 @@ PetscErrorCode MbBodyGetStress(MbBody b, PetscReal sigma[9], PetscBool *has)
 {
   PetscFunctionBegin;
   *has = b->ops->stress ? PETSC_TRUE : PETSC_FALSE;
-  if (*has) PetscCall(b->ops->stress(b, sigma));
-  else PetscCall(PetscArrayzero(sigma, 9));
+  if (*has)
+    PetscCall(b->ops->stress(b, sigma));
+  else
+    PetscCall(PetscArrayzero(sigma, 9));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -205,7 +245,8 @@ PetscErrorCode MbBodyTransform(MbBody b, const PetscReal R[9], const PetscReal c
 PetscErrorCode MbBodyGetFrameState(MbBody b, PetscReal q[12], PetscReal u[6])
 {
   PetscFunctionBegin;
-  if (b->ops->frame_state) PetscCall(b->ops->frame_state(b, q, u));
+  if (b->ops->frame_state)
+    PetscCall(b->ops->frame_state(b, q, u));
   else {
     PetscCheck(b->nq == 12 && b->nu == 6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body kind %s has no frame state", b->ops->name);
     PetscCall(PetscArraycpy(q, b->q, 12));
@@ -240,8 +281,8 @@ static PetscErrorCode PushLoad(MbBody b, MbLoad **l)
   PetscCall(PetscCalloc1(b->nload + 1, &nl));
   if (b->nload) PetscCall(PetscArraycpy(nl, b->load, b->nload));
   PetscCall(PetscFree(b->load));
-  b->load = nl;
-  *l      = &b->load[b->nload++];
+  b->load   = nl;
+  *l        = &b->load[b->nload++];
   (*l)->ref = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -255,8 +296,10 @@ PetscErrorCode MbBodyAddLoad(MbBody b, MbLoadKind kind, MbFrame frame, const Pet
   PetscCall(PushLoad(b, &l));
   l->kind  = kind;
   l->frame = frame;
-  if (X) MbV3Copy(X, l->X);
-  else MbV3Copy(b->mp.center, l->X);
+  if (X)
+    MbV3Copy(X, l->X);
+  else
+    MbV3Copy(b->mp.center, l->X);
   MbV3Copy(dir, l->dir);
   l->value = value;
   if (ts) PetscCall(MbTimeSeriesReference(ts));

@@ -9,82 +9,82 @@
    src/scheme/ asks a body for its kind. Optional operations are NULL where a kind has no
    such thing (a rigid body has no internal force). */
 typedef struct {
-  const char *name;                                                                        /* model name */
-  PetscInt    nq, nu;                                                                      /* sizes of q and u */
-  PetscBool   movable;                                                                     /* integrated (an obstacle is not) */
-  const char *scheme;                                                                      /* default scheme; NULL: the domain's rigid default */
-  PetscErrorCode (*create)(MbBody);                                                        /* private data; q in the reference configuration */
-  PetscErrorCode (*destroy)(MbBody);                                                       /* private data (may be NULL) */
-  PetscErrorCode (*reset)(MbBody);                                                         /* q ← the reference configuration (after new mass characteristics) */
-  PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                          /* ½uᵀMu */
-  PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);             /* y_j = A⁻¹x_j for n vectors of length nu, one after another */
-  PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);/* generalized external force */
-  PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                  /* X ↦ x */
-  PetscErrorCode (*to_referential)(MbBody, const PetscReal[3], PetscReal[3]);              /* x ↦ X */
-  PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]); /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
-  PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);/* H at X in a frame: 3×nu row-major */
-  PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                          /* angular (about the origin), linear */
-  PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool); /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
+  const char *name;                                                                                /* model name */
+  PetscInt    nq, nu;                                                                              /* sizes of q and u */
+  PetscBool   movable;                                                                             /* integrated (an obstacle is not) */
+  const char *scheme;                                                                              /* default scheme; NULL: the domain's rigid default */
+  PetscErrorCode (*create)(MbBody);                                                                /* private data; q in the reference configuration */
+  PetscErrorCode (*destroy)(MbBody);                                                               /* private data (may be NULL) */
+  PetscErrorCode (*reset)(MbBody);                                                                 /* q ← the reference configuration (after new mass characteristics) */
+  PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                                  /* ½uᵀMu */
+  PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);                     /* y_j = A⁻¹x_j for n vectors of length nu, one after another */
+  PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);       /* generalized external force */
+  PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                          /* X ↦ x */
+  PetscErrorCode (*to_referential)(MbBody, const PetscReal[3], PetscReal[3]);                      /* x ↦ X */
+  PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]);   /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
+  PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);       /* H at X in a frame: 3×nu row-major */
+  PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                                  /* angular (about the origin), linear */
+  PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool);       /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
   PetscErrorCode (*transform)(MbBody, const PetscReal[9], const PetscReal[3], const PetscReal[3]); /* move the placement by x ↦ R(x − c) + c + d */
-  PetscErrorCode (*bound)(MbBody, PetscReal[3], PetscReal *);                              /* spatial centre and radius of a ball holding the body */
-  PetscErrorCode (*frame_state)(MbBody, PetscReal[12], PetscReal[6]);                      /* the 12 + 6 numbers an output frame keeps (NULL: q and u when nq = 12, nu = 6) */
-  PetscErrorCode (*affine)(MbBody, PetscReal[24]);                                         /* homogeneous motion: x = x̄ + A(X − X̄), ẋ = v + B(X − X̄) as [A, B, x̄, v] (A, B row-major); NULL: not homogeneous */
-  PetscErrorCode (*acceleration)(MbBody, const PetscReal[], PetscReal[]);                  /* force schemes: a = A⁻¹(f − gyroscopic) at u (NULL: none apply) */
-  PetscErrorCode (*advance)(MbBody, const PetscReal[], const PetscReal[], PetscReal[]);    /* force schemes: q = q0 ⊕ Δ (exp map for rotations) */
+  PetscErrorCode (*bound)(MbBody, PetscReal[3], PetscReal *);                                      /* spatial centre and radius of a ball holding the body */
+  PetscErrorCode (*frame_state)(MbBody, PetscReal[12], PetscReal[6]);                              /* the 12 + 6 numbers an output frame keeps (NULL: q and u when nq = 12, nu = 6) */
+  PetscErrorCode (*affine)(MbBody, PetscReal[24]);                                                 /* homogeneous motion: x = x̄ + A(X − X̄), ẋ = v + B(X − X̄) as [A, B, x̄, v] (A, B row-major); NULL: not homogeneous */
+  PetscErrorCode (*acceleration)(MbBody, const PetscReal[], PetscReal[]);                          /* force schemes: a = A⁻¹(f − gyroscopic) at u (NULL: none apply) */
+  PetscErrorCode (*advance)(MbBody, const PetscReal[], const PetscReal[], PetscReal[]);            /* force schemes: q = q0 ⊕ Δ (exp map for rotations) */
   /* deformable kinds (NULL for rigid ones) */
-  PetscErrorCode (*material)(MbBody, PetscReal, PetscReal);                                /* Young's modulus, Poisson's ratio: checked and kept */
-  PetscErrorCode (*internal)(MbBody, const PetscReal[], PetscReal[]);                      /* f = f_int(q) + η K(q) u (the damping, seed 003), for u given */
-  PetscErrorCode (*tangent)(MbBody, PetscReal[]);                                          /* K = ∂f_int/∂q at q, dense nu×nu row-major (small kinds; a mesh will hand a Mat) */
-  PetscErrorCode (*factor)(MbBody, PetscReal);                                             /* A = M + c K(q) for the inverse op (c = 0: A = M) */
-  PetscErrorCode (*strain_energy)(MbBody, PetscReal *);                                    /* stored energy at q */
-  PetscErrorCode (*critical_step)(MbBody, PetscReal *);                                    /* stability bound of DEF_EXP, damping included */
-  PetscErrorCode (*stress)(MbBody, PetscReal[9]);                                          /* mean Cauchy stress at q (row-major) */
-  PetscErrorCode (*pack_size)(MbBody, size_t *);                                           /* bytes of the private data that travels (may be NULL: none) */
-  PetscErrorCode (*pack)(MbBody, char *);                                                  /* write it */
-  PetscErrorCode (*unpack)(MbBody, const char *, size_t);                                  /* read it into a body whose common part is unpacked */
+  PetscErrorCode (*material)(MbBody, PetscReal, PetscReal);           /* Young's modulus, Poisson's ratio: checked and kept */
+  PetscErrorCode (*internal)(MbBody, const PetscReal[], PetscReal[]); /* f = f_int(q) + η K(q) u (the damping, seed 003), for u given */
+  PetscErrorCode (*tangent)(MbBody, PetscReal[]);                     /* K = ∂f_int/∂q at q, dense nu×nu row-major (small kinds; a mesh will hand a Mat) */
+  PetscErrorCode (*factor)(MbBody, PetscReal);                        /* A = M + c K(q) for the inverse op (c = 0: A = M) */
+  PetscErrorCode (*strain_energy)(MbBody, PetscReal *);               /* stored energy at q */
+  PetscErrorCode (*critical_step)(MbBody, PetscReal *);               /* stability bound of DEF_EXP, damping included */
+  PetscErrorCode (*stress)(MbBody, PetscReal[9]);                     /* mean Cauchy stress at q (row-major) */
+  PetscErrorCode (*pack_size)(MbBody, size_t *);                      /* bytes of the private data that travels (may be NULL: none) */
+  PetscErrorCode (*pack)(MbBody, char *);                             /* write it */
+  PetscErrorCode (*unpack)(MbBody, const char *, size_t);             /* read it into a body whose common part is unpacked */
 } MbBodyOps;
 
 typedef struct {
-  MbLoadKind     kind;    /* force or torque */
-  MbFrame        frame;   /* spatial or convected direction */
-  PetscReal      X[3];    /* referential point of application (forces) */
-  PetscReal      dir[3];  /* direction, scaled by the value */
-  PetscReal      value;   /* constant magnitude when ts and fn are NULL */
-  MbTimeSeries   ts;      /* magnitude as a function of time, or NULL */
-  MbLoadCallback fn;      /* callback returning the rigid 9-tuple, or NULL */
-  void          *ctx;     /* callback context */
+  MbLoadKind     kind;               /* force or torque */
+  MbFrame        frame;              /* spatial or convected direction */
+  PetscReal      X[3];               /* referential point of application (forces) */
+  PetscReal      dir[3];             /* direction, scaled by the value */
+  PetscReal      value;              /* constant magnitude when ts and fn are NULL */
+  MbTimeSeries   ts;                 /* magnitude as a function of time, or NULL */
+  MbLoadCallback fn;                 /* callback returning the rigid 9-tuple, or NULL */
+  void          *ctx;                /* callback context */
   PetscErrorCode (*destroy)(void *); /* destroys ctx, or NULL */
-  PetscInt       ref;     /* fn and ctx are entry ref of the domain's callback table (they
-                             migrate by that index), or −1 */
+  PetscInt ref;                      /* fn and ctx are entry ref of the domain's callback table (they
+                                        migrate by that index), or −1 */
 } MbLoad;
 
 struct _p_MbBody {
-  PetscInt          id;      /* global id, from 0 in creation order */
-  MbBodyKind        kind;    /* kinematic model */
-  const MbBodyOps  *ops;     /* the model's operations */
-  char             *label;   /* user label, or NULL */
-  MbShape           shape;   /* reference shape (owned) */
-  MbMassProps       mp;      /* mass, volume, X̄, E₀, J */
-  PetscReal         Jinv[9]; /* J⁻¹ */
-  PetscInt          nq, nu;  /* sizes of q and u */
-  PetscReal        *q;       /* configuration */
-  PetscReal        *u;       /* velocity */
-  PetscReal        *q0;      /* configuration at the start of the step (scheme scratch) */
-  PetscReal        *u0;      /* velocity at the start of the step (scheme scratch) */
-  PetscReal        *fext;    /* external force of this step, for the work (scheme scratch) */
-  PetscReal        *aux;     /* scheme scratch: rigid Ω(t+h/2) */
-  PetscReal        *force;   /* generalized force at the current state (force schemes, forces.c) */
-  PetscReal        *acc;     /* 3·nu: A⁻¹f at the current state, then two scheme history vectors */
-  PetscBool         accok;   /* acc[0..nu) belongs to the current state */
-  PetscReal         work;    /* accumulated work of external forces */
-  PetscReal         damping; /* stiffness-proportional damping (deformable) */
-  MbScheme          scheme;  /* time integrator (not owned) */
-  PetscInt          nload;   /* number of loads */
-  MbLoad           *load;    /* loads */
-  void             *user;    /* user pointer (deck object) */
-  PetscInt          mark;    /* scratch of the domain (ghost refresh stamp) */
-  PetscReal         extent;  /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
-  void             *data;    /* the kind's private data */
+  PetscInt         id;      /* global id, from 0 in creation order */
+  MbBodyKind       kind;    /* kinematic model */
+  const MbBodyOps *ops;     /* the model's operations */
+  char            *label;   /* user label, or NULL */
+  MbShape          shape;   /* reference shape (owned) */
+  MbMassProps      mp;      /* mass, volume, X̄, E₀, J */
+  PetscReal        Jinv[9]; /* J⁻¹ */
+  PetscInt         nq, nu;  /* sizes of q and u */
+  PetscReal       *q;       /* configuration */
+  PetscReal       *u;       /* velocity */
+  PetscReal       *q0;      /* configuration at the start of the step (scheme scratch) */
+  PetscReal       *u0;      /* velocity at the start of the step (scheme scratch) */
+  PetscReal       *fext;    /* external force of this step, for the work (scheme scratch) */
+  PetscReal       *aux;     /* scheme scratch: rigid Ω(t+h/2) */
+  PetscReal       *force;   /* generalized force at the current state (force schemes, forces.c) */
+  PetscReal       *acc;     /* 3·nu: A⁻¹f at the current state, then two scheme history vectors */
+  PetscBool        accok;   /* acc[0..nu) belongs to the current state */
+  PetscReal        work;    /* accumulated work of external forces */
+  PetscReal        damping; /* stiffness-proportional damping (deformable) */
+  MbScheme         scheme;  /* time integrator (not owned) */
+  PetscInt         nload;   /* number of loads */
+  MbLoad          *load;    /* loads */
+  void            *user;    /* user pointer (deck object) */
+  PetscInt         mark;    /* scratch of the domain (ghost refresh stamp) */
+  PetscReal        extent;  /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
+  void            *data;    /* the kind's private data */
 };
 
 PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;

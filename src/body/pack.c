@@ -10,8 +10,8 @@
 #include "../shape/shapeimpl.h"
 
 typedef struct {
-  char  *p;   /* buffer or NULL while measuring */
-  size_t n;   /* bytes written (or measured) */
+  char  *p; /* buffer or NULL while measuring */
+  size_t n; /* bytes written (or measured) */
 } Writer;
 
 static void Put(Writer *w, const void *src, size_t len)
@@ -36,8 +36,8 @@ static PetscErrorCode Get(Reader *r, void *dst, size_t len)
 
 static void PutBody(Writer *w, MbBody b, PetscBool migrate)
 {
-  MbShape  s  = b->shape;
-  PetscInt ll = b->label ? (PetscInt)strlen(b->label) : -1;
+  MbShape  s   = b->shape;
+  PetscInt ll  = b->label ? (PetscInt)strlen(b->label) : -1;
   char     mig = migrate ? 1 : 0;
   Put(w, &mig, 1);
   Put(w, &b->id, sizeof(PetscInt));
@@ -119,7 +119,8 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
 static PetscErrorCode CheckMigratable(MbBody b)
 {
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < b->nload; i++) PetscCheck(!b->load[i].fn || b->load[i].ref >= 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT ": load %" PetscInt_FMT " is a callback outside the domain's callback table (MbDomainAddCallback) and cannot migrate", b->id, i);
+  for (PetscInt i = 0; i < b->nload; i++)
+    PetscCheck(!b->load[i].fn || b->load[i].ref >= 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT ": load %" PetscInt_FMT " is a callback outside the domain's callback table (MbDomainAddCallback) and cannot migrate", b->id, i);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -167,7 +168,8 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   PetscCall(Get(&r, b->Jinv, 9 * sizeof(PetscReal)));
   PetscCall(Get(&r, &nq, sizeof(PetscInt)));
   PetscCall(Get(&r, &nu, sizeof(PetscInt)));
-  PetscCheck(nq == b->ops->nq && nu == b->ops->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed %s body %" PetscInt_FMT " has sizes nq = %" PetscInt_FMT ", nu = %" PetscInt_FMT ", expected %" PetscInt_FMT " and %" PetscInt_FMT, b->ops->name, b->id, nq, nu, b->ops->nq, b->ops->nu);
+  PetscCheck(nq == b->ops->nq && nu == b->ops->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed %s body %" PetscInt_FMT " has sizes nq = %" PetscInt_FMT ", nu = %" PetscInt_FMT ", expected %" PetscInt_FMT " and %" PetscInt_FMT, b->ops->name,
+             b->id, nq, nu, b->ops->nq, b->ops->nu);
   PetscCall(MbBodyAllocState(b)); /* force schemes' arrays: a migrating body brings acc (below), a ghost neither */
   PetscCall(Get(&r, b->q, (size_t)nq * sizeof(PetscReal)));
   PetscCall(Get(&r, b->u, (size_t)nu * sizeof(PetscReal)));

@@ -3,10 +3,10 @@
 #include "bodyimpl.h"
 
 struct _p_MbTimeSeries {
-  PetscInt   n;    /* number of points */
-  PetscInt   refs; /* reference count */
-  PetscInt   last; /* interval found last time: lookups move forward in time */
-  PetscReal *t, *v;/* abscissae (strictly increasing) and values */
+  PetscInt   n;     /* number of points */
+  PetscInt   refs;  /* reference count */
+  PetscInt   last;  /* interval found last time: lookups move forward in time */
+  PetscReal *t, *v; /* abscissae (strictly increasing) and values */
 };
 
 PetscErrorCode MbTimeSeriesCreate(PetscInt n, const PetscReal t[], const PetscReal v[], MbTimeSeries *ts)
@@ -27,15 +27,23 @@ PetscErrorCode MbTimeSeriesEvaluate(MbTimeSeries ts, PetscReal t, PetscReal *v)
 {
   PetscInt k, n = ts->n;
   PetscFunctionBegin;
-  if (t <= ts->t[0]) { *v = ts->v[0]; PetscFunctionReturn(PETSC_SUCCESS); }
-  if (t >= ts->t[n - 1]) { *v = ts->v[n - 1]; PetscFunctionReturn(PETSC_SUCCESS); }
+  if (t <= ts->t[0]) {
+    *v = ts->v[0];
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (t >= ts->t[n - 1]) {
+    *v = ts->v[n - 1];
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   k = ts->last;
   if (!(ts->t[k] <= t && t < ts->t[k + 1])) { /* bisection: t[lo] <= t < t[hi] */
     PetscInt lo = 0, hi = n - 1;
     while (hi - lo > 1) {
       PetscInt mid = (lo + hi) / 2;
-      if (ts->t[mid] <= t) lo = mid;
-      else hi = mid;
+      if (ts->t[mid] <= t)
+        lo = mid;
+      else
+        hi = mid;
     }
     k = ts->last = lo;
   }

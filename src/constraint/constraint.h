@@ -39,17 +39,17 @@ typedef struct {
 typedef struct {
   MbConKind    kind;
   PetscInt     body[2];
-  PetscReal    p[2][3];    /* spatial points given by the deck */
-  PetscReal    X[2][3];    /* referential points (after resolving) */
-  PetscReal    dir[3];     /* spatial unit direction (FIXDIR, VELODIR) */
-  PetscReal    length;     /* rigid link length */
-  PetscReal    value;      /* prescribed velocity (VELODIR) when ts and fn are NULL */
-  MbTimeSeries ts;         /* prescribed velocity as a time series */
+  PetscReal    p[2][3];                                       /* spatial points given by the deck */
+  PetscReal    X[2][3];                                       /* referential points (after resolving) */
+  PetscReal    dir[3];                                        /* spatial unit direction (FIXDIR, VELODIR) */
+  PetscReal    length;                                        /* rigid link length */
+  PetscReal    value;                                         /* prescribed velocity (VELODIR) when ts and fn are NULL */
+  MbTimeSeries ts;                                            /* prescribed velocity as a time series */
   PetscErrorCode (*fn)(void *ctx, PetscReal t, PetscReal *v); /* or as a callback */
-  void        *ctx;
+  void *ctx;
   PetscErrorCode (*destroy)(void *);
-  PetscBool    resolved;   /* X and length are set */
-  PetscReal    R[3];       /* last reaction (warm start) */
+  PetscBool resolved; /* X and length are set */
+  PetscReal R[3];     /* last reaction (warm start) */
 } MbJoint;
 
 /** A surface material for a pair of surface ids (either −1: any). */
@@ -66,18 +66,18 @@ typedef struct {
     rate. F = −k s − c ṡ (linear) or F = fn(s, ṡ) (a callback); F = 0 while s lies outside
     [lo, hi] (so limits (−∞, 0] make a spring that only pushes: a unilateral ground spring). */
 typedef struct {
-  PetscInt  body[2];  /* body ids; body[1] = −1: point 2 is fixed in space */
-  PetscReal p[2][3];  /* spatial points given by the deck */
-  PetscReal X[2][3];  /* referential points (after resolving) */
-  PetscReal dir[3];   /* fixed spatial unit direction, or zero: along the line of the points */
-  PetscReal length0;  /* ℓ₀ */
-  PetscReal rest;     /* ℓ₀ as given, or NaN: the length at the first step */
-  PetscReal k, c;     /* linear spring and dashpot (>= 0), when fn is NULL */
-  PetscReal lo, hi;   /* stroke limits: the spring acts for lo <= s <= hi */
+  PetscInt  body[2];                                                                       /* body ids; body[1] = −1: point 2 is fixed in space */
+  PetscReal p[2][3];                                                                       /* spatial points given by the deck */
+  PetscReal X[2][3];                                                                       /* referential points (after resolving) */
+  PetscReal dir[3];                                                                        /* fixed spatial unit direction, or zero: along the line of the points */
+  PetscReal length0;                                                                       /* ℓ₀ */
+  PetscReal rest;                                                                          /* ℓ₀ as given, or NaN: the length at the first step */
+  PetscReal k, c;                                                                          /* linear spring and dashpot (>= 0), when fn is NULL */
+  PetscReal lo, hi;                                                                        /* stroke limits: the spring acts for lo <= s <= hi */
   PetscErrorCode (*fn)(void *ctx, PetscReal stroke, PetscReal velocity, PetscReal *force); /* or a callback */
-  void     *ctx;
+  void *ctx;
   PetscErrorCode (*destroy)(void *);
-  PetscBool resolved; /* X and length0 are set */
+  PetscBool resolved;                /* X and length0 are set */
   PetscReal stroke, velocity, force; /* of the last evaluation */
 } MbSpring;
 

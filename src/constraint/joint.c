@@ -18,7 +18,7 @@ void MbConFrame(const PetscReal n[3], const PetscReal hint[3], PetscReal base[9]
   if (len < 1e-6) { /* cross n with the axis least aligned with it */
     PetscReal e[3] = {0, 0, 0};
     int       k    = PetscAbsReal(n[0]) < PetscAbsReal(n[1]) ? (PetscAbsReal(n[0]) < PetscAbsReal(n[2]) ? 0 : 2) : (PetscAbsReal(n[1]) < PetscAbsReal(n[2]) ? 1 : 2);
-    e[k]               = 1;
+    e[k]           = 1;
     MbV3Cross(e, n, t1);
     len = MbV3Norm(t1);
   }
@@ -59,7 +59,8 @@ PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2])
     PetscReal d[3];
     MbV3Sub(j->p[0], j->p[1], d);
     j->length = MbV3Norm(d);
-    PetscCheck(j->length > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PUT_RIGID_LINK between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": the two points coincide (link of zero length at (%g, %g, %g))", j->body[0], j->body[1], (double)j->p[0][0], (double)j->p[0][1], (double)j->p[0][2]);
+    PetscCheck(j->length > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PUT_RIGID_LINK between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": the two points coincide (link of zero length at (%g, %g, %g))", j->body[0], j->body[1],
+               (double)j->p[0][0], (double)j->p[0][1], (double)j->p[0][2]);
   }
   j->resolved = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -74,11 +75,13 @@ PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], Pets
   c->body[0] = j->body[0];
   c->body[1] = j->body[1];
   c->prim[0] = c->prim[1] = -1;
-  c->joint   = index;
+  c->joint                = index;
   for (int k = 0; k < 2; k++) {
     MbV3Copy(j->X[k], c->X[k]);
-    if (b[k]) PetscCall(b[k]->ops->to_spatial(b[k], j->X[k], x[k]));
-    else MbV3Copy(j->X[k], x[k]);
+    if (b[k])
+      PetscCall(b[k]->ops->to_spatial(b[k], j->X[k], x[k]));
+    else
+      MbV3Copy(j->X[k], x[k]);
   }
   MbV3Copy(x[0], c->point);
   MbV3Copy(j->R, c->R);

@@ -11,8 +11,10 @@
 /* The referential point of x on b; the ground keeps the spatial point. */
 static void ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
 {
-  if (b) MbBodyPointToReferential(b, x, X);
-  else MbV3Copy(x, X);
+  if (b)
+    MbBodyPointToReferential(b, x, X);
+  else
+    MbV3Copy(x, X);
 }
 
 PetscErrorCode MbSpringResolve(MbSpring *sp, PetscInt index, MbBody b[2])

@@ -151,7 +151,7 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
               PetscInt e = start[b]++;
               ent[e]     = idx[k];
               if (!dense) ekey[e] = key;
-              emask[e]   = (char)((x == c0[3 * k]) | (y == c0[3 * k + 1]) << 1 | (z == c0[3 * k + 2]) << 2); /* the axes along which the box begins in this cell */
+              emask[e] = (char)((x == c0[3 * k]) | (y == c0[3 * k + 1]) << 1 | (z == c0[3 * k + 2]) << 2); /* the axes along which the box begins in this cell */
             }
           }
     if (pass == 0) /* prefix sum: bucket b will fill [start[b], start[b+1]) */
@@ -167,7 +167,7 @@ static PetscErrorCode GridPairs(PetscInt m, const PetscInt idx[], const MbBox bo
   for (PetscInt b = 0; b < nb; b++)
     for (PetscInt e = start[b]; e < start[b + 1]; e++)
       for (PetscInt f = e + 1; f < start[b + 1]; f++) {
-        if ((emask[e] | emask[f]) != 7) continue; /* another cell reports it */
+        if ((emask[e] | emask[f]) != 7) continue;   /* another cell reports it */
         if (!dense && ekey[e] != ekey[f]) continue; /* another cell hashed to the same bucket */
         if (!BoxesOverlap(&boxes[ent[e]], &boxes[ent[f]])) continue;
         PetscCall(PairListAdd(pl, ent[e], ent[f]));
@@ -192,8 +192,8 @@ static PetscErrorCode CentreGridPairs(PetscInt m, const PetscInt idx[], const Mb
 {
   /* the 13 neighbours that follow a cell, (dx, dy, dz) > (0, 0, 0) lexicographically */
   static const PetscInt next[13][3] = {{0, 0, 1}, {0, 1, -1}, {0, 1, 0}, {0, 1, 1}, {1, -1, -1}, {1, -1, 0}, {1, -1, 1}, {1, 0, -1}, {1, 0, 0}, {1, 0, 1}, {1, 1, -1}, {1, 1, 0}, {1, 1, 1}};
-  PetscReal o[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, inv;
-  PetscInt *cell, *start, *ent, n[3] = {1, 1, 1}, nc;
+  PetscReal             o[3]        = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, inv;
+  PetscInt             *cell, *start, *ent, n[3] = {1, 1, 1}, nc;
   PetscFunctionBegin;
   *done = PETSC_FALSE;
   if (m < 2 || !(e > 0)) PetscFunctionReturn(PETSC_SUCCESS);
@@ -293,7 +293,7 @@ static int CompareSweepKey(const void *pa, const void *pb)
    than a box test). Either way finds the same pairs, which MbBroadPhase puts in order. */
 static PetscErrorCode SweepLargeVsSmall(PetscInt nl, const PetscInt large[], PetscInt ns, const PetscInt small[], const MbBox boxes[], PairList *pl)
 {
-  PetscReal *lo[3], ext[3] = {0, 0, 0};
+  PetscReal *lo[3], ext[3]    = {0, 0, 0};
   PetscInt  *order[3], log2ns = 0;
   SweepKey  *key;
   PetscFunctionBegin;
@@ -390,16 +390,18 @@ static PetscErrorCode FindPairs(PetscInt m, const PetscInt idx[], const MbBox bo
   PetscCall(PetscMalloc2(m, &small, m, &large));
   for (PetscInt k = 0; k < m; k++) {
     PetscReal e = BoxExtent(&boxes[idx[k]]);
-    if (h > 0 && e > LARGE_FACTOR * h) large[nl++] = idx[k];
+    if (h > 0 && e > LARGE_FACTOR * h)
+      large[nl++] = idx[k];
     else {
       small[ns++] = idx[k];
       emax        = PetscMax(emax, e);
     }
   }
   if (h <= 0) h = 1; /* every box is a point; GridPairs widens the cell to the cloud's span */
-  { /* boxes of about one size (the largest within CENTRE_FACTOR of the median): one entry
-       each (CentreGridPairs); otherwise, or when their centres are spread too thin, a box
-       in every cell it overlaps (GridPairs) */
+  /* boxes of about one size (the largest within CENTRE_FACTOR of the median): one entry
+     each (CentreGridPairs); otherwise, or when their centres are spread too thin, a box
+     in every cell it overlaps (GridPairs) */
+  {
     PetscBool done = PETSC_FALSE;
     if (emax <= CENTRE_FACTOR * h) PetscCall(CentreGridPairs(ns, small, boxes, emax, &done, pl));
     if (!done) PetscCall(GridPairs(ns, small, boxes, h, pl));

@@ -9,8 +9,8 @@
 const char *const MbPhaseNames[] = {"MbStepBegin", "MbGhost", "MbDetect", "MbLocDyn", "MbSolve", "MbStepEnd", "MbReduce", "MbBalance", "MbOutput"};
 PetscLogEvent     MB_PhaseEvent[MB_PHASE_COUNT];
 
-static PetscBool     MbInitialized = PETSC_FALSE;
-static PetscClassId  MB_CLASSID;
+static PetscBool    MbInitialized = PETSC_FALSE;
+static PetscClassId MB_CLASSID;
 
 PetscErrorCode MbInitialize(void)
 {

@@ -8,12 +8,12 @@
 #define MOREAU_SIMD_H
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
-  #if __has_attribute(target_clones)
-    #define MB_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
-  #endif
+#  if __has_attribute(target_clones)
+#    define MB_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#  endif
 #endif
 #if !defined(MB_AVX2_CLONES)
-  #define MB_AVX2_CLONES
+#  define MB_AVX2_CLONES
 #endif
 
 /* Hand-written AVX2 (intrinsics in a function marked __attribute__((target("avx2")))), for
@@ -22,11 +22,11 @@
    whether this CPU can run them; every caller keeps a portable variant with the same bits.
    Include after PETSc's headers (PETSC_USE_COMPLEX). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(PETSC_USE_COMPLEX)
-  #include <immintrin.h>
-  #define MB_AVX2_INTRINSICS 1
+#  include <immintrin.h>
+#  define MB_AVX2_INTRINSICS 1
 static inline int MbCpuHasAVX2(void) { return __builtin_cpu_supports("avx2"); }
 #else
-  #define MB_AVX2_INTRINSICS 0
+#  define MB_AVX2_INTRINSICS 0
 static inline int MbCpuHasAVX2(void) { return 0; }
 #endif
 

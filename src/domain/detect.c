@@ -10,9 +10,9 @@
 #include "../shape/shapeimpl.h"
 
 typedef struct {
-  MbGeomPrim g;    /* spatial primitive */
-  PetscInt   body; /* body id */
-  PetscInt   prim; /* index in the shape */
+  MbGeomPrim g;     /* spatial primitive */
+  PetscInt   body;  /* body id */
+  PetscInt   prim;  /* index in the shape */
   PetscInt   order; /* position of its body among this rank's bodies and ghosts by id */
 } Item;
 
@@ -204,7 +204,9 @@ static PetscErrorCode PenaltyForce(const MbSurfMat *mat, MbCon *c)
   const PetscReal delta = 1e-6;
   PetscReal       vt;
   PetscFunctionBegin;
-  PetscCheck(mat->spring > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PENALTY_SOLVER: contact between surfaces %" PetscInt_FMT " and %" PetscInt_FMT " (bodies %" PetscInt_FMT " and %" PetscInt_FMT ") has no spring: give SURFACE_MATERIAL(model='SPRING_DASHPOT', spring=k > 0, dashpot=...)", c->surf[0], c->surf[1], c->body[0], c->body[1]);
+  PetscCheck(mat->spring > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "PENALTY_SOLVER: contact between surfaces %" PetscInt_FMT " and %" PetscInt_FMT " (bodies %" PetscInt_FMT " and %" PetscInt_FMT ") has no spring: give SURFACE_MATERIAL(model='SPRING_DASHPOT', spring=k > 0, dashpot=...)", c->surf[0],
+             c->surf[1], c->body[0], c->body[1]);
   c->R[2] = PetscMax(0.0, -mat->spring * c->gap - mat->dashpot * c->V[2]);
   vt      = PetscSqrtReal(c->V[0] * c->V[0] + c->V[1] * c->V[1] + delta * delta);
   c->R[0] = -mat->friction * c->R[2] * c->V[0] / vt;
@@ -253,8 +255,10 @@ static PetscErrorCode ShareRecords(MbDomain d)
   for (PetscMPIInt r = 0; r < d->size; r++) {
     if (r == d->rank) continue;
     for (size_t off = 0; off < recv[r].n; off += 1 + sizeof(MbCon)) {
-      if (recv[r].buf[off]) np++;
-      else nf++;
+      if (recv[r].buf[off])
+        np++;
+      else
+        nf++;
     }
   }
   PetscCall(PetscFree(d->fcon));
@@ -410,8 +414,10 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbBody           b[2];
       const MbSurfMat *mat;
       PetscInt         prev;
-      if (d->penalty) PetscCall(Push(&pen, &npen, &pcap, &c));
-      else PetscCall(Push(&list, &n, &cap, &c));
+      if (d->penalty)
+        PetscCall(Push(&pen, &npen, &pcap, &c));
+      else
+        PetscCall(Push(&list, &n, &cap, &c));
       PetscCall(PetscMemzero(c, sizeof(*c)));
       /* the normal points from A to B: B is the master, A the slave */
       c->kind    = MB_CON_CONTACT;
@@ -434,7 +440,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
         PetscReal t1[3] = {old[prev].base[0], old[prev].base[3], old[prev].base[6]};
         MbConFrame(pts[m].normal, t1, c->base);
         MbV3Copy(old[prev].R, c->R);
-      } else MbConFrame(pts[m].normal, NULL, c->base);
+      } else
+        MbConFrame(pts[m].normal, NULL, c->base);
       mat             = MbSurfMatFind(d->nmat, d->mat, c->surf[0], c->surf[1]);
       c->law.kind     = MB_LAW_CONTACT;
       c->law.mu       = mat->friction;
@@ -456,7 +463,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbBody b[2];
       for (int m = 0; m < 2; m++) b[m] = c->body[m] >= 0 ? d->all[c->body[m]] : NULL;
       PetscCall(MbConVelocity(c, b, PETSC_TRUE, c->V));
-    } else d->ncontacts++;
+    } else
+      d->ncontacts++;
     c->owner = d->rank;
     PetscAssert(k == 0 || CompareCon(&list[k - 1], c) <= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rows %" PetscInt_FMT " and %" PetscInt_FMT " are out of order", k - 1, k);
   }

@@ -100,7 +100,8 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
     d->balance_metis = k ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(MbDomainSetImbalanceTolerance(d, tol, freq));
   }
-  PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: whenever a body moved)", "MbDomainGhostRefresh", d->gskin, &d->gskin, NULL));
+  PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: whenever a body moved)", "MbDomainGhostRefresh", d->gskin,
+                             &d->gskin, NULL));
   PetscCheck(d->gskin >= 0 && d->gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gskin);
   PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbDomainLocDyn", d->wdense, &d->wdense, NULL));
   PetscCheck(d->wdense >= 1, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, d->wdense);
@@ -121,12 +122,36 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainGetComm(MbDomain d, MPI_Comm *c) { *c = d->comm; return PETSC_SUCCESS; }
-PetscErrorCode MbDomainGetStep(MbDomain d, PetscReal *h) { *h = d->h; return PETSC_SUCCESS; }
-PetscErrorCode MbDomainGetTime(MbDomain d, PetscReal *t) { *t = d->t; return PETSC_SUCCESS; }
-PetscErrorCode MbDomainGetStepCount(MbDomain d, PetscInt *n) { *n = d->nsteps; return PETSC_SUCCESS; }
-PetscErrorCode MbDomainSetVerbose(MbDomain d, PetscBool v) { d->verbose = v; return PETSC_SUCCESS; }
-PetscErrorCode MbDomainGetGlobalBodyCount(MbDomain d, PetscInt *n) { *n = d->nglobal; return PETSC_SUCCESS; }
+PetscErrorCode MbDomainGetComm(MbDomain d, MPI_Comm *c)
+{
+  *c = d->comm;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbDomainGetStep(MbDomain d, PetscReal *h)
+{
+  *h = d->h;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbDomainGetTime(MbDomain d, PetscReal *t)
+{
+  *t = d->t;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbDomainGetStepCount(MbDomain d, PetscInt *n)
+{
+  *n = d->nsteps;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbDomainSetVerbose(MbDomain d, PetscBool v)
+{
+  d->verbose = v;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbDomainGetGlobalBodyCount(MbDomain d, PetscInt *n)
+{
+  *n = d->nglobal;
+  return PETSC_SUCCESS;
+}
 
 PetscErrorCode MbDomainSetStep(MbDomain d, PetscReal h)
 {
@@ -153,7 +178,10 @@ PetscErrorCode MbDomainGetScheme(MbDomain d, const char name[], MbScheme *s)
   for (PetscInt i = 0; i < d->nscheme; i++) {
     PetscCall(MbSchemeGetType(d->scheme[i], &type));
     PetscCall(PetscStrcmp(type, name, &same));
-    if (same) { *s = d->scheme[i]; PetscFunctionReturn(PETSC_SUCCESS); }
+    if (same) {
+      *s = d->scheme[i];
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
   }
   PetscCall(MbSchemeCreate(d->comm, &ns));
   PetscErrorCode ierr = MbSchemeSetType(ns, name);
@@ -207,9 +235,14 @@ PetscErrorCode MbDomainFindBody(MbDomain d, PetscInt id, MbBody *b)
   *b = NULL;
   while (lo <= hi) {
     PetscInt mid = (lo + hi) / 2;
-    if (d->body[mid]->id == id) { *b = d->body[mid]; break; }
-    if (d->body[mid]->id < id) lo = mid + 1;
-    else hi = mid - 1;
+    if (d->body[mid]->id == id) {
+      *b = d->body[mid];
+      break;
+    }
+    if (d->body[mid]->id < id)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
   }
   return PETSC_SUCCESS;
 }
@@ -344,8 +377,10 @@ PetscErrorCode MbDomainMonitorsDue(MbDomain d, PetscBool *due)
   for (PetscInt i = 0; i < d->nmon && !*due; i++) {
     MbMonitor *m = &d->mon[i];
     if (d->t + 1e-9 * d->h < m->next) continue;
-    if (m->due) PetscCall(m->due(m->ctx, d->t, d->h, due));
-    else *due = PETSC_TRUE;
+    if (m->due)
+      PetscCall(m->due(m->ctx, d->t, d->h, due));
+    else
+      *due = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -364,8 +399,10 @@ PetscErrorCode MbDomainCallMonitors(MbDomain d, PetscBool *stop)
       PetscBool s = PETSC_FALSE;
       PetscCall(m->fn(d, m->ctx, &s));
       if (s) *stop = PETSC_TRUE;
-      if (m->interval > 0) while (m->next <= d->t + 1e-9 * d->h) m->next += m->interval;
-      else m->next = d->t + 0.5 * d->h; /* every step */
+      if (m->interval > 0)
+        while (m->next <= d->t + 1e-9 * d->h) m->next += m->interval;
+      else
+        m->next = d->t + 0.5 * d->h; /* every step */
     }
   }
   PetscCall(PhaseEnd(d, MB_PHASE_OUTPUT, t0));
@@ -413,7 +450,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(MbDomainCheckJoints(d));
   }
   PetscCall(MbDomainForceFamily(d, &force)); /* forces.c: any force scheme (EULER_EXP, CDM, ...)? */
-  if (force) { /* their whole step is forces.c's; the begin/end below do nothing for them */
+  if (force) {                               /* their whole step is forces.c's; the begin/end below do nothing for them */
     PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
     PetscCall(MbDomainStepForces(d));
     PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
@@ -496,9 +533,10 @@ static PetscErrorCode WarnCriticalStep(MbDomain d)
   PetscInt  id;
   PetscFunctionBegin;
   PetscCall(MbDomainBodyCriticalStep(d, &hc, &id));
-  d->hcrit = hc;
+  d->hcrit      = hc;
   d->hcrit_body = id;
-  if (id >= 0 && d->h > hc) PetscCall(PetscPrintf(d->comm, "moreau: WARNING: the step %g is above the critical step %g of body %" PetscInt_FMT " (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body\n", (double)d->h, (double)hc, id));
+  if (id >= 0 && d->h > hc)
+    PetscCall(PetscPrintf(d->comm, "moreau: WARNING: the step %g is above the critical step %g of body %" PetscInt_FMT " (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body\n", (double)d->h, (double)hc, id));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -568,7 +606,10 @@ PetscErrorCode MbDomainSummary(MbDomain d)
     }
     PetscCall(MbSolverViewFromOptions(d->solver));
   }
-  if (d->size > 1) PetscCall(PetscPrintf(d->comm, "moreau: load balance: %s, %" PetscInt_FMT " partition%s, %" PetscInt_FMT " bodies migrated, METIS edge cut %" PetscInt_FMT " at the last partition, imbalance %.3f at the last check (tolerance %g, every %" PetscInt_FMT " steps)\n", d->balance_metis ? "metis" : "none", d->nrepart, d->nrepart == 1 ? "" : "s", d->nmigrated, d->edgecut, (double)d->imbalance, (double)d->imbalance_tol, d->balance_freq));
+  if (d->size > 1)
+    PetscCall(PetscPrintf(
+        d->comm, "moreau: load balance: %s, %" PetscInt_FMT " partition%s, %" PetscInt_FMT " bodies migrated, METIS edge cut %" PetscInt_FMT " at the last partition, imbalance %.3f at the last check (tolerance %g, every %" PetscInt_FMT " steps)\n",
+        d->balance_metis ? "metis" : "none", d->nrepart, d->nrepart == 1 ? "" : "s", d->nmigrated, d->edgecut, (double)d->imbalance, (double)d->imbalance_tol, d->balance_freq));
   {
     /* communication: the ghost phase and the Gauss–Seidel scatters; memory: peak RSS */
     PetscLogDouble sc, lc[2], gmax[2];
@@ -596,7 +637,8 @@ PetscErrorCode MbDomainSummary(MbDomain d)
     if (d->size > 1) { /* bytes each rank sent per step for its ghosts, mean over ranks */
       PetscLogDouble gb[2] = {d->gkey_bytes, d->gbody_bytes}, gs[2];
       PetscCallMPI(MPI_Allreduce(gb, gs, 2, MPI_DOUBLE, MPI_SUM, d->comm));
-      PetscCall(PetscPrintf(d->comm, "moreau: ghost traffic per rank and step: cell keys %.1f kB, bodies %.1f kB; the ghost set rebuilt in %" PetscInt_FMT " of %" PetscInt_FMT " refreshes (skin %g)\n", gs[0] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), gs[1] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), d->nrebuild, d->nrefresh, (double)d->gskin));
+      PetscCall(PetscPrintf(d->comm, "moreau: ghost traffic per rank and step: cell keys %.1f kB, bodies %.1f kB; the ghost set rebuilt in %" PetscInt_FMT " of %" PetscInt_FMT " refreshes (skin %g)\n",
+                            gs[0] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), gs[1] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), d->nrebuild, d->nrefresh, (double)d->gskin));
     }
   }
   if (d->adapt) {

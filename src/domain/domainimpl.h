@@ -14,132 +14,132 @@ typedef struct {
 } MbBuf;
 
 typedef struct {
-  PetscReal   interval;  /* simulated time between calls */
-  PetscReal   next;      /* next time it is due */
-  MbMonitorFn fn;        /* the monitor */
-  void       *ctx;       /* its context */
+  PetscReal   interval;              /* simulated time between calls */
+  PetscReal   next;                  /* next time it is due */
+  MbMonitorFn fn;                    /* the monitor */
+  void       *ctx;                   /* its context */
   PetscErrorCode (*destroy)(void *); /* destroys ctx */
-  MbMonitorDueFn due;    /* whether it would act at (t, h), or NULL: by interval */
+  MbMonitorDueFn due;                /* whether it would act at (t, h), or NULL: by interval */
 } MbMonitor;
 
 struct _p_MbDomain {
-  MPI_Comm       comm;        /* all ranks of the run */
-  PetscMPIInt    rank, size;  /* this rank, number of ranks */
-  PetscReal      h;           /* time step */
-  PetscReal      t;           /* current time */
-  PetscInt       nsteps;      /* steps taken */
-  PetscReal      g[3];        /* gravity */
-  PetscInt       nglobal;     /* bodies created on all ranks (next id) */
-  PetscInt       nbody, cap;  /* local bodies and allocated room */
-  MbBody        *body;        /* local bodies, sorted by id */
-  char           default_scheme[64]; /* scheme of new rigid bodies */
-  PetscInt       nscheme;     /* schemes in use */
-  MbScheme      *scheme;      /* shared schemes, one per name */
-  PetscInt       nmon;        /* monitors */
-  MbMonitor     *mon;         /* monitors */
-  PetscInt       nhist, hcap; /* history records and allocated room */
-  MbHistory     *hist;        /* one record per step */
-  PetscBool      verbose;     /* print progress */
-  PetscLogDouble progress_dt; /* seconds between progress lines */
+  MPI_Comm       comm;                  /* all ranks of the run */
+  PetscMPIInt    rank, size;            /* this rank, number of ranks */
+  PetscReal      h;                     /* time step */
+  PetscReal      t;                     /* current time */
+  PetscInt       nsteps;                /* steps taken */
+  PetscReal      g[3];                  /* gravity */
+  PetscInt       nglobal;               /* bodies created on all ranks (next id) */
+  PetscInt       nbody, cap;            /* local bodies and allocated room */
+  MbBody        *body;                  /* local bodies, sorted by id */
+  char           default_scheme[64];    /* scheme of new rigid bodies */
+  PetscInt       nscheme;               /* schemes in use */
+  MbScheme      *scheme;                /* shared schemes, one per name */
+  PetscInt       nmon;                  /* monitors */
+  MbMonitor     *mon;                   /* monitors */
+  PetscInt       nhist, hcap;           /* history records and allocated room */
+  MbHistory     *hist;                  /* one record per step */
+  PetscBool      verbose;               /* print progress */
+  PetscLogDouble progress_dt;           /* seconds between progress lines */
   PetscLogDouble phase[MB_PHASE_COUNT]; /* wall time per phase, this rank */
-  PetscLogDouble run_start;   /* wall clock at the first run */
-  PetscBool      started;     /* a run has begun */
-  PetscReal      hcrit;       /* smallest critical step of the DEF_EXP bodies when the run began ... */
-  PetscInt       hcrit_body;  /* ... and its body (−1: none) */
+  PetscLogDouble run_start;             /* wall clock at the first run */
+  PetscBool      started;               /* a run has begun */
+  PetscReal      hcrit;                 /* smallest critical step of the DEF_EXP bodies when the run began ... */
+  PetscInt       hcrit_body;            /* ... and its body (−1: none) */
   /* ownership (owner.c): replicated per-body metadata for ids below nknown */
-  PetscInt       nknown;      /* bodies whose owner and kind this rank knows */
-  PetscMPIInt   *owner;       /* owner rank by id */
-  char          *movable;     /* 1 unless an obstacle, by id */
-  MbBody        *all;         /* by id: the owned body, its ghost here, or NULL */
+  PetscInt     nknown;  /* bodies whose owner and kind this rank knows */
+  PetscMPIInt *owner;   /* owner rank by id */
+  char        *movable; /* 1 unless an obstacle, by id */
+  MbBody      *all;     /* by id: the owned body, its ghost here, or NULL */
   /* ghosts (ghost.c): read-only copies of remote bodies near this rank's bodies */
-  PetscInt       nghost, gcap;/* ghosts and allocated room */
-  MbBody        *ghost;       /* the ghosts (no order) */
-  PetscInt       gstamp;      /* refresh counter (marks the ghosts seen) */
+  PetscInt       nghost, gcap;            /* ghosts and allocated room */
+  MbBody        *ghost;                   /* the ghosts (no order) */
+  PetscInt       gstamp;                  /* refresh counter (marks the ghosts seen) */
   PetscLogDouble gkey_bytes, gbody_bytes; /* sent by the ghost refreshes: cell keys, bodies (states and packed) */
-  PetscInt     **sent;        /* per rank: ids sent there by the last refresh, sorted */
+  PetscInt     **sent;                    /* per rank: ids sent there by the last refresh, sorted */
   PetscInt      *nsent;
-  MbBuf         *gsend, *grecv; /* message buffers per rank, kept between refreshes */
-  PetscReal      gskin;       /* skin, a fraction of the widest movable box (-mb_ghost_skin) */
-  PetscReal      gskin_len;   /* the skin as a length, fixed at the last rebuild of the set */
-  PetscReal     *gref;        /* per owned body at that rebuild: mass centre, extent */
-  PetscInt       gsetkey[5];  /* nbody, nglobal, nmigrated, njoint, nspring at that rebuild (-1: none yet) */
+  MbBuf         *gsend, *grecv;      /* message buffers per rank, kept between refreshes */
+  PetscReal      gskin;              /* skin, a fraction of the widest movable box (-mb_ghost_skin) */
+  PetscReal      gskin_len;          /* the skin as a length, fixed at the last rebuild of the set */
+  PetscReal     *gref;               /* per owned body at that rebuild: mass centre, extent */
+  PetscInt       gsetkey[5];         /* nbody, nglobal, nmigrated, njoint, nspring at that rebuild (-1: none yet) */
   PetscInt       nrefresh, nrebuild; /* ghost refreshes, and those that rebuilt the set */
   /* load balance (partition.c, migrate.c) */
-  PetscReal      imbalance_tol;  /* repartition when max/mean load exceeds it */
-  PetscInt       balance_freq;   /* check every this many steps (0: never) */
-  PetscBool      balance_metis;  /* partition with METIS (else keep id mod size) */
-  PetscInt       nrepart;        /* repartitions so far */
-  PetscInt       nmigrated;      /* bodies moved so far (all ranks) */
-  PetscInt       edgecut;        /* METIS edge cut of the last partition */
-  PetscReal      imbalance;      /* load imbalance measured at the last check */
-  PetscReal      imbalance_part; /* the imbalance METIS's last partition gave, by the same weights */
-  PetscBool      hold_balance;   /* no migration now (an adaptive run keeps saved states) */
+  PetscReal imbalance_tol;  /* repartition when max/mean load exceeds it */
+  PetscInt  balance_freq;   /* check every this many steps (0: never) */
+  PetscBool balance_metis;  /* partition with METIS (else keep id mod size) */
+  PetscInt  nrepart;        /* repartitions so far */
+  PetscInt  nmigrated;      /* bodies moved so far (all ranks) */
+  PetscInt  edgecut;        /* METIS edge cut of the last partition */
+  PetscReal imbalance;      /* load imbalance measured at the last check */
+  PetscReal imbalance_part; /* the imbalance METIS's last partition gave, by the same weights */
+  PetscBool hold_balance;   /* no migration now (an adaptive run keeps saved states) */
   /* callbacks by reference (loads): the same index on every rank */
-  PetscInt       ncb;
+  PetscInt ncb;
   struct {
     MbLoadCallback fn;
     void          *ctx;
     PetscErrorCode (*destroy)(void *);
-  } *cb;
+  } * cb;
   /* constraints (interact.c, detect.c) */
-  PetscReal      geps;        /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
-  PetscInt       nmat;        /* surface materials */
-  MbSurfMat     *mat;
-  PetscInt       njoint;      /* joints given by the deck */
-  MbJoint       *joint;
-  PetscInt       ncon;        /* constraints this rank owns this step, sorted by key; rows rstart.. */
-  MbCon         *con;
-  PetscInt       nfor;        /* constraints other ranks own that touch this rank's bodies */
-  MbCon         *fcon;        /* (their records, rows included: W blocks, reactions) */
-  PetscInt       nfpen;       /* penalty contacts other ranks own on this rank's bodies */
-  MbCon         *fpen;
-  PetscInt       nconglobal;  /* constraints on all ranks (rows of W) */
-  PetscInt       rstart, rend;/* block rows this rank owns */
-  PetscInt       ncontacts;   /* contacts (not joints) this rank owns, penalty ones included */
-  PetscBool      penalty;     /* PENALTY_SOLVER: contacts are spring-dashpot forces ... */
-  PetscInt       npen;        /* ... kept here by their owner (fpen: other ranks' on this rank's bodies), not in W */
-  MbCon         *pen;
+  PetscReal  geps; /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
+  PetscInt   nmat; /* surface materials */
+  MbSurfMat *mat;
+  PetscInt   njoint; /* joints given by the deck */
+  MbJoint   *joint;
+  PetscInt   ncon; /* constraints this rank owns this step, sorted by key; rows rstart.. */
+  MbCon     *con;
+  PetscInt   nfor;  /* constraints other ranks own that touch this rank's bodies */
+  MbCon     *fcon;  /* (their records, rows included: W blocks, reactions) */
+  PetscInt   nfpen; /* penalty contacts other ranks own on this rank's bodies */
+  MbCon     *fpen;
+  PetscInt   nconglobal;   /* constraints on all ranks (rows of W) */
+  PetscInt   rstart, rend; /* block rows this rank owns */
+  PetscInt   ncontacts;    /* contacts (not joints) this rank owns, penalty ones included */
+  PetscBool  penalty;      /* PENALTY_SOLVER: contacts are spring-dashpot forces ... */
+  PetscInt   npen;         /* ... kept here by their owner (fpen: other ranks' on this rank's bodies), not in W */
+  MbCon     *pen;
   /* local dynamics (locdyn.c) and solver */
-  MbSolver       solver;      /* the constraint solver */
-  PetscInt       failure;     /* on a solver failure: 0 CONTINUE, 1 EXIT, 2 CALLBACK */
+  MbSolver solver;                                /* the constraint solver */
+  PetscInt failure;                               /* on a solver failure: 0 CONTINUE, 1 EXIT, 2 CALLBACK */
   PetscErrorCode (*failure_fn)(MbDomain, void *); /* CALLBACK */
-  void          *failure_ctx;
-  Mat            W;           /* W = h H A⁻¹ Hᵀ, block size 3 */
-  Vec            B, R, U;     /* free velocity, reaction, velocity after */
-  MbLaw         *law;         /* laws of the local rows */
-  Vec            Rfor;        /* R of the rows in fcon (sequential) */
-  VecScatter     forscat;     /* R -> Rfor */
-  PetscInt      *wkey;        /* structure of W (per row: the bodies) when it was made */
-  PetscInt       nwkey;
-  PetscInt       wdense;      /* bodies with more constraints insert their blocks of W row by row (-mb_locdyn_dense_max) */
-  PetscBool      wsimd;       /* a body's dense blocks of W made with AVX2 where the CPU has it (-mb_locdyn_simd) */
-  PetscInt       wnb;         /* this step: owned movable bodies with constraints, wbid[], */
-  PetscInt      *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
-  PetscInt      *wgoff;       /* per entry of wadj: where its G starts in wG (entries of a body of nu velocities are 3 nu apart) */
-  PetscReal     *wG;          /* per entry of wadj: A⁻¹(s H)ᵀ of that body (nu×3, stored transposed: 3 rows of nu), for W and u */
-  PetscReal      work_contact;  /* work of normal reactions on this rank's rows */
-  PetscReal      work_friction; /* friction dissipation on this rank's rows */
-  PetscInt       solver_iterations; /* of the last step */
-  PetscReal      solver_error;
-  PetscInt       solver_failures;   /* steps whose solve missed the tolerance */
+  void      *failure_ctx;
+  Mat        W;       /* W = h H A⁻¹ Hᵀ, block size 3 */
+  Vec        B, R, U; /* free velocity, reaction, velocity after */
+  MbLaw     *law;     /* laws of the local rows */
+  Vec        Rfor;    /* R of the rows in fcon (sequential) */
+  VecScatter forscat; /* R -> Rfor */
+  PetscInt  *wkey;    /* structure of W (per row: the bodies) when it was made */
+  PetscInt   nwkey;
+  PetscInt   wdense;             /* bodies with more constraints insert their blocks of W row by row (-mb_locdyn_dense_max) */
+  PetscBool  wsimd;              /* a body's dense blocks of W made with AVX2 where the CPU has it (-mb_locdyn_simd) */
+  PetscInt   wnb;                /* this step: owned movable bodies with constraints, wbid[], */
+  PetscInt  *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
+  PetscInt  *wgoff;              /* per entry of wadj: where its G starts in wG (entries of a body of nu velocities are 3 nu apart) */
+  PetscReal *wG;                 /* per entry of wadj: A⁻¹(s H)ᵀ of that body (nu×3, stored transposed: 3 rows of nu), for W and u */
+  PetscReal  work_contact;       /* work of normal reactions on this rank's rows */
+  PetscReal  work_friction;      /* friction dissipation on this rank's rows */
+  PetscInt   solver_iterations;  /* of the last step */
+  PetscReal  solver_error;
+  PetscInt   solver_failures; /* steps whose solve missed the tolerance */
   /* springs and the force schemes (forces.c) */
-  PetscInt       nspring;     /* springs given by the deck, on every rank */
-  MbSpring      *spring;
-  PetscReal      epot;        /* potential of linear springs after the last step, this rank */
-  PetscReal      espring;     /* energy taken by dashpots and callback springs, this rank */
-  SNES           snes;        /* implicit force schemes: Newton over the owned bodies' a(t+h) */
-  Vec            snesx, snesr;
-  PetscInt       snesn;       /* local size of snesx */
-  MbScheme       fscheme;     /* the implicit scheme of the Newton under way */
-  PetscReal      ft, fh;      /* its step: start time and size */
-  PetscReal      fascale;     /* largest ‖a‖ met by that Newton (its absolute tolerance) */
+  PetscInt  nspring; /* springs given by the deck, on every rank */
+  MbSpring *spring;
+  PetscReal epot;    /* potential of linear springs after the last step, this rank */
+  PetscReal espring; /* energy taken by dashpots and callback springs, this rank */
+  SNES      snes;    /* implicit force schemes: Newton over the owned bodies' a(t+h) */
+  Vec       snesx, snesr;
+  PetscInt  snesn;   /* local size of snesx */
+  MbScheme  fscheme; /* the implicit scheme of the Newton under way */
+  PetscReal ft, fh;  /* its step: start time and size */
+  PetscReal fascale; /* largest ‖a‖ met by that Newton (its absolute tolerance) */
   /* adaptive time stepping (adaptive.c, state.c) */
-  MbAdapt        adapt;       /* step-size controller, or NULL: the fixed step h, nothing measured */
-  PetscInt       nacc;        /* Σ nu over the local bodies with a scheme: length of ubuf, aprev */
-  PetscReal     *ubuf;        /* u at the start of the step being taken */
-  PetscReal     *aprev;       /* acceleration of the last step, per velocity entry */
-  PetscReal      hprev;       /* the last step (0: none measured yet) */
-  PetscInt       discarded;   /* steps thrown away by rejections, so far */
+  MbAdapt    adapt;     /* step-size controller, or NULL: the fixed step h, nothing measured */
+  PetscInt   nacc;      /* Σ nu over the local bodies with a scheme: length of ubuf, aprev */
+  PetscReal *ubuf;      /* u at the start of the step being taken */
+  PetscReal *aprev;     /* acceleration of the last step, per velocity entry */
+  PetscReal  hprev;     /* the last step (0: none measured yet) */
+  PetscInt   discarded; /* steps thrown away by rejections, so far */
 };
 
 /* exchange.c: sparse all-to-all of byte buffers (send[size] emptied, recv[size] filled) */
@@ -166,22 +166,22 @@ PETSC_INTERN PetscErrorCode MbDomainMigrate(MbDomain, const PetscMPIInt newowner
 /* A saved state of the domain at the start of an adaptive interval (state.c): all that a
    step changes and the next steps read. */
 typedef struct {
-  PetscBool  valid;      /* something is saved */
-  PetscReal  t;          /* time */
-  PetscInt   nsteps;     /* steps taken */
-  PetscInt   nhist;      /* history records */
-  PetscInt   nbody;      /* local bodies when saved (no migration in between) */
-  PetscInt   nreal;      /* length of x */
-  PetscReal *x;          /* per body q, u, work, acc (3 nu, when the body has it); then aprev */
-  PetscBool *accok;      /* per body */
+  PetscBool  valid;                                      /* something is saved */
+  PetscReal  t;                                          /* time */
+  PetscInt   nsteps;                                     /* steps taken */
+  PetscInt   nhist;                                      /* history records */
+  PetscInt   nbody;                                      /* local bodies when saved (no migration in between) */
+  PetscInt   nreal;                                      /* length of x */
+  PetscReal *x;                                          /* per body q, u, work, acc (3 nu, when the body has it); then aprev */
+  PetscBool *accok;                                      /* per body */
   PetscReal  work_contact, work_friction, espring, epot; /* energy accumulators of this rank */
-  PetscReal  hprev;      /* d->hprev */
-  PetscReal  fascale;    /* d->fascale */
+  PetscReal  hprev;                                      /* d->hprev */
+  PetscReal  fascale;                                    /* d->fascale */
   PetscInt   solver_failures;
   PetscInt   ncon, ccap; /* constraints of the last step (warm starts, frames) */
   MbCon     *con;
-  PetscReal *jointR;     /* 3 per joint: last reactions (warm starts) */
-  PetscInt   jcap;       /* joints jointR has room for */
+  PetscReal *jointR; /* 3 per joint: last reactions (warm starts) */
+  PetscInt   jcap;   /* joints jointR has room for */
 } MbState;
 
 /* state.c */

@@ -89,7 +89,8 @@ PetscErrorCode MbExchangeSized(MPI_Comm comm, MbBuf send[], MbBuf recv[], const 
       PetscCheck(rsize[r] < (size_t)PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "message of %zu bytes from rank %d to rank %d is too large for MPI", rsize[r], r, rank);
       rc[r] = r == rank ? 0 : (PetscMPIInt)rsize[r];
     }
-  else PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
+  else
+    PetscCallMPI(MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, comm));
   for (PetscMPIInt r = 0; r < size; r++) {
     recv[r].n = 0;
     if (r == rank) { /* to oneself: a copy */
@@ -101,8 +102,8 @@ PetscErrorCode MbExchangeSized(MPI_Comm comm, MbBuf send[], MbBuf recv[], const 
         PetscCall(PetscRealloc((size_t)rc[r], &recv[r].buf));
         recv[r].cap = (size_t)rc[r];
       }
-      recv[r].n     = (size_t)rc[r];
-      from[nreq]    = r;
+      recv[r].n  = (size_t)rc[r];
+      from[nreq] = r;
       PetscCallMPI(MPI_Irecv(recv[r].buf, rc[r], MPI_BYTE, r, 71, comm, &req[nreq++]));
     }
   }

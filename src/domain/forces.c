@@ -101,8 +101,8 @@ static PetscErrorCode SpringsResolve(MbDomain d)
   for (PetscInt j = 0; j < d->nspring; j++) {
     MbSpring *sp = &d->spring[j];
     if (sp->resolved) continue;
-    PetscCheck(d->movable[sp->body[0]] || (sp->body[1] >= 0 && d->movable[sp->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", j, sp->body[0],
-               sp->body[1]);
+    PetscCheck(d->movable[sp->body[0]] || (sp->body[1] >= 0 && d->movable[sp->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", j,
+               sp->body[0], sp->body[1]);
     nnew++;
   }
   if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);

@@ -74,10 +74,7 @@ PetscErrorCode MbDomainGhostDestroy(MbDomain d)
 }
 
 /* Bytes of PutState's entry for b: id, tag, q, u, u0 (the receiver's expected length). */
-static inline size_t StateBytes(MbBody b)
-{
-  return sizeof(PetscInt) + 1 + (size_t)(b->nq + 2 * b->nu) * sizeof(PetscReal);
-}
+static inline size_t StateBytes(MbBody b) { return sizeof(PetscInt) + 1 + (size_t)(b->nq + 2 * b->nu) * sizeof(PetscReal); }
 
 /* The state of owned body b into the message to a rank that has its ghost. */
 static PetscErrorCode PutState(MbBuf *m, MbBody b)
@@ -98,7 +95,8 @@ static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **n
   char   tag;
   PetscFunctionBegin;
   tag = (d->nsent[r] && bsearch(&b->id, d->sent[r], (size_t)d->nsent[r], sizeof(PetscInt), CompareInt)) ? GHOST_STATE : GHOST_FULL;
-  if (tag == GHOST_STATE) PetscCall(PutState(m, b));
+  if (tag == GHOST_STATE)
+    PetscCall(PutState(m, b));
   else {
     PetscCall(MbBufPut(m, &b->id, sizeof(PetscInt)));
     PetscCall(MbBufPut(m, &tag, 1));
@@ -200,13 +198,13 @@ static PetscBool CellSetHas(const CellSet *h, int64_t k)
    large) go by rank box. Joint and spring partners always go to the partner's owner. */
 static PetscErrorCode GhostRebuild(MbDomain d)
 {
-  PetscReal  mybox[7], *rbox, hc, *bb;
-  PetscInt    **newsent, *nnew, *capnew, ncell = 0, ncoarse = 0;
-  int64_t      *cells, *coarse;
-  PetscInt     *cidx, *kidx;
-  PetscMPIInt  *nbr, nn = 0;
-  CellSet   *hs, *hsc, mine;
-  MbBuf     *csend, *crecv;
+  PetscReal    mybox[7], *rbox, hc, *bb;
+  PetscInt   **newsent, *nnew, *capnew, ncell = 0, ncoarse = 0;
+  int64_t     *cells, *coarse;
+  PetscInt    *cidx, *kidx;
+  PetscMPIInt *nbr, nn = 0;
+  CellSet     *hs, *hsc, mine;
+  MbBuf       *csend, *crecv;
   PetscFunctionBegin;
   /* 1. every owned body's box once, widened by half the skin; this rank's box (empty:
      lo > hi), its widest box; the reference placement of the skin test */
@@ -398,7 +396,8 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   }
   PetscCall(GhostSetHolds(d, &holds, &widest));
   d->nrefresh++;
-  if (holds) PetscCall(GhostStates(d));
+  if (holds)
+    PetscCall(GhostStates(d));
   else {
     d->gskin_len = d->gskin * widest;
     PetscCall(GhostRebuild(d));
@@ -452,7 +451,8 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     if (g->mark != d->gstamp) { /* not sent this time: dropped */
       d->all[g->id] = NULL;
       PetscCall(MbBodyDestroy(&d->ghost[i]));
-    } else d->ghost[nkeep++] = g;
+    } else
+      d->ghost[nkeep++] = g;
   }
   d->nghost = nkeep;
   PetscFunctionReturn(PETSC_SUCCESS);

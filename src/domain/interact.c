@@ -34,7 +34,8 @@ PetscErrorCode MbDomainSetGeometricEpsilon(MbDomain d, PetscReal eps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainAddJoint(MbDomain d, MbJointKind kind, PetscInt b1, PetscInt b2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts, PetscErrorCode (*fn)(void *, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index)
+PetscErrorCode MbDomainAddJoint(MbDomain d, MbJointKind kind, PetscInt b1, PetscInt b2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts, PetscErrorCode (*fn)(void *, PetscReal, PetscReal *),
+                                void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index)
 {
   static const char *names[] = {"", "FIX_POINT", "FIX_DIRECTION", "SET_VELOCITY", "PUT_RIGID_LINK"};
   MbJoint           *j;
@@ -124,7 +125,8 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   PetscFunctionBegin;
   for (PetscInt k = 0; k < d->njoint; k++) {
     MbJoint *j = &d->joint[k];
-    PetscCheck(d->movable[j->body[0]] || (j->body[1] >= 0 && d->movable[j->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", MbConKindNames[j->kind], k, j->body[0], j->body[1]);
+    PetscCheck(d->movable[j->body[0]] || (j->body[1] >= 0 && d->movable[j->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move",
+               MbConKindNames[j->kind], k, j->body[0], j->body[1]);
     if (!j->resolved) nnew++;
   }
   if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);

@@ -23,8 +23,9 @@
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
 
-static PetscBool  MetisCited = PETSC_FALSE;
-static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. Karypis and V. Kumar},\n  title = {A fast and high quality multilevel scheme for partitioning irregular graphs},\n  journal = {SIAM Journal on Scientific Computing},\n  volume = {20},\n  number = {1},\n  pages = {359--392},\n  year = {1998}\n}\n";
+static PetscBool  MetisCited      = PETSC_FALSE;
+static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. Karypis and V. Kumar},\n  title = {A fast and high quality multilevel scheme for partitioning irregular graphs},\n  journal = {SIAM Journal on Scientific Computing},\n  "
+                                    "volume = {20},\n  number = {1},\n  pages = {359--392},\n  year = {1998}\n}\n";
 
 /* The two loads of a body with k constraints: 1 (its integration, ghosts, boxes) and k²,
    the 3×3 blocks of W it contributes (W_αβ for every pair of its constraints): the
@@ -65,8 +66,10 @@ static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
           w[mid]++;
           break;
         }
-        if (d->body[mid]->id < id) lo = mid + 1;
-        else hi = mid - 1;
+        if (d->body[mid]->id < id)
+          lo = mid + 1;
+        else
+          hi = mid - 1;
       }
     }
   }
@@ -120,10 +123,10 @@ static PetscErrorCode Relabel(MbDomain d, PetscInt N, const idx_t part[], PetscM
 
 PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt newowner[])
 {
-  const int    m = 7;
-  PetscReal   *send, *recv = NULL;
-  PetscMPIInt  n, *counts = NULL, *displs = NULL;
-  PetscInt     N = d->nknown;
+  const int   m = 7;
+  PetscReal  *send, *recv = NULL;
+  PetscMPIInt n, *counts = NULL, *displs = NULL;
+  PetscInt    N = d->nknown;
   PetscFunctionBegin;
   if (!MetisCited) PetscCall(PetscCitationsRegister(MetisCitation, &MetisCited));
   PetscCall(PetscMalloc1(m * d->nbody + 1, &send));

@@ -48,8 +48,10 @@ static void Transfer(MbDomain d, MbState *s, PetscBool save)
       Move(s->x + k, b->acc, 3 * b->nu, save);
       k += 3 * b->nu;
     }
-    if (save) s->accok[i] = b->accok;
-    else b->accok = s->accok[i];
+    if (save)
+      s->accok[i] = b->accok;
+    else
+      b->accok = s->accok[i];
   }
   Move(s->x + k, d->aprev, d->nacc, save);
   MOVE(t);

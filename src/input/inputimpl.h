@@ -8,7 +8,7 @@
 PyMODINIT_FUNC PyInit__moreau(void);
 /* The deck path (for output file names); set before the deck runs. */
 /* Flush Python's and C's stdout and stderr (before an abort, or between ranks' messages). */
-PETSC_INTERN void MbInputFlushStdio(void);
+PETSC_INTERN void           MbInputFlushStdio(void);
 PETSC_INTERN PetscErrorCode MbModuleSetDeck(const char deck[]);
 /* Failure flag exchange: every rank contributes `local` (1 when its deck failed) and gets
    the number of failed ranks. Once a failure is known everywhere, later calls exchange

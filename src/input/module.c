@@ -21,14 +21,14 @@ typedef struct {
   PetscBool ran; /* RUN was called: print its summary at the end */
 } Sol;
 
-static Sol      *Sols;               /* every SOLFEC object of the deck */
-static int       NSol, CapSol;       /* count and room */
+static Sol      *Sols;         /* every SOLFEC object of the deck */
+static int       NSol, CapSol; /* count and room */
 static char      DeckPath[PETSC_MAX_PATH_LEN] = "deck.py";
-static PyObject *PeerFailure;        /* _moreau.PeerFailure: the deck failed on another rank */
-static int       FailureKnown;       /* a failure exchange reported failed ranks */
-static int       FailedCount;        /* how many, once known */
-static char      ErrMsg[4096];       /* first message of the last PETSc error */
-static PetscBool CollectiveError;    /* the last RUN error happened on every rank alike */
+static PyObject *PeerFailure;                               /* _moreau.PeerFailure: the deck failed on another rank */
+static int       FailureKnown;                              /* a failure exchange reported failed ranks */
+static int       FailedCount;                               /* how many, once known */
+static char      ErrMsg[4096];                              /* first message of the last PETSc error */
+static PetscBool CollectiveError;                           /* the last RUN error happened on every rank alike */
 static PyObject *DeferredType, *DeferredValue, *DeferredTb; /* a CALLBACK's exception */
 
 /* ------------------------------------------------------------------ errors */
@@ -46,17 +46,17 @@ static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, cons
 /* Run `call` (a PetscErrorCode expression) with errors recorded instead of printed; on an
    error raise `exc` with PETSc's message (unless a Python exception is already set, as when
    a Python callback failed) and return NULL from the calling wrapper. */
-#define MB_TRY(exc, call) \
-  do { \
-    PetscErrorCode mb_e_; \
-    ErrMsg[0] = 0; \
-    (void)PetscPushErrorHandler(RecordError, NULL); \
-    mb_e_ = (call); \
-    (void)PetscPopErrorHandler(); \
-    if (mb_e_) { \
-      if (!PyErr_Occurred()) PyErr_SetString((exc), ErrMsg[0] ? ErrMsg : "PETSc error"); \
-      return NULL; \
-    } \
+#define MB_TRY(exc, call)                                                                                                                                                                                                                                \
+  do {                                                                                                                                                                                                                                                   \
+    PetscErrorCode mb_e_;                                                                                                                                                                                                                                \
+    ErrMsg[0] = 0;                                                                                                                                                                                                                                       \
+    (void)PetscPushErrorHandler(RecordError, NULL);                                                                                                                                                                                                      \
+    mb_e_ = (call);                                                                                                                                                                                                                                      \
+    (void)PetscPopErrorHandler();                                                                                                                                                                                                                        \
+    if (mb_e_) {                                                                                                                                                                                                                                         \
+      if (!PyErr_Occurred()) PyErr_SetString((exc), ErrMsg[0] ? ErrMsg : "PETSc error");                                                                                                                                                                 \
+      return NULL;                                                                                                                                                                                                                                       \
+    }                                                                                                                                                                                                                                                    \
   } while (0)
 
 PetscErrorCode MbModuleSyncFailure(int local, int *nfailed)
@@ -79,7 +79,7 @@ int MbModuleIsPeerFailure(PyObject *type) { return PeerFailure && PyErr_GivenExc
 /* Before a collective call: raise PeerFailure when a rank's deck failed. Returns -1 then. */
 static int CheckPeers(void)
 {
-  int n = 0;
+  int n     = 0;
   ErrMsg[0] = 0;
   (void)PetscPushErrorHandler(RecordError, NULL);
   PetscErrorCode e = MbModuleSyncFailure(0, &n);
@@ -246,7 +246,7 @@ static PetscErrorCode FindLocalBody(MbDomain dom, PetscInt id, MbBody *b)
 /* ------------------------------------------------------------------ shapes */
 
 #define SHAPE_CAPSULE "moreau.MbShape"
-#define TS_CAPSULE    "moreau.MbTimeSeries"
+#define TS_CAPSULE "moreau.MbTimeSeries"
 
 static void ShapeCapsuleFree(PyObject *cap)
 {
@@ -278,12 +278,18 @@ static PetscErrorCode AppendPart(MbShape s, PyObject *part, int *pyerr)
   *pyerr = 0;
   if (PyCapsule_CheckExact(part)) {
     MbShape o = CapsuleShape(part);
-    if (!o) { *pyerr = 1; PetscFunctionReturn(PETSC_ERR_ARG_WRONG); }
+    if (!o) {
+      *pyerr = 1;
+      PetscFunctionReturn(PETSC_ERR_ARG_WRONG);
+    }
     PetscCall(MbShapeAppend(s, o));
   } else {
     double c[3], r;
     long   volid, surfid;
-    if (!PyArg_ParseTuple(part, "ddddll", &c[0], &c[1], &c[2], &r, &volid, &surfid)) { *pyerr = 1; PetscFunctionReturn(PETSC_ERR_ARG_WRONG); }
+    if (!PyArg_ParseTuple(part, "ddddll", &c[0], &c[1], &c[2], &r, &volid, &surfid)) {
+      *pyerr = 1;
+      PetscFunctionReturn(PETSC_ERR_ARG_WRONG);
+    }
     PetscReal cc[3] = {c[0], c[1], c[2]};
     PetscCall(MbShapeAddSphere(s, cc, r, (PetscInt)volid, (PetscInt)surfid));
   }
@@ -324,7 +330,7 @@ static PyObject *py_shape_convex(PyObject *self, PyObject *args)
   PyObject  *cap, *ov, *ofp, *ofv, *ofs;
   long       volid;
   PetscInt   nv, nfp, nfv, nfs, *fptr = NULL, *fvert = NULL, *fsurf = NULL;
-  PetscReal *v = NULL;
+  PetscReal *v   = NULL;
   PyObject  *ret = NULL;
   if (!PyArg_ParseTuple(args, "OOOOOl", &cap, &ov, &ofp, &ofv, &ofs, &volid)) return NULL;
   if (ReadRealArray(ov, &nv, &v, "CONVEX: vertices") || ReadIntArray(ofp, &nfp, &fptr, "faces") || ReadIntArray(ofv, &nfv, &fvert, "faces") || ReadIntArray(ofs, &nfs, &fsurf, "faces")) goto done;
@@ -427,10 +433,7 @@ static PyObject *py_shape_transform(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
-static PyObject *MassPropsTuple(const MbMassProps *mp)
-{
-  return Py_BuildValue("(ddNN)", (double)mp->mass, (double)mp->volume, RealTuple(mp->center, 3), RealTuple(mp->inertia, 9));
-}
+static PyObject *MassPropsTuple(const MbMassProps *mp) { return Py_BuildValue("(ddNN)", (double)mp->mass, (double)mp->volume, RealTuple(mp->center, 3), RealTuple(mp->inertia, 9)); }
 
 /* shape_massprops(parts, rho) -> (mass, volume, center, inertia); ValueError when the shape
    has no volume */
@@ -659,12 +662,17 @@ static PetscErrorCode PyMonitorCall(MbDomain dom, void *ctx, PetscBool *stop)
   l[1] = 0;
   if (r) {
     /* Solfec: a callback returning 0 stops the run (None continues) */
-    if (r == Py_False) l[1] = 1;
-    else if (PyLong_Check(r)) l[1] = PyLong_AsLong(r) == 0;
-    else if (PyFloat_Check(r)) l[1] = PyFloat_AsDouble(r) == 0.0;
+    if (r == Py_False)
+      l[1] = 1;
+    else if (PyLong_Check(r))
+      l[1] = PyLong_AsLong(r) == 0;
+    else if (PyFloat_Check(r))
+      l[1] = PyFloat_AsDouble(r) == 0.0;
     Py_DECREF(r);
-  } else if (!DeferredType) PyErr_Fetch(&DeferredType, &DeferredValue, &DeferredTb);
-  else PyErr_Clear();
+  } else if (!DeferredType)
+    PyErr_Fetch(&DeferredType, &DeferredValue, &DeferredTb);
+  else
+    PyErr_Clear();
   PetscCall(MbDomainGetComm(dom, &comm));
   PetscCallMPI(MPI_Allreduce(l, g, 2, MPI_INT, MPI_MAX, comm));
   if (g[0]) {
@@ -715,7 +723,8 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
       if (DeferredType) {
         PyErr_Restore(DeferredType, DeferredValue, DeferredTb);
         DeferredType = DeferredValue = DeferredTb = NULL;
-      } else PyErr_SetString(PeerFailure, "a CALLBACK raised an exception on another rank");
+      } else
+        PyErr_SetString(PeerFailure, "a CALLBACK raised an exception on another rank");
       return NULL;
     }
     AbortJob("RUN");
@@ -734,7 +743,8 @@ static PyObject *py_solfec_energy(PyObject *self, PyObject *args)
   MPI_Comm comm;
   if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
   if (CheckPeers()) return NULL;
-  if (id < 0) MB_TRY(PyExc_RuntimeError, MbDomainGetEnergy(s->dom, &g));
+  if (id < 0)
+    MB_TRY(PyExc_RuntimeError, MbDomainGetEnergy(s->dom, &g));
   else {
     MB_TRY(PyExc_RuntimeError, MbDomainGetBodyEnergy(s->dom, (PetscInt)id, &e));
     MB_TRY(PyExc_RuntimeError, MbDomainGetComm(s->dom, &comm));
@@ -1066,9 +1076,9 @@ static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n
   h    = (int)PyLong_AsLong(a[0]);
   kind = (int)PyLong_AsLong(a[1]);
   for (int k = 0; k < 4; k++) c[k] = PyFloat_AsDouble(a[2 + k]);
-  volid  = PyLong_AsLong(a[6]);
-  surfid = PyLong_AsLong(a[7]);
-  rho    = PyFloat_AsDouble(a[8]);
+  volid   = PyLong_AsLong(a[6]);
+  surfid  = PyLong_AsLong(a[7]);
+  rho     = PyFloat_AsDouble(a[8]);
   young   = PyFloat_AsDouble(a[10]);
   poisson = PyFloat_AsDouble(a[11]);
   if (a[9] != Py_None && !(label = PyUnicode_AsUTF8(a[9]))) return NULL;
@@ -1139,7 +1149,8 @@ static PyObject *py_body_get(PyObject *self, PyObject *args)
   case 4:
     MB_TRY(PyExc_RuntimeError, MbBodyGetDamping(b, &damp));
     return PyFloat_FromDouble(damp);
-  default: return PyErr_Format(PyExc_ValueError, "body_get: unknown item %d", what);
+  default:
+    return PyErr_Format(PyExc_ValueError, "body_get: unknown item %d", what);
   }
 }
 
@@ -1164,7 +1175,8 @@ static PyObject *py_body_set_state(PyObject *self, PyObject *args)
         if (x[k] != 0) return PyErr_Format(PyExc_ValueError, "body %ld is an OBSTACLE: it cannot be given a velocity", id);
     }
     memcpy(u, x, sizeof(PetscReal) * (size_t)nu);
-  } else memcpy(q, x, sizeof(PetscReal) * (size_t)nq);
+  } else
+    memcpy(q, x, sizeof(PetscReal) * (size_t)nq);
   Py_RETURN_NONE;
 }
 
@@ -1189,12 +1201,12 @@ static PyObject *py_body_chars(PyObject *self, PyObject *args)
    the angular is stored as the referential Ω = Λᵀω). Owner only. */
 static PyObject *py_body_velocity(PyObject *self, PyObject *args)
 {
-  int        h;
-  long       id;
-  PyObject  *ol, *oa;
-  PetscReal  lin[3], w[3];
-  Sol       *s;
-  MbBody     b;
+  int       h;
+  long      id;
+  PyObject *ol, *oa;
+  PetscReal lin[3], w[3];
+  Sol      *s;
+  MbBody    b;
   if (!PyArg_ParseTuple(args, "ilOO", &h, &id, &ol, &oa) || !(s = GetSol(h))) return NULL;
   if ((ol != Py_None && ReadReals(ol, 3, lin, "INITIAL_VELOCITY: linear")) || (oa != Py_None && ReadReals(oa, 3, w, "INITIAL_VELOCITY: angular"))) return NULL;
   MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
@@ -1314,8 +1326,10 @@ static PetscErrorCode PyLoadCall(void *ctx, MbBody body, const PetscReal q[], co
   PetscCall(MbBodyGetSizes(body, &nq, &nu));
   oq = RealList(q, nq);
   ou = RealList(u, nu);
-  if (oq && ou) r = l->data ? PyObject_CallFunction(l->fn, "OOOdd", l->data, oq, ou, (double)t, (double)h) : PyObject_CallFunction(l->fn, "OOdd", oq, ou, (double)t, (double)h);
-  else r = NULL;
+  if (oq && ou)
+    r = l->data ? PyObject_CallFunction(l->fn, "OOOdd", l->data, oq, ou, (double)t, (double)h) : PyObject_CallFunction(l->fn, "OOdd", oq, ou, (double)t, (double)h);
+  else
+    r = NULL;
   Py_XDECREF(oq);
   Py_XDECREF(ou);
   if (!r) {
@@ -1453,55 +1467,55 @@ PetscErrorCode MbModuleDestroyAll(void)
 }
 
 static PyMethodDef Methods[] = {
-  {"shape_new", py_shape_new, METH_NOARGS, "shape_new() -> empty shape"},
-  {"shape_compound", py_shape_compound, METH_VARARGS, "shape_compound(parts) -> shape"},
-  {"shape_convex", py_shape_convex, METH_VARARGS, "shape_convex(shape, vertices, fptr, fvert, fsurf, volid)"},
-  {"shape_hull", py_shape_hull, METH_VARARGS, "shape_hull(shape, points, volid, surfid)"},
-  {"shape_element", py_shape_element, METH_VARARGS, "shape_element(shape, type, nodes, surfids, volid)"},
-  {"shape_append", py_shape_append, METH_VARARGS, "shape_append(dst, src)"},
-  {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
-  {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
-  {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
-  {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
-  {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},
-  {"solfec_create", py_solfec_create, METH_VARARGS, "solfec_create(step, outdir) -> handle (collective)"},
-  {"solfec_info", py_solfec_info, METH_VARARGS, "solfec_info(h) -> (time, step, steps)"},
-  {"solfec_set_step", py_solfec_set_step, METH_VARARGS, "solfec_set_step(h, step)"},
-  {"solfec_verbose", py_solfec_verbose, METH_VARARGS, "solfec_verbose(h, flag)"},
-  {"solfec_gravity", py_solfec_gravity, METH_VARARGS, "solfec_gravity(h, g)"},
-  {"solfec_output", py_solfec_output, METH_VARARGS, "solfec_output(h, interval)"},
-  {"solfec_paths", py_solfec_paths, METH_VARARGS, "solfec_paths(h) -> (h5, xmf)"},
-  {"solfec_callback", py_solfec_callback, METH_VARARGS, "solfec_callback(h, interval, fn, args)"},
-  {"solfec_run", py_solfec_run, METH_VARARGS, "solfec_run(h, duration) (collective)"},
-  {"solfec_energy", py_solfec_energy, METH_VARARGS, "solfec_energy(h, id) -> 5 energies (collective)"},
-  {"solfec_history", py_solfec_history, METH_VARARGS, "solfec_history(h, item, t0, t1) -> (t, v) (collective)"},
-  {"solfec_history_body", py_solfec_history_body, METH_VARARGS, "solfec_history_body(h, id, X, item, t0, t1) -> (t, v) (collective)"},
-  {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot)"},
-  {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},
-  {"solfec_adapt", py_solfec_adapt, METH_VARARGS, "solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio)"},
-  {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, epsilon, maxit, failure, callback, data)"},
-  {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},
-  {"solfec_spring", py_solfec_spring, METH_VARARGS, "solfec_spring(h, b1, b2, p1, p2, dir, rest, spring, dashpot, lo, hi, fn) -> index"},
-  {"solfec_critical_step", py_solfec_critical_step, METH_VARARGS, "solfec_critical_step(h) -> estimate of the explicit critical step (collective)"},
-  {"solfec_scheme_param", py_solfec_scheme_param, METH_VARARGS, "solfec_scheme_param(h, scheme, name, value)"},
-  {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},
-  {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
-  {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
-  {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
-  {"body_get", py_body_get, METH_VARARGS, "body_get(h, id, what)"},
-  {"body_set_state", py_body_set_state, METH_VARARGS, "body_set_state(h, id, what, values)"},
-  {"body_chars", py_body_chars, METH_VARARGS, "body_chars(h, id, mass, volume, center, inertia)"},
-  {"body_velocity", py_body_velocity, METH_VARARGS, "body_velocity(h, id, linear, angular)"},
-  {"body_transform", py_body_transform, METH_VARARGS, "body_transform(h, id, R, c, d)"},
-  {"body_scheme", py_body_scheme, METH_VARARGS, "body_scheme(h, id, name)"},
-  {"body_damping", py_body_damping, METH_VARARGS, "body_damping(h, id, value)"},
-  {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
-  {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},
-  {"body_owned", py_body_owned, METH_VARARGS, "body_owned(h, id) -> whether this rank owns the body now"},
-  {"solfec_balance", py_solfec_balance, METH_VARARGS, "solfec_balance(h, tolerance, updatefreq)"},
-  {"info", py_info, METH_NOARGS, "info() -> (rank, size)"},
-  {"default_scheme", py_default_scheme, METH_NOARGS, "default_scheme() -> name"},
-  {NULL, NULL, 0, NULL},
+    {"shape_new", py_shape_new, METH_NOARGS, "shape_new() -> empty shape"},
+    {"shape_compound", py_shape_compound, METH_VARARGS, "shape_compound(parts) -> shape"},
+    {"shape_convex", py_shape_convex, METH_VARARGS, "shape_convex(shape, vertices, fptr, fvert, fsurf, volid)"},
+    {"shape_hull", py_shape_hull, METH_VARARGS, "shape_hull(shape, points, volid, surfid)"},
+    {"shape_element", py_shape_element, METH_VARARGS, "shape_element(shape, type, nodes, surfids, volid)"},
+    {"shape_append", py_shape_append, METH_VARARGS, "shape_append(dst, src)"},
+    {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
+    {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
+    {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
+    {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
+    {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},
+    {"solfec_create", py_solfec_create, METH_VARARGS, "solfec_create(step, outdir) -> handle (collective)"},
+    {"solfec_info", py_solfec_info, METH_VARARGS, "solfec_info(h) -> (time, step, steps)"},
+    {"solfec_set_step", py_solfec_set_step, METH_VARARGS, "solfec_set_step(h, step)"},
+    {"solfec_verbose", py_solfec_verbose, METH_VARARGS, "solfec_verbose(h, flag)"},
+    {"solfec_gravity", py_solfec_gravity, METH_VARARGS, "solfec_gravity(h, g)"},
+    {"solfec_output", py_solfec_output, METH_VARARGS, "solfec_output(h, interval)"},
+    {"solfec_paths", py_solfec_paths, METH_VARARGS, "solfec_paths(h) -> (h5, xmf)"},
+    {"solfec_callback", py_solfec_callback, METH_VARARGS, "solfec_callback(h, interval, fn, args)"},
+    {"solfec_run", py_solfec_run, METH_VARARGS, "solfec_run(h, duration) (collective)"},
+    {"solfec_energy", py_solfec_energy, METH_VARARGS, "solfec_energy(h, id) -> 5 energies (collective)"},
+    {"solfec_history", py_solfec_history, METH_VARARGS, "solfec_history(h, item, t0, t1) -> (t, v) (collective)"},
+    {"solfec_history_body", py_solfec_history_body, METH_VARARGS, "solfec_history_body(h, id, X, item, t0, t1) -> (t, v) (collective)"},
+    {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot)"},
+    {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},
+    {"solfec_adapt", py_solfec_adapt, METH_VARARGS, "solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio)"},
+    {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, epsilon, maxit, failure, callback, data)"},
+    {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},
+    {"solfec_spring", py_solfec_spring, METH_VARARGS, "solfec_spring(h, b1, b2, p1, p2, dir, rest, spring, dashpot, lo, hi, fn) -> index"},
+    {"solfec_critical_step", py_solfec_critical_step, METH_VARARGS, "solfec_critical_step(h) -> estimate of the explicit critical step (collective)"},
+    {"solfec_scheme_param", py_solfec_scheme_param, METH_VARARGS, "solfec_scheme_param(h, scheme, name, value)"},
+    {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},
+    {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
+    {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
+    {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
+    {"body_get", py_body_get, METH_VARARGS, "body_get(h, id, what)"},
+    {"body_set_state", py_body_set_state, METH_VARARGS, "body_set_state(h, id, what, values)"},
+    {"body_chars", py_body_chars, METH_VARARGS, "body_chars(h, id, mass, volume, center, inertia)"},
+    {"body_velocity", py_body_velocity, METH_VARARGS, "body_velocity(h, id, linear, angular)"},
+    {"body_transform", py_body_transform, METH_VARARGS, "body_transform(h, id, R, c, d)"},
+    {"body_scheme", py_body_scheme, METH_VARARGS, "body_scheme(h, id, name)"},
+    {"body_damping", py_body_damping, METH_VARARGS, "body_damping(h, id, value)"},
+    {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
+    {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},
+    {"body_owned", py_body_owned, METH_VARARGS, "body_owned(h, id) -> whether this rank owns the body now"},
+    {"solfec_balance", py_solfec_balance, METH_VARARGS, "solfec_balance(h, tolerance, updatefreq)"},
+    {"info", py_info, METH_NOARGS, "info() -> (rank, size)"},
+    {"default_scheme", py_default_scheme, METH_NOARGS, "default_scheme() -> name"},
+    {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef Module = {PyModuleDef_HEAD_INIT, "_moreau", "moreau's C layer (use the moreau package)", -1, Methods, NULL, NULL, NULL, NULL};

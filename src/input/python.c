@@ -8,7 +8,7 @@
 #include "inputimpl.h"
 
 #ifndef MB_SOURCE_DIR
-  #define MB_SOURCE_DIR "."
+#  define MB_SOURCE_DIR "."
 #endif
 
 static PetscBool PythonStarted = PETSC_FALSE;
@@ -18,8 +18,8 @@ const char *MbInputPythonVersion(void) { return PY_VERSION; }
 /* Prepend each entry of a colon-separated list to sys.path (first entry first). */
 static int PrependPath(PyObject *path, const char list[])
 {
-  char       *copy = strdup(list), *save = NULL;
-  Py_ssize_t  pos  = 0;
+  char      *copy = strdup(list), *save = NULL;
+  Py_ssize_t pos = 0;
   if (!copy) return -1;
   for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
     PyObject *s = PyUnicode_DecodeFSDefault(tok);
@@ -69,7 +69,8 @@ static PetscErrorCode StartPython(const char deck[], int nargs, char *args[])
       if (n >= sizeof(dir)) n = sizeof(dir) - 1;
       memcpy(dir, deck, n);
       dir[n] = 0;
-    } else PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
+    } else
+      PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
     PetscCheck(PrependPath(path, env && env[0] ? env : MB_SOURCE_DIR "/python") == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot set sys.path");
     PetscCheck(PrependPath(path, dir) == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot set sys.path");
   }
@@ -83,8 +84,10 @@ void MbInputFlushStdio(void)
     f = PySys_GetObject(k ? "stderr" : "stdout"); /* borrowed */
     if (f && f != Py_None) {
       PyObject *r = PyObject_CallMethod(f, "flush", NULL);
-      if (r) Py_DECREF(r);
-      else PyErr_Clear();
+      if (r)
+        Py_DECREF(r);
+      else
+        PyErr_Clear();
     }
   }
   fflush(stdout);
@@ -100,8 +103,10 @@ static int ExitCodeOf(PyObject *value)
     PyErr_Clear();
     return 1;
   }
-  if (code == Py_None) rc = 0;
-  else if (PyLong_Check(code)) rc = (int)PyLong_AsLong(code);
+  if (code == Py_None)
+    rc = 0;
+  else if (PyLong_Check(code))
+    rc = (int)PyLong_AsLong(code);
   else {
     PyObject *s = PyObject_Str(code);
     if (s) {
@@ -170,7 +175,7 @@ PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *e
       Py_XDECREF(value);
       Py_XDECREF(tb);
       type = value = tb = NULL;
-      failed = rc != 0;
+      failed            = rc != 0;
     } else {
       failed = 1;
       peer   = type && MbModuleIsPeerFailure(type);

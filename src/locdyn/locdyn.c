@@ -70,9 +70,9 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
     for (int j = 0; j < 2; j++) {
       PetscInt b = c->body[j];
       if (b < 0 || !d->movable[b] || d->owner[b] != d->rank || (j == 1 && b == c->body[0])) continue;
-      key[n]  = b;
+      key[n]   = b;
       val[n++] = k;
-      maxid   = PetscMax(maxid, b);
+      maxid    = PetscMax(maxid, b);
     }
   }
   for (int shift = 0; shift < (int)(8 * sizeof(PetscInt)) && (shift == 0 || (maxid >> shift) > 0); shift += 11) {
@@ -232,7 +232,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
   for (PetscInt i = 0; i < d->wnb; i++) {
     MbBody     b  = d->all[d->wbid[i]];
     PetscInt   id = d->wbid[i], deg = d->wptr[i + 1] - d->wptr[i], ld = 3 * deg, nu = b->nu;
-    PetscReal *G  = d->wG + d->wgoff[d->wptr[i]]; /* the body's G_j, 3 nu apart */
+    PetscReal *G = d->wG + d->wgoff[d->wptr[i]]; /* the body's G_j, 3 nu apart */
     /* and the next body's constraint records: a slave's are its masters', far apart */
     if (i + 2 < d->wnb) PrefetchBody(d, d->wbid[i + 2]);
     if (i + 1 < d->wnb) {
@@ -243,12 +243,13 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
       MbCon    *c = Row(d, d->wadj[d->wptr[i] + j]);
       int       m = c->body[0] == id ? 0 : 1;
       PetscReal s = m ? -1.0 : 1.0, *H = &Hb[3 * nu * j];
-      rows[j]     = c->row;
+      rows[j] = c->row;
       if (c->row >= d->rstart && c->row < d->rend) covered[c->row - d->rstart] = PETSC_TRUE; /* its diagonal block goes in below */
       PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
       for (PetscInt k = 0; k < 3 * nu; k++) H[k] *= s;
       PetscCall(b->ops->inverse(b, 3, H, &G[3 * nu * j])); /* the rows of sH are the columns of (sH)ᵀ */
-      { /* this end's part of B: into the array for an owned row, else queued for its owner */
+      /* this end's part of B: into the array for an owned row, else queued for its owner */
+      {
         const PetscBool own = c->row >= d->rstart && c->row < d->rend ? PETSC_TRUE : PETSC_FALSE;
         PetscReal      *Bp  = own ? &Ba[3 * (c->row - d->rstart)] : &Bo[3 * no];
         for (int r = 0; r < 3; r++) { /* the part whole, then one addition: order-free for two parts */
@@ -262,16 +263,20 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
     if (deg <= d->wdense) {
       if (nu != 6) DenseBlocksN(nu, deg, Hb, G, d->h, V);
 #if MB_AVX2_INTRINSICS
-      else if (avx2) DenseBlocksAVX2(deg, Hb, G, d->h, V);
+      else if (avx2)
+        DenseBlocksAVX2(deg, Hb, G, d->h, V);
 #endif
-      else DenseBlocks(deg, Hb, G, d->h, V);
+      else
+        DenseBlocks(deg, Hb, G, d->h, V);
       PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
     } else
       for (PetscInt j = 0; j < deg; j++) {
         for (PetscInt l = 0; l < deg; l++) {
           PetscReal blk[9];
-          if (nu == 6) BlockProduct(&Hb[18 * j], &G[18 * l], blk);
-          else BlockProductN(nu, &Hb[3 * nu * j], &G[3 * nu * l], blk);
+          if (nu == 6)
+            BlockProduct(&Hb[18 * j], &G[18 * l], blk);
+          else
+            BlockProductN(nu, &Hb[3 * nu * j], &G[3 * nu * l], blk);
           for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) V[r * ld + 3 * l + c] = d->h * blk[3 * r + c];
         }
@@ -301,8 +306,8 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
 {
   const PetscInt nb = d->wnb, *ptr = d->wptr, *adj = d->wadj;
-  PetscInt  nloc = d->rend - d->rstart, *ends, maxdeg = 0, *rb;
-  MbBuf    *send, *recv;
+  PetscInt       nloc = d->rend - d->rstart, *ends, maxdeg = 0, *rb;
+  MbBuf         *send, *recv;
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(d->size + 1, &ends));
   PetscCallMPI(MPI_Allgather(&d->rend, 1, MPIU_INT, ends, 1, MPIU_INT, d->comm));
@@ -324,13 +329,16 @@ static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
       for (PetscInt l = 0; l < deg; l++) {
         PetscInt rl = rb[3 * l];
         if (master >= 0 && (rb[3 * l + 1] == master || rb[3 * l + 2] == master)) continue;
-        if (rl >= lo && rl < hi) cnt[1]++;
-        else cnt[2]++;
+        if (rl >= lo && rl < hi)
+          cnt[1]++;
+        else
+          cnt[2]++;
       }
       if (p == d->rank) {
         dnz[rj - d->rstart] += cnt[1];
         onz[rj - d->rstart] += cnt[2];
-      } else PetscCall(MbBufPut(&send[p], cnt, sizeof(cnt)));
+      } else
+        PetscCall(MbBufPut(&send[p], cnt, sizeof(cnt)));
     }
   }
   PetscCall(MbExchange(d->comm, send, recv));
@@ -426,8 +434,8 @@ PetscErrorCode MbDomainLocDyn(MbDomain d)
     PetscCall(PetscLogEventBegin(W_Create, 0, 0, 0, 0));
     PetscCall(CreateW(d));
     PetscCall(PetscLogEventEnd(W_Create, 0, 0, 0, 0));
-  }
-  else PetscCall(MatZeroEntries(d->W));
+  } else
+    PetscCall(MatZeroEntries(d->W));
   PetscCall(PetscLogEventEnd(W_Graph, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Insert, 0, 0, 0, 0));
   PetscCall(VecSet(d->B, 0.0));
@@ -490,7 +498,8 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
   PetscCall(MbSolverGetStats(d->solver, &d->solver_iterations, &d->solver_error, &converged));
   if (!converged) {
     d->solver_failures++;
-    PetscCheck(d->failure != 1, d->comm, PETSC_ERR_NOT_CONVERGED, "constraint solver did not converge at t = %g: error %g after %" PetscInt_FMT " iterations (%" PetscInt_FMT " constraints; failure = 'EXIT')", (double)d->t, (double)d->solver_error, d->solver_iterations, d->nconglobal);
+    PetscCheck(d->failure != 1, d->comm, PETSC_ERR_NOT_CONVERGED, "constraint solver did not converge at t = %g: error %g after %" PetscInt_FMT " iterations (%" PetscInt_FMT " constraints; failure = 'EXIT')", (double)d->t, (double)d->solver_error,
+               d->solver_iterations, d->nconglobal);
     if (d->failure == 2 && d->failure_fn) PetscCall(d->failure_fn(d, d->failure_ctx));
   }
   if (d->forscat) { /* reactions of other ranks' rows on this rank's bodies */

@@ -106,8 +106,8 @@ PetscErrorCode MbSchemeSetErrorIfNotConverged(MbScheme s, PetscBool flg)
 
 PetscErrorCode MbSchemeSetFromOptions(MbScheme s)
 {
-  PetscReal rtol  = s->rtol, p[3] = {0, 0, 0};
-  PetscInt  maxit = s->maxit;
+  PetscReal rtol = s->rtol, p[3] = {0, 0, 0};
+  PetscInt  maxit  = s->maxit;
   PetscBool set[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscFunctionBegin;
   PetscOptionsBegin(s->comm, NULL, "Time integration scheme options", "MbScheme");

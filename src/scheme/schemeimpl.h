@@ -15,31 +15,31 @@
 typedef enum { MB_SCHEME_STEP = 0, MB_SCHEME_EXPLICIT = 1, MB_SCHEME_IMPLICIT = 2 } MbSchemeFamily;
 
 typedef struct {
-  PetscBool (*applies)(MbBodyKind);                                                  /* body kinds it integrates */
+  PetscBool (*applies)(MbBodyKind);                                                    /* body kinds it integrates */
   PetscErrorCode (*begin)(MbScheme, MbBody, PetscReal, PetscReal, const PetscReal[3]); /* half-step, free velocity */
-  PetscErrorCode (*end)(MbScheme, MbBody, PetscReal, PetscReal);                     /* finish velocity and configuration */
-  PetscErrorCode (*destroy)(MbScheme);                                               /* free data */
-  PetscErrorCode (*predict)(MbScheme, MbBody, PetscReal);                            /* EXPLICIT: h */
-  PetscErrorCode (*correct)(MbScheme, MbBody, PetscReal);                            /* EXPLICIT: h */
-  PetscErrorCode (*stage)(MbScheme, MbBody, PetscReal, const PetscReal[]);           /* IMPLICIT: h, x */
-  PetscErrorCode (*residual)(MbScheme, MbBody, const PetscReal[], PetscReal[]);      /* IMPLICIT: x, r */
-  PetscErrorCode (*finish)(MbScheme, MbBody, PetscReal, const PetscReal[]);          /* IMPLICIT: h, x */
-  PetscErrorCode (*setparam)(MbScheme, const char[], PetscReal);                     /* named parameter */
+  PetscErrorCode (*end)(MbScheme, MbBody, PetscReal, PetscReal);                       /* finish velocity and configuration */
+  PetscErrorCode (*destroy)(MbScheme);                                                 /* free data */
+  PetscErrorCode (*predict)(MbScheme, MbBody, PetscReal);                              /* EXPLICIT: h */
+  PetscErrorCode (*correct)(MbScheme, MbBody, PetscReal);                              /* EXPLICIT: h */
+  PetscErrorCode (*stage)(MbScheme, MbBody, PetscReal, const PetscReal[]);             /* IMPLICIT: h, x */
+  PetscErrorCode (*residual)(MbScheme, MbBody, const PetscReal[], PetscReal[]);        /* IMPLICIT: x, r */
+  PetscErrorCode (*finish)(MbScheme, MbBody, PetscReal, const PetscReal[]);            /* IMPLICIT: h, x */
+  PetscErrorCode (*setparam)(MbScheme, const char[], PetscReal);                       /* named parameter */
 } MbSchemeOps;
 
 struct _p_MbScheme {
-  MPI_Comm    comm;           /* communicator of the domain using it */
-  char       *type;           /* registered name */
-  MbSchemeOps ops;            /* filled by the constructor */
-  void       *data;           /* implementation data */
-  PetscReal   rtol;           /* Newton tolerance, relative, scaled by h */
-  PetscInt    maxit;          /* Newton iteration cap */
-  PetscBool   error_if_not_converged; /* a Newton failure is an error, not a count */
-  PetscInt    iterations;     /* Newton iterations so far */
-  PetscInt    failures;       /* steps whose Newton hit maxit */
-  MbSchemeFamily family;      /* how the domain drives it */
-  PetscReal   tshift;         /* IMPLICIT: forces are evaluated at t + tshift·h */
-  PetscBool   bounded;        /* stable below each body's critical step (MbBodyCriticalStep): DEF_EXP */
+  MPI_Comm       comm;                   /* communicator of the domain using it */
+  char          *type;                   /* registered name */
+  MbSchemeOps    ops;                    /* filled by the constructor */
+  void          *data;                   /* implementation data */
+  PetscReal      rtol;                   /* Newton tolerance, relative, scaled by h */
+  PetscInt       maxit;                  /* Newton iteration cap */
+  PetscBool      error_if_not_converged; /* a Newton failure is an error, not a count */
+  PetscInt       iterations;             /* Newton iterations so far */
+  PetscInt       failures;               /* steps whose Newton hit maxit */
+  MbSchemeFamily family;                 /* how the domain drives it */
+  PetscReal      tshift;                 /* IMPLICIT: forces are evaluated at t + tshift·h */
+  PetscBool      bounded;                /* stable below each body's critical step (MbBodyCriticalStep): DEF_EXP */
 };
 
 PETSC_INTERN PetscErrorCode MbSchemeCreate_RigPos(MbScheme);

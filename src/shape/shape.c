@@ -77,13 +77,21 @@ static PetscErrorCode ConvexCheckClosed(PetscInt nv, PetscInt nf, const PetscInt
     PetscInt   lo = 0, hi = ne - 1;
     while (lo < hi) { /* bisection for the reverse edge */
       PetscInt mid = (lo + hi) / 2;
-      if (key[mid] < rev) lo = mid + 1;
-      else hi = mid;
+      if (key[mid] < rev)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-    if (key[k] == rev) why = 1;
-    else if (k + 1 < ne && key[k + 1] == key[k]) why = 2;
-    else if (key[lo] != rev) why = 3;
-    if (why) { a = key[k] / nv; b = key[k] % nv; }
+    if (key[k] == rev)
+      why = 1;
+    else if (k + 1 < ne && key[k + 1] == key[k])
+      why = 2;
+    else if (key[lo] != rev)
+      why = 3;
+    if (why) {
+      a = key[k] / nv;
+      b = key[k] % nv;
+    }
   }
   PetscCall(PetscFree(key));
   PetscCheck(why != 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "convex polyhedron: a face repeats vertex %" PetscInt64_FMT " consecutively", a);
@@ -133,8 +141,10 @@ PetscErrorCode MbShapeAppend(MbShape s, MbShape o)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < o->n; i++) {
     MbPrim *q = &o->prim[i];
-    if (q->kind == MB_PRIM_SPHERE) PetscCall(MbShapeAddSphere(s, q->c, q->r, q->volid, q->surfid));
-    else PetscCall(MbShapeAddConvex(s, q->nv, q->v, q->nf, q->fptr, q->fvert, q->fsurf, q->volid));
+    if (q->kind == MB_PRIM_SPHERE)
+      PetscCall(MbShapeAddSphere(s, q->c, q->r, q->volid, q->surfid));
+    else
+      PetscCall(MbShapeAddConvex(s, q->nv, q->v, q->nf, q->fptr, q->fvert, q->fsurf, q->volid));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -224,14 +234,23 @@ PetscErrorCode MbShapeGetConvex(MbShape s, PetscInt i, PetscInt *nv, const Petsc
 PetscErrorCode MbShapeGetBox(MbShape s, PetscReal lo[3], PetscReal hi[3])
 {
   PetscFunctionBegin;
-  for (int d = 0; d < 3; d++) { lo[d] = PETSC_MAX_REAL; hi[d] = -PETSC_MAX_REAL; }
+  for (int d = 0; d < 3; d++) {
+    lo[d] = PETSC_MAX_REAL;
+    hi[d] = -PETSC_MAX_REAL;
+  }
   for (PetscInt i = 0; i < s->n; i++) {
     MbPrim *p = &s->prim[i];
     if (p->kind == MB_PRIM_SPHERE)
-      for (int d = 0; d < 3; d++) { lo[d] = PetscMin(lo[d], p->c[d] - p->r); hi[d] = PetscMax(hi[d], p->c[d] + p->r); }
+      for (int d = 0; d < 3; d++) {
+        lo[d] = PetscMin(lo[d], p->c[d] - p->r);
+        hi[d] = PetscMax(hi[d], p->c[d] + p->r);
+      }
     else
       for (PetscInt k = 0; k < p->nv; k++)
-        for (int d = 0; d < 3; d++) { lo[d] = PetscMin(lo[d], p->v[3 * k + d]); hi[d] = PetscMax(hi[d], p->v[3 * k + d]); }
+        for (int d = 0; d < 3; d++) {
+          lo[d] = PetscMin(lo[d], p->v[3 * k + d]);
+          hi[d] = PetscMax(hi[d], p->v[3 * k + d]);
+        }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

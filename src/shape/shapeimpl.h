@@ -19,9 +19,9 @@ typedef struct {
 } MbPrim;
 
 struct _p_MbShape {
-  PetscInt n;     /* number of primitives */
-  PetscInt cap;   /* allocated primitives */
-  MbPrim  *prim;  /* the primitives */
+  PetscInt n;    /* number of primitives */
+  PetscInt cap;  /* allocated primitives */
+  MbPrim  *prim; /* the primitives */
 };
 
 #endif

@@ -109,10 +109,7 @@ static PetscErrorCode ColorRanks(MbBlockCtx *ctx)
 }
 
 /* Whether the sweep runs its AVX2 variant: the CPU has AVX2 and nosimd is not set. */
-static PetscBool SweepAVX2(PetscBool nosimd)
-{
-  return !nosimd && MB_AVX2_INTRINSICS && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
-}
+static PetscBool SweepAVX2(PetscBool nosimd) { return !nosimd && MB_AVX2_INTRINSICS && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE; }
 
 PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx)
 {
@@ -266,13 +263,13 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
 #define SWEEP_NAME SweepLocal
 #define SWEEP_ATTR
 #define SWEEP_DECL(bvi) PetscReal b0 = PetscRealPart((bvi)[0]), b1 = PetscRealPart((bvi)[1]), b2 = PetscRealPart((bvi)[2])
-#define SWEEP_ADD(m, x) \
-  do { \
-    const PetscReal *m_ = (m); \
-    PetscReal        x0 = PetscRealPart((x)[0]), x1 = PetscRealPart((x)[1]), x2 = PetscRealPart((x)[2]); \
-    b0 += m_[0] * x0 + m_[3] * x1 + m_[6] * x2; \
-    b1 += m_[1] * x0 + m_[4] * x1 + m_[7] * x2; \
-    b2 += m_[2] * x0 + m_[5] * x1 + m_[8] * x2; \
+#define SWEEP_ADD(m, x)                                                                                                                                                                                                                                  \
+  do {                                                                                                                                                                                                                                                   \
+    const PetscReal *m_ = (m);                                                                                                                                                                                                                           \
+    PetscReal        x0 = PetscRealPart((x)[0]), x1 = PetscRealPart((x)[1]), x2 = PetscRealPart((x)[2]);                                                                                                                                                 \
+    b0 += m_[0] * x0 + m_[3] * x1 + m_[6] * x2;                                                                                                                                                                                                          \
+    b1 += m_[1] * x0 + m_[4] * x1 + m_[7] * x2;                                                                                                                                                                                                          \
+    b2 += m_[2] * x0 + m_[5] * x1 + m_[8] * x2;                                                                                                                                                                                                          \
   } while (0)
 #define SWEEP_GET(b) ((b)[0] = b0, (b)[1] = b1, (b)[2] = b2)
 #include "sweep.h"
@@ -288,29 +285,29 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
    value, ob has one padding value after its last block, and is never used), multiplied by
    the broadcast x_j and added in the scalar code's order, so the results are the same bit
    for bit. No FMA: fused products would round differently. */
-  #define SWEEP_NAME SweepLocalAVX2
-  #define SWEEP_ATTR __attribute__((target("avx2")))
-  #define SWEEP_DECL(bvi) __m256d acc_ = _mm256_setr_pd(PetscRealPart((bvi)[0]), PetscRealPart((bvi)[1]), PetscRealPart((bvi)[2]), 0.0)
-  #define SWEEP_ADD(m, x) \
-    do { \
-      const PetscReal *m_ = (m), *x_ = (const PetscReal *)(x); \
-      __m256d          t_ = _mm256_mul_pd(_mm256_loadu_pd(m_), _mm256_broadcast_sd(x_)); \
-      t_                  = _mm256_add_pd(t_, _mm256_mul_pd(_mm256_loadu_pd(m_ + 3), _mm256_broadcast_sd(x_ + 1))); \
-      t_                  = _mm256_add_pd(t_, _mm256_mul_pd(_mm256_loadu_pd(m_ + 6), _mm256_broadcast_sd(x_ + 2))); \
-      acc_                = _mm256_add_pd(acc_, t_); \
+#  define SWEEP_NAME SweepLocalAVX2
+#  define SWEEP_ATTR __attribute__((target("avx2")))
+#  define SWEEP_DECL(bvi) __m256d acc_ = _mm256_setr_pd(PetscRealPart((bvi)[0]), PetscRealPart((bvi)[1]), PetscRealPart((bvi)[2]), 0.0)
+#  define SWEEP_ADD(m, x)                                                                                                                                                                                                                                \
+    do {                                                                                                                                                                                                                                                 \
+      const PetscReal *m_ = (m), *x_ = (const PetscReal *)(x);                                                                                                                                                                                           \
+      __m256d          t_ = _mm256_mul_pd(_mm256_loadu_pd(m_), _mm256_broadcast_sd(x_));                                                                                                                                                                 \
+      t_                  = _mm256_add_pd(t_, _mm256_mul_pd(_mm256_loadu_pd(m_ + 3), _mm256_broadcast_sd(x_ + 1)));                                                                                                                                      \
+      t_                  = _mm256_add_pd(t_, _mm256_mul_pd(_mm256_loadu_pd(m_ + 6), _mm256_broadcast_sd(x_ + 2)));                                                                                                                                      \
+      acc_                = _mm256_add_pd(acc_, t_);                                                                                                                                                                                                     \
     } while (0)
-  #define SWEEP_GET(b) \
-    do { \
-      PetscReal t_[4]; \
-      _mm256_storeu_pd(t_, acc_); \
-      (b)[0] = t_[0], (b)[1] = t_[1], (b)[2] = t_[2]; \
+#  define SWEEP_GET(b)                                                                                                                                                                                                                                   \
+    do {                                                                                                                                                                                                                                                 \
+      PetscReal t_[4];                                                                                                                                                                                                                                   \
+      _mm256_storeu_pd(t_, acc_);                                                                                                                                                                                                                        \
+      (b)[0] = t_[0], (b)[1] = t_[1], (b)[2] = t_[2];                                                                                                                                                                                                    \
     } while (0)
-  #include "sweep.h"
-  #undef SWEEP_NAME
-  #undef SWEEP_ATTR
-  #undef SWEEP_DECL
-  #undef SWEEP_ADD
-  #undef SWEEP_GET
+#  include "sweep.h"
+#  undef SWEEP_NAME
+#  undef SWEEP_ATTR
+#  undef SWEEP_DECL
+#  undef SWEEP_ADD
+#  undef SWEEP_GET
 #endif
 
 /* Sweep rows[0..n) of this rank; a singular EQUALITY/NORMAL block is an error. */
@@ -324,11 +321,13 @@ static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows
   PetscCall(VecGetArray(R, &r));
   if (ctx->ghost) PetscCall(VecGetArrayRead(ctx->ghost, &g));
 #if MB_AVX2_INTRINSICS
-  if (ctx->simd) bad = SweepLocalAVX2(ctx, n, rows, bv, law, r, g, &loc[0], &loc[1]);
+  if (ctx->simd)
+    bad = SweepLocalAVX2(ctx, n, rows, bv, law, r, g, &loc[0], &loc[1]);
   else
 #endif
     bad = SweepLocal(ctx, n, rows, bv, law, r, g, &loc[0], &loc[1]);
-  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + bad, law[bad].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL", (double)ctx->diag[bad].Wd[8]);
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "block %" PetscInt_FMT " (%s law): its diagonal block of W is singular (W_NN = %g)", ctx->rstart + bad, law[bad].kind == MB_LAW_EQUALITY ? "EQUALITY" : "NORMAL",
+             (double)ctx->diag[bad].Wd[8]);
   if (ctx->ghost) PetscCall(VecRestoreArrayRead(ctx->ghost, &g));
   PetscCall(VecRestoreArray(R, &r));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -336,10 +335,7 @@ static PetscErrorCode SweepRows(MbBlockCtx *ctx, PetscInt n, const PetscInt rows
 
 /* The colour that sends rank p's values: its own, or the last one for a rank without
    boundary rows (its rows are swept among the interior rows). */
-static inline PetscMPIInt SendColour(const MbBlockCtx *ctx, PetscMPIInt p)
-{
-  return ctx->rcolor[p] >= 0 ? ctx->rcolor[p] : (PetscMPIInt)ctx->ncolor - 1;
-}
+static inline PetscMPIInt SendColour(const MbBlockCtx *ctx, PetscMPIInt p) { return ctx->rcolor[p] >= 0 ? ctx->rcolor[p] : (PetscMPIInt)ctx->ncolor - 1; }
 
 /* Colour c's values, begun: this rank posts its receives from the ranks of colour c and,
    when it is of colour c, sends the rows each other rank holds as ghosts (the lists of the
@@ -476,8 +472,8 @@ static PetscErrorCode IsoRows(MbBlockCtx *ctx, const MbLaw law[])
 PetscErrorCode MbBlockSweepLocal(MbBlockCtx *ctx, Vec B, const MbLaw law[], Vec R, PetscReal loc[2])
 {
   const PetscScalar *bv;
-  PetscInt           nbnd   = ctx->nb - ctx->ninterior;
-  const PetscInt    *bnd    = ctx->rows + ctx->ninterior;
+  PetscInt           nbnd          = ctx->nb - ctx->ninterior;
+  const PetscInt    *bnd           = ctx->rows + ctx->ninterior;
   PetscBool          interior_done = PETSC_FALSE;
   PetscFunctionBegin;
   loc[0] = loc[1] = 0;
@@ -555,7 +551,7 @@ static PetscErrorCode GSAccelCreate(Vec R, PetscInt ng, PetscInt m, GSAccel *a)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(a, sizeof(*a)));
   PetscCall(VecGetLocalSize(R, &a->n));
-  a->ng = ng;
+  a->ng     = ng;
   a->m      = m;
   a->fprev2 = -1;
   PetscCall(PetscMalloc3(a->n, &a->x, a->n, &a->fprev, a->n, &a->gprev));
@@ -628,7 +624,7 @@ MB_AVX2_CLONES static PetscErrorCode GSAccelBegin(GSAccel *a, Vec R, PetscInt *n
   const PetscInt     ld = GS_AA_MAX, st = a->st, s = a->head;
   const PetscScalar *r;
   PetscReal         *dF = a->dF, *dG = a->dG;
-  PetscInt           n  = a->n, nk;
+  PetscInt           n = a->n, nk;
   PetscFunctionBegin;
   *nloc = 0;
   PetscCall(VecGetArrayRead(R, &r));
@@ -760,7 +756,8 @@ static PetscErrorCode MbSolverSetFromOptions_GS(MbSolver s, PetscOptionItems *Pe
   PetscCall(PetscOptionsEnum("-mb_solver_gs_test", "Stopping test: increment (|R-R_prev| <= eps |R|, Solfec) or natural (natural-map error <= eps)", "MbSolver", GSTests, (PetscEnum)gs->test, (PetscEnum *)&gs->test, NULL));
   PetscCall(PetscOptionsBool("-mb_solver_gs_simd", "Use the AVX2 sweep when the CPU has it (results bit-identical to the portable one)", "MbSolver", simd, &simd, NULL));
   gs->ctx.nosimd = simd ? PETSC_FALSE : PETSC_TRUE;
-  PetscCall(PetscOptionsBool("-mb_solver_gs_ghost_scatter", "Scatter every ghost column of R before each sweep instead of extrapolating the ghost copy locally (several ranks; results bit-identical, for checking)", "MbSolver", gs->ctx.ghostall, &gs->ctx.ghostall, NULL));
+  PetscCall(PetscOptionsBool("-mb_solver_gs_ghost_scatter", "Scatter every ghost column of R before each sweep instead of extrapolating the ghost copy locally (several ranks; results bit-identical, for checking)", "MbSolver", gs->ctx.ghostall,
+                             &gs->ctx.ghostall, NULL));
   PetscCall(PetscOptionsInt("-mb_solver_gs_anderson", "Anderson acceleration of the sweeps: how many past sweeps it combines, 0 to 4 (0: plain Gauss-Seidel)", "MbSolver", gs->aa_m, &gs->aa_m, NULL));
   PetscOptionsHeadEnd();
   PetscCheck(gs->aa_m >= 0 && gs->aa_m <= GS_AA_MAX, s->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_solver_gs_anderson must be in [0, %d], got %" PetscInt_FMT, GS_AA_MAX, gs->aa_m);

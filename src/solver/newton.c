@@ -235,7 +235,8 @@ static PetscErrorCode MbSolverView_Newton(MbSolver s, PetscViewer v)
   PetscCall(KSPGetType(nt->ksp, &kt));
   PetscCall(KSPGetPC(nt->ksp, &pc));
   PetscCall(PCGetType(pc, &pt));
-  PetscCall(PetscViewerASCIIPrintf(v, "linear solver %s with %s (-mb_solver_newton_ksp_*, -mb_solver_newton_pc_*), regularization %g, line search halvings %" PetscInt_FMT ", Gauss-Seidel fall-back sweeps %" PetscInt_FMT "\n", kt ? kt : "(unset)", pt ? pt : "(unset)", (double)nt->regularization, nt->ls_max, nt->gs_sweeps));
+  PetscCall(PetscViewerASCIIPrintf(v, "linear solver %s with %s (-mb_solver_newton_ksp_*, -mb_solver_newton_pc_*), regularization %g, line search halvings %" PetscInt_FMT ", Gauss-Seidel fall-back sweeps %" PetscInt_FMT "\n", kt ? kt : "(unset)",
+                                   pt ? pt : "(unset)", (double)nt->regularization, nt->ls_max, nt->gs_sweeps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -13,17 +13,17 @@ typedef struct {
 } MbSolverOps;
 
 struct _p_MbSolver {
-  MPI_Comm    comm;       /* communicator of W, B, R */
-  char       *type;       /* registered name */
-  MbSolverOps ops;        /* filled by the constructor */
-  void       *data;       /* implementation data */
-  PetscReal   epsilon;    /* tolerance of the implementation's stopping test */
-  PetscInt    maxit;      /* iteration cap */
-  PetscInt    iterations; /* of the last solve */
-  PetscReal   error;      /* MbSolverNaturalError after the last solve */
-  PetscBool   converged;  /* the last solve met its stopping test */
-  PetscLogDouble comm_time; /* seconds waiting in ghost-column scatters, all solves */
-  PetscBool   view;       /* -mb_solver_view: MbSolverViewFromOptions prints MbSolverView */
+  MPI_Comm       comm;       /* communicator of W, B, R */
+  char          *type;       /* registered name */
+  MbSolverOps    ops;        /* filled by the constructor */
+  void          *data;       /* implementation data */
+  PetscReal      epsilon;    /* tolerance of the implementation's stopping test */
+  PetscInt       maxit;      /* iteration cap */
+  PetscInt       iterations; /* of the last solve */
+  PetscReal      error;      /* MbSolverNaturalError after the last solve */
+  PetscBool      converged;  /* the last solve met its stopping test */
+  PetscLogDouble comm_time;  /* seconds waiting in ghost-column scatters, all solves */
+  PetscBool      view;       /* -mb_solver_view: MbSolverViewFromOptions prints MbSolverView */
 };
 
 PETSC_INTERN PetscErrorCode MbSolverCreate_GS(MbSolver);
@@ -49,13 +49,13 @@ PETSC_INTERN PetscReal MbLawRho(const PetscReal Wd[9]);
 PETSC_INTERN PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok);
 /* The diagonal block of a row as the local solver wants it, set up once per solve. */
 typedef struct {
-  PetscBool iso;   /* Wd = diag(a, a, c) to 1e-12 max|Wd_ij| (spheres): the contact law in closed form */
-  PetscBool inv;   /* Wd is invertible: |det| > 1e-10 max|Wd_ij|³ */
-  PetscReal a, c;  /* when iso: Wd_TT and Wd_NN, and (next) their inverses; first, so that the */
+  PetscBool iso;    /* Wd = diag(a, a, c) to 1e-12 max|Wd_ij| (spheres): the contact law in closed form */
+  PetscBool inv;    /* Wd is invertible: |det| > 1e-10 max|Wd_ij|³ */
+  PetscReal a, c;   /* when iso: Wd_TT and Wd_NN, and (next) their inverses; first, so that the */
   PetscReal ia, ic; /* closed form reads one or two cache lines of the struct */
-  PetscReal rho;   /* MbLawRho(Wd) */
-  PetscReal Wd[9]; /* W_αα row-major */
-  PetscReal Wi[9]; /* its inverse row-major (when inv) */
+  PetscReal rho;    /* MbLawRho(Wd) */
+  PetscReal Wd[9];  /* W_αα row-major */
+  PetscReal Wi[9];  /* its inverse row-major (when inv) */
 } MbBlockDiag;
 /* The contact law for Wd = diag(a, a, cN) in closed form (ia = 1/a, ic = 1/cN; bb = b + bias;
    coh the cohesion): separation when Ū_N ≥ 0 at R̃ = 0; else Ū_N = 0 fixes R_N = −bb_N/cN
@@ -119,26 +119,26 @@ typedef struct {
   PetscScalar       *sbuf, *rbuf;       /* this rank's rows that others hold, packed; its ghosts as received */
   MPI_Request       *sreq, *rreq;       /* outstanding sends (completed before the next), receives of a colour */
   PetscMPIInt        nsend, nrecv;
-  PetscBool          pending;           /* the last colour's messages are begun, MbBlockSweepFinish ends them */
-  Vec                ghost_of;          /* ghost holds R = ghost_of at object state ghost_state */
+  PetscBool          pending;  /* the last colour's messages are begun, MbBlockSweepFinish ends them */
+  Vec                ghost_of; /* ghost holds R = ghost_of at object state ghost_state */
   PetscObjectState   ghost_state;
-  MbBlockDiag       *diag;              /* per row: its diagonal block, inverse and rho (set up per solve) */
-  PetscReal         *ob;                /* per row: its off-diagonal blocks, global column order, contiguous (column-major) */
-  PetscInt          *oc;                /* their columns: 3 × local block column, or 3 × ghost index */
-  PetscInt          *optr;              /* row i's blocks are optr[i] .. optr[i+1] in ob/oc */
-  PetscInt          *oseg;              /* oseg[2i], oseg[2i+1]: ends of the ghost-below and local parts of row i */
-  PetscInt           local_maxit;       /* local Newton cap */
-  PetscBool          nosimd;            /* in: do not use the AVX2 sweep (kept by SetUp) */
-  PetscBool          ghostall;          /* in: scatter all ghost columns before every sweep (kept by SetUp) */
-  PetscBool          simd;              /* the sweep runs its AVX2 variant (the CPU has AVX2, not nosimd) */
-  PetscInt           local_fail;        /* local solves that needed the fall-back, last sweep */
-  PetscInt          *rows;              /* sweep order: interior rows, then boundary rows */
-  PetscInt           ninterior;         /* how many interior rows lead rows[] */
-  PetscInt           ncolor;            /* colours of the rank graph (0 on one rank) */
-  PetscInt           color;             /* this rank's colour (−1: no boundary rows) */
-  PetscLogDouble     comm_time;         /* seconds in the ghost-column scatters since SetUp */
-  MbBlockIso        *iso;               /* per row, what the closed form reads (built by the first sweep) */
-  const MbLaw       *iso_law;           /* the laws it was built from */
+  MbBlockDiag       *diag;        /* per row: its diagonal block, inverse and rho (set up per solve) */
+  PetscReal         *ob;          /* per row: its off-diagonal blocks, global column order, contiguous (column-major) */
+  PetscInt          *oc;          /* their columns: 3 × local block column, or 3 × ghost index */
+  PetscInt          *optr;        /* row i's blocks are optr[i] .. optr[i+1] in ob/oc */
+  PetscInt          *oseg;        /* oseg[2i], oseg[2i+1]: ends of the ghost-below and local parts of row i */
+  PetscInt           local_maxit; /* local Newton cap */
+  PetscBool          nosimd;      /* in: do not use the AVX2 sweep (kept by SetUp) */
+  PetscBool          ghostall;    /* in: scatter all ghost columns before every sweep (kept by SetUp) */
+  PetscBool          simd;        /* the sweep runs its AVX2 variant (the CPU has AVX2, not nosimd) */
+  PetscInt           local_fail;  /* local solves that needed the fall-back, last sweep */
+  PetscInt          *rows;        /* sweep order: interior rows, then boundary rows */
+  PetscInt           ninterior;   /* how many interior rows lead rows[] */
+  PetscInt           ncolor;      /* colours of the rank graph (0 on one rank) */
+  PetscInt           color;       /* this rank's colour (−1: no boundary rows) */
+  PetscLogDouble     comm_time;   /* seconds in the ghost-column scatters since SetUp */
+  MbBlockIso        *iso;         /* per row, what the closed form reads (built by the first sweep) */
+  const MbLaw       *iso_law;     /* the laws it was built from */
 } MbBlockCtx;
 
 PETSC_INTERN PetscErrorCode MbBlockCtxSetUp(Mat W, MbBlockCtx *ctx);

@@ -69,7 +69,7 @@ static void test_logmap_roundtrip(void **state)
 static void test_tangent_fd(void **state)
 {
   const PetscReal cases[][3] = {{0.3, -0.2, 0.5}, {1.0, 2.0, -0.5}, {1e-12, 0, 0}, {0, 0, 0}};
-  const PetscReal eps = 1e-6;
+  const PetscReal eps        = 1e-6;
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
     for (int k = 0; k < 3; k++) {
       PetscReal p[3], m[3], Rp[9], Rm[9], R[9], D[9], RtD[9], T[9], Td[3], H[9];
@@ -112,6 +112,6 @@ static void test_cross_hat(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_expmap_series), cmocka_unit_test(test_expmap_zero_tiny_pi), cmocka_unit_test(test_logmap_roundtrip), cmocka_unit_test(test_tangent_fd), cmocka_unit_test(test_invert), cmocka_unit_test(test_cross_hat),
+    cmocka_unit_test(test_expmap_series), cmocka_unit_test(test_expmap_zero_tiny_pi), cmocka_unit_test(test_logmap_roundtrip), cmocka_unit_test(test_tangent_fd), cmocka_unit_test(test_invert), cmocka_unit_test(test_cross_hat),
 };
 MB_TEST_MAIN(tests)

@@ -77,7 +77,7 @@ static void test_tangent(void **state)
   MB_OK(b->ops->tangent(b, K));
   for (int c = 0; c < 9; c++) { /* K e_c by central differences, step 1e-6 (error O(1e-12)·K) */
     const PetscReal e = 1e-6;
-    b->q[c] = F[c] + e;
+    b->q[c]           = F[c] + e;
     MB_OK(b->ops->internal(b, zero, f1));
     b->q[c] = F[c] - e;
     MB_OK(b->ops->internal(b, zero, f2));
@@ -117,7 +117,8 @@ static void test_operators(void **state)
       r[i] = 0;
       if (i < 9)
         for (int j = 0; j < 3; j++) r[i] += b->mp.euler[3 * (i % 3) + j] * y[3 * (i / 3) + j];
-      else r[i] = b->mp.mass * y[i];
+      else
+        r[i] = b->mp.mass * y[i];
       for (int j = 0; j < 12; j++) r[i] += cc * K[12 * i + j] * y[j];
       MB_CLOSE(r[i], x[i], 1e-10 * (1 + PetscAbsReal(x[i])));
     }
@@ -204,8 +205,9 @@ static void test_modified_energy(void **state)
   h = 0.9 * hc;
   MB_OK(MbDomainSetStep(dom, h));
   MB_OK(b->ops->tangent(b, K)); /* at F = I */
-  { /* Ḟ = D E₀⁻¹ with D symmetric: the angular momentum axial(E₀Ḟᵀ) = axial(D) is zero, so
-       no rigid rotation (a zero mode of K that the linear system would not see turn) */
+  /* Ḟ = D E₀⁻¹ with D symmetric: the angular momentum axial(E₀Ḟᵀ) = axial(D) is zero, so
+     no rigid rotation (a zero mode of K that the linear system would not see turn) */
+  {
     PetscReal D[9], E0i[9], Fd[9];
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) D[3 * i + j] = 1e-5 * (i == j ? 1.0 - 0.4 * i : 0.3 * (i + j - 2));
@@ -421,9 +423,8 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_tangent),       cmocka_unit_test(test_operators),        cmocka_unit_test(test_free_tumbling), cmocka_unit_test(test_modified_energy),
-  cmocka_unit_test(test_stability),     cmocka_unit_test(test_order),            cmocka_unit_test(test_spinning_stretch), cmocka_unit_test(test_pack),
-  cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_tangent), cmocka_unit_test(test_operators),        cmocka_unit_test(test_free_tumbling), cmocka_unit_test(test_modified_energy), cmocka_unit_test(test_stability),
+    cmocka_unit_test(test_order),   cmocka_unit_test(test_spinning_stretch), cmocka_unit_test(test_pack),          cmocka_unit_test(test_bad_input),
 };
 
 MB_TEST_MAIN(tests)

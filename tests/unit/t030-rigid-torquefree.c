@@ -6,12 +6,12 @@
 #include "mbtest.h"
 
 typedef struct {
-  PetscReal E0, Emin, Emax, Eend;        /* energy: initial, extrema, final */
-  PetscReal Lerr, Ldir;                  /* max relative |π| error, max angle of π to π₀ */
-  PetscInt  flips;                       /* sign changes of Ω_y */
-  PetscReal O[3];                        /* final Ω */
-  PetscReal L[9];                        /* final Λ (row-major) */
-  PetscReal ortho;                       /* ‖ΛᵀΛ − I‖ at the end */
+  PetscReal E0, Emin, Emax, Eend; /* energy: initial, extrema, final */
+  PetscReal Lerr, Ldir;           /* max relative |π| error, max angle of π to π₀ */
+  PetscInt  flips;                /* sign changes of Ω_y */
+  PetscReal O[3];                 /* final Ω */
+  PetscReal L[9];                 /* final Λ (row-major) */
+  PetscReal ortho;                /* ‖ΛᵀΛ − I‖ at the end */
 } Run;
 
 static PetscErrorCode TorqueFree(const char scheme[], PetscReal h, PetscReal T, Run *run)
@@ -42,8 +42,8 @@ static PetscErrorCode TorqueFree(const char scheme[], PetscReal h, PetscReal T, 
   PetscCall(MbBodyMomentum(b, L0, lin));
   run->Emin = run->Emax = run->E0;
   run->Lerr = run->Ldir = 0;
-  run->flips = 0;
-  prev       = u[1];
+  run->flips            = 0;
+  prev                  = u[1];
   for (PetscInt k = 1; k <= n; k++) {
     PetscReal E, L[3], x[3];
     PetscCall(MbDomainStep(dom));
@@ -55,7 +55,7 @@ static PetscErrorCode TorqueFree(const char scheme[], PetscReal h, PetscReal T, 
     MbV3Cross(L, L0, x);
     run->Ldir = PetscMax(run->Ldir, MbV3Norm(x) / (MbV3Norm(L) * MbV3Norm(L0)));
     if (u[1] * prev < 0) run->flips++;
-    prev = u[1];
+    prev      = u[1];
     run->Eend = E;
   }
   MbV3Copy(u, run->O);
@@ -80,7 +80,8 @@ static PetscReal StateError(const Run *a, const Run *r)
 
 static void Report(const char *name, const Run *r)
 {
-  print_message("# %s h=1e-3 T=20: energy drift (end) %+.3e, range [%+.3e, %+.3e]; |pi| error %.2e, direction %.2e; flips %d; orthogonality %.1e\n", name, (r->Eend - r->E0) / r->E0, (r->Emin - r->E0) / r->E0, (r->Emax - r->E0) / r->E0, r->Lerr, r->Ldir, (int)r->flips, r->ortho);
+  print_message("# %s h=1e-3 T=20: energy drift (end) %+.3e, range [%+.3e, %+.3e]; |pi| error %.2e, direction %.2e; flips %d; orthogonality %.1e\n", name, (r->Eend - r->E0) / r->E0, (r->Emin - r->E0) / r->E0, (r->Emax - r->E0) / r->E0, r->Lerr,
+                r->Ldir, (int)r->flips, r->ortho);
 }
 
 static void test_rig_pos(void **state)
@@ -89,10 +90,10 @@ static void test_rig_pos(void **state)
   MB_OK(TorqueFree(MBRIGPOS, 1e-3, 20, &r));
   MB_OK(TorqueFree(MBRIGPOS, 1e-3, 100, &l));
   Report("RIG_POS", &r);
-  assert_true(r.Eend > r.E0);                 /* positive drift ... */
-  assert_true(r.Emin > r.E0 * (1 - 1e-9));    /* ... never meaningfully below E0 ... */
+  assert_true(r.Eend > r.E0);                       /* positive drift ... */
+  assert_true(r.Emin > r.E0 * (1 - 1e-9));          /* ... never meaningfully below E0 ... */
   assert_true(l.Eend - l.E0 > 2 * (r.Eend - r.E0)); /* ... and growing with time */
-  assert_true(r.flips >= 4);                  /* Dzhanibekov: Ω_y changes sign repeatedly */
+  assert_true(r.flips >= 4);                        /* Dzhanibekov: Ω_y changes sign repeatedly */
   assert_true(r.ortho < 1e-12);
 }
 
@@ -145,8 +146,10 @@ static void test_convergence(void **state)
       MB_OK(TorqueFree(names[s], h / 2, T, &b));
       PetscReal ea = StateError(&a, &ref), eb = StateError(&b, &ref), order = log(ea / eb) / log(2.0);
       print_message("# %s: end-state error at T=%g: h=1e-3 %.3e, h=5e-4 %.3e, ratio %.2f, order %.2f\n", names[s], (double)T, ea, eb, ea / eb, order);
-      if (T < 10 || s != 1) assert_true(order > 1.8 && order < 2.2);
-      else assert_true(order > 1.8);
+      if (T < 10 || s != 1)
+        assert_true(order > 1.8 && order < 2.2);
+      else
+        assert_true(order > 1.8);
     }
 }
 
@@ -202,8 +205,10 @@ static void test_isotropic(void **state)
     MB_OK(Spin(names[s], iso, none, 2, Oa, La));
     MbExpMap(psi, E);
     print_message("# %s, J = 0.4 I torque-free, 2 s: Omega - Omega0 = (%g, %g, %g), |Lambda - exp(t Omega0)| %.1e\n", names[s], Oa[0] - 3, Oa[1] + 2, Oa[2] - 1, MbM3DiffNorm(La, E));
-    if (s != 2) assert_true(Oa[0] == 3 && Oa[1] == -2 && Oa[2] == 1); /* RIG_IMP solves (37) to a tolerance */
-    else assert_true(PetscAbsReal(Oa[0] - 3) + PetscAbsReal(Oa[1] + 2) + PetscAbsReal(Oa[2] - 1) < 1e-12);
+    if (s != 2)
+      assert_true(Oa[0] == 3 && Oa[1] == -2 && Oa[2] == 1); /* RIG_IMP solves (37) to a tolerance */
+    else
+      assert_true(PetscAbsReal(Oa[0] - 3) + PetscAbsReal(Oa[1] + 2) + PetscAbsReal(Oa[2] - 1) < 1e-12);
     assert_true(MbM3DiffNorm(La, E) < 1e-11);
   }
 }
@@ -261,7 +266,6 @@ static void test_rig_imp_failure(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_rig_imp_failure),
-  cmocka_unit_test(test_rig_pos), cmocka_unit_test(test_rig_neg), cmocka_unit_test(test_rig_imp), cmocka_unit_test(test_convergence), cmocka_unit_test(test_isotropic), cmocka_unit_test(test_bad_scheme),
+    cmocka_unit_test(test_rig_imp_failure), cmocka_unit_test(test_rig_pos), cmocka_unit_test(test_rig_neg), cmocka_unit_test(test_rig_imp), cmocka_unit_test(test_convergence), cmocka_unit_test(test_isotropic), cmocka_unit_test(test_bad_scheme),
 };
 MB_TEST_MAIN(tests)

@@ -159,7 +159,7 @@ static void test_error_controllers(void **state)
   MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
   MB_OK(MbAdaptGetIndicators(a, NULL, &est));
   MB_CLOSE(est, 100.0, 1e-12);
-  MB_CLOSE(h, 2e-3, 1e-15); /* ratio·2/ω = 1e-2 is over 1.2 h: the step at most doubles */
+  MB_CLOSE(h, 2e-3, 1e-15);                          /* ratio·2/ω = 1e-2 is over 1.2 h: the step at most doubles */
   d = One(2 * hn, hn, hn, 2.0, 0.0, 2.0 * 1e8 * hn); /* ω² = 1e8: ratio·2/ω = 1e-4 < h, taken at once */
   MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
   MB_OK(MbAdaptGetIndicators(a, NULL, &est));

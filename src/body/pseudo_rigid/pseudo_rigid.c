@@ -37,7 +37,7 @@ typedef struct {
   PetscReal L[81];          /* Cholesky factor of A's F block when c > 0 (row-major, lower) */
   PetscBool lu;             /* L holds an LU factorization (A indefinite), with pivots piv */
   PetscInt  piv[9];
-  PetscInt  nlu;            /* factorizations that needed LU (PrbFactor) */
+  PetscInt  nlu; /* factorizations that needed LU (PrbFactor) */
 } PrbData;
 
 /* F (row-major 3×3) from q: a copy, as q holds it row-wise. */
@@ -66,7 +66,8 @@ static PetscErrorCode PrbCreate(MbBody b)
   b->data = p;
   /* a flat shape has a singular Euler tensor: no pseudo-rigid motion out of its plane */
   PetscCheck(MbM3Det(b->mp.euler) > 1e-12 * PetscPowReal(MbM3Trace(b->mp.euler), 3), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "PSEUDO_RIGID body %" PetscInt_FMT ": the shape is degenerate: its Euler tensor has determinant %g for trace %g (a flat or line-like shape cannot deform homogeneously)", b->id, (double)MbM3Det(b->mp.euler), (double)MbM3Trace(b->mp.euler));
+             "PSEUDO_RIGID body %" PetscInt_FMT ": the shape is degenerate: its Euler tensor has determinant %g for trace %g (a flat or line-like shape cannot deform homogeneously)", b->id, (double)MbM3Det(b->mp.euler),
+             (double)MbM3Trace(b->mp.euler));
   PetscCall(MbM3Invert(b->mp.euler, p->E0inv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -115,7 +116,7 @@ static void Stress(const PrbData *p, const PetscReal F[9], PetscReal E[9], Petsc
 /* K's F block (9×9, in q's order) at F: seed 003 eq. kfem for the homogeneous body. */
 static void Tangent(MbBody b, const PetscReal F[9], PetscReal K[81])
 {
-  const PrbData *p = (const PrbData *)b->data;
+  const PrbData  *p = (const PrbData *)b->data;
   const PetscReal V = b->mp.volume, lam = p->lambda, mu = p->mu;
   PetscReal       E[9], S[9], P[9], FFt[9], Ft[9];
   Stress(p, F, E, S, P);
@@ -206,7 +207,7 @@ static PetscBool LU(const PetscReal A[81], PetscReal LU[81], PetscInt piv[9])
     if (!(PetscAbsReal(LU[9 * p + j]) > 1e-14 * big)) return PETSC_FALSE;
     if (p != j)
       for (int k = 0; k < 9; k++) {
-        PetscReal t = LU[9 * j + k];
+        PetscReal t   = LU[9 * j + k];
         LU[9 * j + k] = LU[9 * p + k], LU[9 * p + k] = t;
       }
     for (int i = j + 1; i < 9; i++) {
@@ -273,8 +274,10 @@ static PetscErrorCode PrbInverse(MbBody b, PetscInt n, const PetscReal x[], Pets
   const PrbData  *p  = (const PrbData *)b->data;
   const PetscReal im = 1.0 / b->mp.mass;
   for (PetscInt k = 0; k < n; k++, x += 12, y += 12) {
-    if (p->c > 0 && p->lu) LUSolve(p->L, p->piv, x, y);
-    else if (p->c > 0) CholSolve(p->L, x, y);
+    if (p->c > 0 && p->lu)
+      LUSolve(p->L, p->piv, x, y);
+    else if (p->c > 0)
+      CholSolve(p->L, x, y);
     else { /* Y = G E₀⁻¹, G_ij = x[FI(i, j)] */
       PetscReal t[9];
       for (int i = 0; i < 3; i++)
@@ -358,8 +361,10 @@ static PetscErrorCode PrbSetVelocity(MbBody b, const PetscReal linear[3], const 
   if (angular) {
     GetF(b->q, F);
     MbM3Hat(angular, W);
-    if (spatial) MbM3MatMult(W, F, Fd);
-    else MbM3MatMult(F, W, Fd);
+    if (spatial)
+      MbM3MatMult(W, F, Fd);
+    else
+      MbM3MatMult(F, W, Fd);
     MbM3Copy(Fd, b->u);
   }
   if (linear) MbV3Copy(linear, &b->u[9]);
@@ -472,7 +477,8 @@ static PetscErrorCode PrbExternal(MbBody b, PetscReal t, PetscReal h, const Pets
       PetscReal a[3];
       Arm(b, l->X, a);
       AddForce(d, a, f);
-    } else PetscCall(AddTorque(F, d, f));
+    } else
+      PetscCall(AddTorque(F, d, f));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -623,35 +629,35 @@ static PetscErrorCode PrbUnpack(MbBody b, const char *buf, size_t len)
 }
 
 const MbBodyOps MbBodyOps_PseudoRigid = {
-  .name           = "PSEUDO_RIGID",
-  .nq             = 12,
-  .nu             = 12,
-  .movable        = PETSC_TRUE,
-  .scheme         = "DEF_EXP",
-  .create         = PrbCreate,
-  .destroy        = PrbDestroy,
-  .reset          = PrbReset,
-  .kinetic        = PrbKinetic,
-  .inverse        = PrbInverse,
-  .external       = PrbExternal,
-  .to_spatial     = PrbToSpatial,
-  .to_referential = PrbToReferential,
-  .point_velocity = PrbPointVelocity,
-  .operator_h     = PrbOperatorH,
-  .momentum       = PrbMomentum,
-  .set_velocity   = PrbSetVelocity,
-  .transform      = PrbTransform,
-  .bound          = PrbBound,
-  .frame_state    = PrbFrameState,
-  .affine         = PrbAffine,
-  .material       = PrbMaterial,
-  .internal       = PrbInternal,
-  .tangent        = PrbTangent,
-  .factor         = PrbFactor,
-  .strain_energy  = PrbStrainEnergy,
-  .critical_step  = PrbCriticalStep,
-  .stress         = PrbStress,
-  .pack_size      = PrbPackSize,
-  .pack           = PrbPack,
-  .unpack         = PrbUnpack,
+    .name           = "PSEUDO_RIGID",
+    .nq             = 12,
+    .nu             = 12,
+    .movable        = PETSC_TRUE,
+    .scheme         = "DEF_EXP",
+    .create         = PrbCreate,
+    .destroy        = PrbDestroy,
+    .reset          = PrbReset,
+    .kinetic        = PrbKinetic,
+    .inverse        = PrbInverse,
+    .external       = PrbExternal,
+    .to_spatial     = PrbToSpatial,
+    .to_referential = PrbToReferential,
+    .point_velocity = PrbPointVelocity,
+    .operator_h     = PrbOperatorH,
+    .momentum       = PrbMomentum,
+    .set_velocity   = PrbSetVelocity,
+    .transform      = PrbTransform,
+    .bound          = PrbBound,
+    .frame_state    = PrbFrameState,
+    .affine         = PrbAffine,
+    .material       = PrbMaterial,
+    .internal       = PrbInternal,
+    .tangent        = PrbTangent,
+    .factor         = PrbFactor,
+    .strain_energy  = PrbStrainEnergy,
+    .critical_step  = PrbCriticalStep,
+    .stress         = PrbStress,
+    .pack_size      = PrbPackSize,
+    .pack           = PrbPack,
+    .unpack         = PrbUnpack,
 };

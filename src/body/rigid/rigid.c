@@ -111,8 +111,10 @@ static PetscErrorCode RigidExternal(MbBody b, PetscReal t, PetscReal h, const Pe
       MbM3Mult(L, a, a);
       MbV3Cross(a, d, m);
       MbV3Add(ts, m, ts);
-    } else if (l->frame == MB_FRAME_SPATIAL) MbV3Add(ts, d, ts);
-    else MbV3Add(T, d, T);
+    } else if (l->frame == MB_FRAME_SPATIAL)
+      MbV3Add(ts, d, ts);
+    else
+      MbV3Add(T, d, T);
   }
   MbM3MultTranspose(L, ts, ts);
   MbV3Add(ts, T, f);
@@ -174,7 +176,8 @@ static PetscErrorCode RigidSetVelocity(MbBody b, const PetscReal linear[3], cons
   const PetscReal *q = b->q;
   if (angular && spatial)
     for (int j = 0; j < 3; j++) b->u[j] = q[3 * j] * angular[0] + q[3 * j + 1] * angular[1] + q[3 * j + 2] * angular[2];
-  else if (angular) MbV3Copy(angular, &b->u[0]);
+  else if (angular)
+    MbV3Copy(angular, &b->u[0]);
   if (linear) MbV3Copy(linear, &b->u[3]);
   return PETSC_SUCCESS;
 }
@@ -215,51 +218,64 @@ static PetscErrorCode RigidBound(MbBody b, PetscReal c[3], PetscReal *r)
 }
 
 const MbBodyOps MbBodyOps_Rigid = {
-  .name           = "RIGID",
-  .nq             = 12,
-  .nu             = 6,
-  .movable        = PETSC_TRUE,
-  .scheme         = NULL, /* the domain's rigid default, -mb_scheme */
-  .create         = RigidCreate,
-  .reset          = RigidReset,
-  .kinetic        = RigidKinetic,
-  .inverse        = RigidInverse,
-  .external       = RigidExternal,
-  .to_spatial     = RigidToSpatial,
-  .to_referential = RigidToReferential,
-  .point_velocity = RigidPointVelocity,
-  .operator_h     = RigidOperatorH,
-  .momentum       = RigidMomentum,
-  .set_velocity   = RigidSetVelocity,
-  .transform      = RigidTransform,
-  .bound          = RigidBound,
-  .affine         = RigidAffine,
-  .acceleration   = RigidAcceleration,
-  .advance        = RigidAdvance,
+    .name           = "RIGID",
+    .nq             = 12,
+    .nu             = 6,
+    .movable        = PETSC_TRUE,
+    .scheme         = NULL, /* the domain's rigid default, -mb_scheme */
+    .create         = RigidCreate,
+    .reset          = RigidReset,
+    .kinetic        = RigidKinetic,
+    .inverse        = RigidInverse,
+    .external       = RigidExternal,
+    .to_spatial     = RigidToSpatial,
+    .to_referential = RigidToReferential,
+    .point_velocity = RigidPointVelocity,
+    .operator_h     = RigidOperatorH,
+    .momentum       = RigidMomentum,
+    .set_velocity   = RigidSetVelocity,
+    .transform      = RigidTransform,
+    .bound          = RigidBound,
+    .affine         = RigidAffine,
+    .acceleration   = RigidAcceleration,
+    .advance        = RigidAdvance,
 };
 
 /* Obstacles: fixed in space, infinite inertia. */
-static PetscErrorCode ObstacleZeroScalar(MbBody b, PetscReal *e) { *e = 0; return PETSC_SUCCESS; }
+static PetscErrorCode ObstacleZeroScalar(MbBody b, PetscReal *e)
+{
+  *e = 0;
+  return PETSC_SUCCESS;
+}
 static PetscErrorCode ObstacleInverse(MbBody b, PetscInt n, const PetscReal x[], PetscReal y[]) { return PetscArrayzero(y, 6 * n); }
-static PetscErrorCode ObstacleExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[]) { PetscArrayzero(f, 6); return PETSC_SUCCESS; }
-static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { PetscArrayzero(a, 3); PetscArrayzero(l, 3); return PETSC_SUCCESS; }
+static PetscErrorCode ObstacleExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[])
+{
+  PetscArrayzero(f, 6);
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3])
+{
+  PetscArrayzero(a, 3);
+  PetscArrayzero(l, 3);
+  return PETSC_SUCCESS;
+}
 
 const MbBodyOps MbBodyOps_Obstacle = {
-  .name           = "OBSTACLE",
-  .nq             = 12,
-  .nu             = 6,
-  .movable        = PETSC_FALSE,
-  .create         = RigidCreate,
-  .reset          = RigidReset,
-  .kinetic        = ObstacleZeroScalar,
-  .inverse        = ObstacleInverse,
-  .external       = ObstacleExternal,
-  .to_spatial     = RigidToSpatial,
-  .to_referential = RigidToReferential,
-  .point_velocity = RigidPointVelocity,
-  .operator_h     = RigidOperatorH,
-  .momentum       = ObstacleMomentum,
-  .transform      = RigidTransform,
-  .bound          = RigidBound,
-  .affine         = RigidAffine,
+    .name           = "OBSTACLE",
+    .nq             = 12,
+    .nu             = 6,
+    .movable        = PETSC_FALSE,
+    .create         = RigidCreate,
+    .reset          = RigidReset,
+    .kinetic        = ObstacleZeroScalar,
+    .inverse        = ObstacleInverse,
+    .external       = ObstacleExternal,
+    .to_spatial     = RigidToSpatial,
+    .to_referential = RigidToReferential,
+    .point_velocity = RigidPointVelocity,
+    .operator_h     = RigidOperatorH,
+    .momentum       = ObstacleMomentum,
+    .transform      = RigidTransform,
+    .bound          = RigidBound,
+    .affine         = RigidAffine,
 };

@@ -202,6 +202,6 @@ PetscErrorCode MbSchemeCreate_ChungLee(MbScheme s)
   PetscCall(ExplicitSetOps(s, ClPredict, ExplicitCorrect));
   s->ops.setparam = ExplicitSetParam;
   e               = (ExplicitData *)s->data;
-  e->beta = 1.0;
+  e->beta         = 1.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -19,7 +19,7 @@ static const char RigCitation[] = "@article{koziara2010rotations,\n"
                                   "  title   = {Simple and efficient integration of rigid rotations suitable for constraint solutions},\n"
                                   "  journal = {International Journal for Numerical Methods in Engineering},\n"
                                   "  volume  = {81}, number = {9}, pages = {1073--1092}, year = {2010}\n}\n";
-static PetscBool RigCited = PETSC_FALSE;
+static PetscBool  RigCited      = PETSC_FALSE;
 
 static PetscBool RigApplies(MbBodyKind kind) { return kind == MB_BODY_RIGID; }
 
@@ -51,10 +51,7 @@ static inline void ExpApply(PetscReal s, const PetscReal O[3], const PetscReal x
    leaves Ω, and so JΩ, unchanged, and Ω × JΩ = 0. Exactly, not to round-off: the
    entries are compared for equality, so a body whose inertia is only nearly isotropic
    takes the general path. */
-static inline PetscBool Isotropic(const PetscReal J[9])
-{
-  return J[1] == 0 && J[2] == 0 && J[3] == 0 && J[5] == 0 && J[6] == 0 && J[7] == 0 && J[0] == J[4] && J[4] == J[8] ? PETSC_TRUE : PETSC_FALSE;
-}
+static inline PetscBool Isotropic(const PetscReal J[9]) { return J[1] == 0 && J[2] == 0 && J[3] == 0 && J[5] == 0 && J[6] == 0 && J[7] == 0 && J[0] == J[4] && J[4] == J[8] ? PETSC_TRUE : PETSC_FALSE; }
 
 static PetscErrorCode RigBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, const PetscReal g[3])
 {
@@ -67,7 +64,7 @@ static PetscErrorCode RigBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, c
   PutLambda(L, b->q);
   MbV3Axpy(0.5 * h, &b->u0[3], &b->q0[9], &b->q[9]);
   PetscCall(b->ops->external(b, t + 0.5 * h, h, g, b->fext)); /* (32): T = fext[0..2] */
-  if (Isotropic(J)) { /* (33): Ω(t+h/2) = Ω + h/2 J⁻¹T; (34): Ω₁ = Ω + h J⁻¹T */
+  if (Isotropic(J)) {                                         /* (33): Ω(t+h/2) = Ω + h/2 J⁻¹T; (34): Ω₁ = Ω + h J⁻¹T */
     MbM3Mult(Ji, T, c);
     MbV3Axpy(0.5 * h, c, O, b->aux);
     MbV3Axpy(h, c, O, &b->u[0]);
@@ -104,7 +101,10 @@ static PetscErrorCode RigImpSolve(MbScheme s, const PetscReal J[9], PetscReal h,
     MbExpMap(psi, E);
     MbM3Mult(E, JO, r);
     MbV3Sub(r, rhs, r);
-    if (MbV3Norm(r) <= PetscMax(tol, tiny)) { *its = k; break; }
+    if (MbV3Norm(r) <= PetscMax(tol, tiny)) {
+      *its = k;
+      break;
+    }
     if (k == s->maxit) break;
     MbExpMapTangent(psi, Tg);
     MbM3Hat(JO, A);
@@ -157,7 +157,8 @@ static PetscErrorCode RigEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h, Rig
     MomentumRhs(b, h, rhs);
     PetscCall(RigImpSolve(s, J, h, rhs, O1, &its));
     if (its < 0) {
-      PetscCheck(!s->error_if_not_converged, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "RIG_IMP: Newton on eq. (37) did not converge in %" PetscInt_FMT " iterations for body %" PetscInt_FMT " at t = %g (h = %g)", s->maxit, b->id, (double)t, (double)h);
+      PetscCheck(!s->error_if_not_converged, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "RIG_IMP: Newton on eq. (37) did not converge in %" PetscInt_FMT " iterations for body %" PetscInt_FMT " at t = %g (h = %g)", s->maxit, b->id, (double)t,
+                 (double)h);
       s->failures++;
       PetscCall(PetscInfo(NULL, "RIG_IMP: Newton did not converge for body %" PetscInt_FMT " at t = %g\n", b->id, (double)t));
       its = s->maxit;
