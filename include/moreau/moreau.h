@@ -12,5 +12,6 @@
 #include <moreau/mbgeom.h>
 #include <moreau/mbsolver.h>
 #include <moreau/mbadapt.h>
+#include <moreau/mblocdyn.h>
 
 #endif

@@ -25,12 +25,11 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->balance_freq  = 10;
   d->gskin         = 0.25; /* ghost.c: measured in doc/scaling.md ("A skin for the ghost set") */
   d->gsetkey[0]    = -1;
-  d->wdense        = 96;
-  d->wsimd         = PETSC_TRUE;
   d->balance_metis = PETSC_TRUE;
   d->imbalance     = 1.0;
   d->hcrit_body    = -1;
   PetscCall(MbSolverCreate(comm, &d->solver));
+  PetscCall(MbLocDynCreate(d, &d->ld));
   *dom = d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -59,7 +58,7 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
   for (PetscInt i = 0; i < d->ncb; i++)
     if (d->cb[i].destroy) PetscCall(d->cb[i].destroy(d->cb[i].ctx));
   PetscCall(PetscFree(d->cb));
-  PetscCall(MbDomainLocDynDestroy(d));
+  PetscCall(MbLocDynDestroy(&d->ld));
   PetscCall(MbDomainForcesDestroy(d));
   for (PetscInt j = 0; j < d->nspring; j++)
     if (d->spring[j].destroy) PetscCall(d->spring[j].destroy(d->spring[j].ctx));
@@ -103,11 +102,9 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: whenever a body moved)", "MbDomainGhostRefresh", d->gskin,
                              &d->gskin, NULL));
   PetscCheck(d->gskin >= 0 && d->gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gskin);
-  PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbDomainLocDyn", d->wdense, &d->wdense, NULL));
-  PetscCheck(d->wdense >= 1, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, d->wdense);
-  PetscCall(PetscOptionsBool("-mb_locdyn_simd", "Make a body's blocks of W with AVX2 when the CPU has it (results bit-identical to the portable code)", "MbDomainLocDyn", d->wsimd, &d->wsimd, NULL));
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
+  PetscCall(MbLocDynSetFromOptions(d->ld));
   { /* -mb_adapt_type makes the run adaptive even when the deck has no TIME_ADAPT */
     PetscBool has;
     PetscCall(PetscOptionsHasName(NULL, NULL, "-mb_adapt_type", &has));
@@ -478,7 +475,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
       }
     }
     PetscCall(PhaseBegin(d, MB_PHASE_LOCDYN, &t0));
-    PetscCall(MbDomainLocDyn(d));
+    PetscCall(MbLocDynAssemble(d->ld));
     PetscCall(PhaseEnd(d, MB_PHASE_LOCDYN, t0));
     PetscCall(PhaseBegin(d, MB_PHASE_SOLVE, &t0));
     PetscCall(MbDomainConstraintSolve(d));

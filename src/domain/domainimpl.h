@@ -5,6 +5,7 @@
 #include <petscsnes.h>
 #include <moreau/mbdomain.h>
 #include <moreau/mbadapt.h>
+#include <moreau/mblocdyn.h>
 #include "../constraint/constraint.h"
 
 /* A growing byte buffer: one message (exchange.c). */
@@ -103,25 +104,13 @@ struct _p_MbDomain {
   MbSolver solver;                                /* the constraint solver */
   PetscInt failure;                               /* on a solver failure: 0 CONTINUE, 1 EXIT, 2 CALLBACK */
   PetscErrorCode (*failure_fn)(MbDomain, void *); /* CALLBACK */
-  void      *failure_ctx;
-  Mat        W;       /* W = h H A⁻¹ Hᵀ, block size 3 */
-  Vec        B, R, U; /* free velocity, reaction, velocity after */
-  MbLaw     *law;     /* laws of the local rows */
-  Vec        Rfor;    /* R of the rows in fcon (sequential) */
-  VecScatter forscat; /* R -> Rfor */
-  PetscInt  *wkey;    /* structure of W (per row: the bodies) when it was made */
-  PetscInt   nwkey;
-  PetscInt   wdense;             /* bodies with more constraints insert their blocks of W row by row (-mb_locdyn_dense_max) */
-  PetscBool  wsimd;              /* a body's dense blocks of W made with AVX2 where the CPU has it (-mb_locdyn_simd) */
-  PetscInt   wnb;                /* this step: owned movable bodies with constraints, wbid[], */
-  PetscInt  *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
-  PetscInt  *wgoff;              /* per entry of wadj: where its G starts in wG (entries of a body of nu velocities are 3 nu apart) */
-  PetscReal *wG;                 /* per entry of wadj: A⁻¹(s H)ᵀ of that body (nu×3, stored transposed: 3 rows of nu), for W and u */
-  PetscReal  work_contact;       /* work of normal reactions on this rank's rows */
-  PetscReal  work_friction;      /* friction dissipation on this rank's rows */
-  PetscInt   solver_iterations;  /* of the last step */
-  PetscReal  solver_error;
-  PetscInt   solver_failures; /* steps whose solve missed the tolerance */
+  void     *failure_ctx;
+  MbLocDyn  ld;                /* W, B, R and their layout (src/locdyn/) */
+  PetscReal work_contact;      /* work of normal reactions on this rank's rows */
+  PetscReal work_friction;     /* friction dissipation on this rank's rows */
+  PetscInt  solver_iterations; /* of the last step */
+  PetscReal solver_error;
+  PetscInt  solver_failures; /* steps whose solve missed the tolerance */
   /* springs and the force schemes (forces.c) */
   PetscInt  nspring; /* springs given by the deck, on every rank */
   MbSpring *spring;
@@ -203,11 +192,10 @@ PETSC_INTERN PetscErrorCode MbDomainGhostDestroy(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainDetect(MbDomain);
 /* interact.c: obstacle-only joints are errors; resolve new joints' referential points */
 PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
-/* locdyn.c: assemble W and B, solve, apply the reactions to owned bodies */
-PETSC_INTERN PetscErrorCode MbDomainLocDyn(MbDomain);
+/* locdyn.c: solve U = B + WR with the domain's solver and apply the reactions to the owned
+   bodies; penalty contacts' impulses (W and B: MbLocDynAssemble) */
 PETSC_INTERN PetscErrorCode MbDomainApplyPenalty(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainConstraintSolve(MbDomain);
-PETSC_INTERN PetscErrorCode MbDomainLocDynDestroy(MbDomain);
 /* forces.c: the force schemes' step, springs */
 PETSC_INTERN PetscErrorCode MbDomainForceFamily(MbDomain, PetscBool *);
 PETSC_INTERN PetscErrorCode MbDomainStepForces(MbDomain);

@@ -124,7 +124,7 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
   PetscCall(PetscFree2(send, recv));
   /* rows, foreign records and W belong to the old partition */
   d->nfor = d->nfpen = d->npen = 0;
-  PetscCall(MbDomainLocDynDestroy(d));
+  PetscCall(MbLocDynReset(d->ld));
   d->nmigrated += nmoved;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,6 +6,7 @@
    graph (the bodies of every row) does not change. After the solve every body owner adds
    h A⁻¹ Hᵀ R of its constraints to the free velocity (ARCHITECTURE.md, step 5). */
 #include <moreau/mbmath.h>
+#include "locdynimpl.h"
 #include "../domain/domainimpl.h"
 #include "../body/bodyimpl.h"
 #include "../core/simd.h"
@@ -21,23 +22,63 @@ static PetscErrorCode AdjacencyFree(MbDomain);
 static PetscErrorCode DestroyW(MbDomain d)
 {
   PetscFunctionBegin;
-  PetscCall(MatDestroy(&d->W));
-  PetscCall(VecDestroy(&d->B));
-  PetscCall(VecDestroy(&d->R));
-  PetscCall(VecDestroy(&d->U));
-  PetscCall(VecDestroy(&d->Rfor));
-  PetscCall(VecScatterDestroy(&d->forscat));
-  PetscCall(PetscFree(d->law));
-  PetscCall(PetscFree(d->wkey));
-  d->nwkey = 0;
+  PetscCall(MatDestroy(&d->ld->W));
+  PetscCall(VecDestroy(&d->ld->B));
+  PetscCall(VecDestroy(&d->ld->R));
+  PetscCall(VecDestroy(&d->ld->U));
+  PetscCall(VecDestroy(&d->ld->Rfor));
+  PetscCall(VecScatterDestroy(&d->ld->forscat));
+  PetscCall(PetscFree(d->ld->law));
+  PetscCall(PetscFree(d->ld->wkey));
+  d->ld->nwkey = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainLocDynDestroy(MbDomain d)
+PetscErrorCode MbLocDynCreate(MbDomain dom, MbLocDyn *ld)
 {
   PetscFunctionBegin;
-  PetscCall(DestroyW(d));
-  PetscCall(AdjacencyFree(d));
+  PetscCall(PetscNew(ld));
+  (*ld)->dom    = dom;
+  (*ld)->wdense = 96;
+  (*ld)->wsimd  = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbLocDynSetFromOptions(MbLocDyn l)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(l->dom->comm, NULL, "Local dynamics options", "MbLocDyn");
+  PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbLocDynAssemble", l->wdense, &l->wdense, NULL));
+  PetscCheck(l->wdense >= 1, l->dom->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, l->wdense);
+  PetscCall(PetscOptionsBool("-mb_locdyn_simd", "Make a body's blocks of W with AVX2 when the CPU has it (results bit-identical to the portable code)", "MbLocDynAssemble", l->wsimd, &l->wsimd, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbLocDynGetSystem(MbLocDyn l, Mat *W, Vec *B, Vec *R, Vec *U, const MbLaw **law)
+{
+  if (W) *W = l->W;
+  if (B) *B = l->B;
+  if (R) *R = l->R;
+  if (U) *U = l->U;
+  if (law) *law = l->law;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbLocDynReset(MbLocDyn l)
+{
+  PetscFunctionBegin;
+  PetscCall(DestroyW(l->dom));
+  PetscCall(AdjacencyFree(l->dom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbLocDynDestroy(MbLocDyn *ld)
+{
+  PetscFunctionBegin;
+  if (!*ld) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbLocDynReset(*ld));
+  PetscCall(PetscFree(*ld));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -54,8 +95,8 @@ static inline void PrefetchState(MbDomain d, PetscInt id)
 /* The constraints this rank sees: owned rows first, then other ranks' rows on its bodies. */
 static inline MbCon *Row(MbDomain d, PetscInt k) { return k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon]; }
 
-/* The constraints on each owned movable body: d->wnb bodies d->wbid[], constraint indices
-   (into Row) d->wadj[d->wptr[i] .. d->wptr[i+1]) in increasing order. The (body, constraint)
+/* The constraints on each owned movable body: d->ld->wnb bodies d->ld->wbid[], constraint indices
+   (into Row) d->ld->wadj[d->ld->wptr[i] .. d->ld->wptr[i+1]) in increasing order. The (body, constraint)
    entries are ordered by an LSD radix sort on the body id (11-bit digits, stable, so each
    body's constraints stay in increasing order): linear in the entries, where a comparison
    sort was a visible part of the step. */
@@ -87,20 +128,20 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
     t = key, key = key2, key2 = t;
     t = val, val = val2, val2 = t;
   }
-  PetscCall(PetscMalloc4(n + 1, &d->wbid, n + 2, &d->wptr, n + 1, &d->wadj, n + 1, &d->wgoff));
-  d->wgoff[0] = 0;
+  PetscCall(PetscMalloc4(n + 1, &d->ld->wbid, n + 2, &d->ld->wptr, n + 1, &d->ld->wadj, n + 1, &d->ld->wgoff));
+  d->ld->wgoff[0] = 0;
   for (PetscInt i = 0, nu = 0; i < n; i++) {
     if (i == 0 || key[i] != key[i - 1]) {
-      d->wbid[m]   = key[i];
-      d->wptr[m++] = i;
-      nu           = d->all[key[i]]->nu; /* once a body: its struct is not in cache */
+      d->ld->wbid[m]   = key[i];
+      d->ld->wptr[m++] = i;
+      nu               = d->all[key[i]]->nu; /* once a body: its struct is not in cache */
     }
-    d->wadj[i]      = val[i];
-    d->wgoff[i + 1] = d->wgoff[i] + 3 * nu;
+    d->ld->wadj[i]      = val[i];
+    d->ld->wgoff[i + 1] = d->ld->wgoff[i] + 3 * nu;
   }
-  d->wptr[m] = n;
-  d->wnb     = m;
-  PetscCall(PetscMalloc1(d->wgoff[n] + 1, &d->wG));
+  d->ld->wptr[m] = n;
+  d->ld->wnb     = m;
+  PetscCall(PetscMalloc1(d->ld->wgoff[n] + 1, &d->ld->wG));
   PetscCall(PetscFree4(mem[0], mem[1], mem[2], mem[3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,9 +149,9 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
 static PetscErrorCode AdjacencyFree(MbDomain d)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree4(d->wbid, d->wptr, d->wadj, d->wgoff));
-  PetscCall(PetscFree(d->wG));
-  d->wnb = 0;
+  PetscCall(PetscFree4(d->ld->wbid, d->ld->wptr, d->ld->wadj, d->ld->wgoff));
+  PetscCall(PetscFree(d->ld->wG));
+  d->ld->wnb = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,10 +248,10 @@ __attribute__((target("avx2"))) static void DenseBlocksAVX2(PetscInt deg, const 
    has two parts at most, so their sum is the same whichever comes first: B does not depend
    on the partition). Other ranks' rows get their parts by VecSetValuesBlocked, sent by the
    caller's VecAssemblyBegin/End. Per constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ
-   (6×3, stored as its transpose), kept in d->wG for the reactions after the solve. A⁻¹ is
+   (6×3, stored as its transpose), kept in d->ld->wG for the reactions after the solve. A⁻¹ is
    symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
    k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout); a
-   body with more than d->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
+   body with more than d->ld->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
    (3k)² buffer is needed. */
 static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 {
@@ -218,29 +259,29 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
   PetscInt   maxdeg = 0, maxnu = 6, *rows = NULL, *orow, no = 0;
   PetscBool *covered;
 #if MB_AVX2_INTRINSICS
-  const PetscBool avx2 = d->wsimd && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool avx2 = d->ld->wsimd && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
 #endif
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->wnb; i++) {
-    maxdeg = PetscMax(maxdeg, d->wptr[i + 1] - d->wptr[i]);
-    maxnu  = PetscMax(maxnu, d->all[d->wbid[i]]->nu);
+  for (PetscInt i = 0; i < d->ld->wnb; i++) {
+    maxdeg = PetscMax(maxdeg, d->ld->wptr[i + 1] - d->ld->wptr[i]);
+    maxnu  = PetscMax(maxnu, d->all[d->ld->wbid[i]]->nu);
   }
-  PetscCall(PetscMalloc3(3 * maxnu * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
+  PetscCall(PetscMalloc3(3 * maxnu * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->ld->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
   PetscCall(PetscCalloc2(2 * d->nfor + 1, &orow, 6 * d->nfor + 3, &Bo)); /* a part per end of another rank's row */
   PetscCall(PetscCalloc1(d->rend - d->rstart + 1, &covered));
   PetscCall(VecGetArray(B, &Ba));
-  for (PetscInt i = 0; i < d->wnb; i++) {
-    MbBody     b  = d->all[d->wbid[i]];
-    PetscInt   id = d->wbid[i], deg = d->wptr[i + 1] - d->wptr[i], ld = 3 * deg, nu = b->nu;
-    PetscReal *G = d->wG + d->wgoff[d->wptr[i]]; /* the body's G_j, 3 nu apart */
+  for (PetscInt i = 0; i < d->ld->wnb; i++) {
+    MbBody     b  = d->all[d->ld->wbid[i]];
+    PetscInt   id = d->ld->wbid[i], deg = d->ld->wptr[i + 1] - d->ld->wptr[i], ld = 3 * deg, nu = b->nu;
+    PetscReal *G = d->ld->wG + d->ld->wgoff[d->ld->wptr[i]]; /* the body's G_j, 3 nu apart */
     /* and the next body's constraint records: a slave's are its masters', far apart */
-    if (i + 2 < d->wnb) PrefetchBody(d, d->wbid[i + 2]);
-    if (i + 1 < d->wnb) {
-      PrefetchState(d, d->wbid[i + 1]);
-      for (PetscInt j = d->wptr[i + 1]; j < d->wptr[i + 2]; j++) PetscPrefetchBlock(Row(d, d->wadj[j]), 1, 0, PETSC_PREFETCH_HINT_T0);
+    if (i + 2 < d->ld->wnb) PrefetchBody(d, d->ld->wbid[i + 2]);
+    if (i + 1 < d->ld->wnb) {
+      PrefetchState(d, d->ld->wbid[i + 1]);
+      for (PetscInt j = d->ld->wptr[i + 1]; j < d->ld->wptr[i + 2]; j++) PetscPrefetchBlock(Row(d, d->ld->wadj[j]), 1, 0, PETSC_PREFETCH_HINT_T0);
     }
     for (PetscInt j = 0; j < deg; j++) {
-      MbCon    *c = Row(d, d->wadj[d->wptr[i] + j]);
+      MbCon    *c = Row(d, d->ld->wadj[d->ld->wptr[i] + j]);
       int       m = c->body[0] == id ? 0 : 1;
       PetscReal s = m ? -1.0 : 1.0, *H = &Hb[3 * nu * j];
       rows[j] = c->row;
@@ -260,7 +301,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
         if (!own) orow[no++] = c->row;
       }
     }
-    if (deg <= d->wdense) {
+    if (deg <= d->ld->wdense) {
       if (nu != 6) DenseBlocksN(nu, deg, Hb, G, d->h, V);
 #if MB_AVX2_INTRINSICS
       else if (avx2)
@@ -305,7 +346,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
    squeezing unused slots out of the matrix. Collective. */
 static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
 {
-  const PetscInt nb = d->wnb, *ptr = d->wptr, *adj = d->wadj;
+  const PetscInt nb = d->ld->wnb, *ptr = d->ld->wptr, *adj = d->ld->wadj;
   PetscInt       nloc = d->rend - d->rstart, *ends, maxdeg = 0, *rb;
   MbBuf         *send, *recv;
   PetscFunctionBegin;
@@ -325,7 +366,7 @@ static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
       PetscMPIInt p = 0;
       while (rj >= ends[p]) p++; /* the owner of row rj */
       lo = p ? ends[p - 1] : 0, hi = ends[p];
-      if (rb[3 * j + 1] != d->wbid[i] && Movable(d, rb[3 * j + 1])) master = rb[3 * j + 1]; /* b is α's slave */
+      if (rb[3 * j + 1] != d->ld->wbid[i] && Movable(d, rb[3 * j + 1])) master = rb[3 * j + 1]; /* b is α's slave */
       for (PetscInt l = 0; l < deg; l++) {
         PetscInt rl = rb[3 * l];
         if (master >= 0 && (rb[3 * l + 1] == master || rb[3 * l + 2] == master)) continue;
@@ -376,44 +417,45 @@ static PetscErrorCode CreateW(MbDomain d)
   PetscCall(DestroyW(d));
   PetscCall(PetscCalloc2(nloc + 1, &dnz, nloc + 1, &onz));
   PetscCall(CountBlocks(d, dnz, onz));
-  PetscCall(MatCreateBAIJ(d->comm, 3, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal, 0, dnz, 0, onz, &d->W));
+  PetscCall(MatCreateBAIJ(d->comm, 3, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal, 0, dnz, 0, onz, &d->ld->W));
   PetscCall(PetscFree2(dnz, onz));
-  PetscCall(MatSetOption(d->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
-  PetscCall(MatCreateVecs(d->W, &d->R, &d->B));
-  PetscCall(VecDuplicate(d->B, &d->U));
-  PetscCall(PetscMalloc1(nloc + 1, &d->law));
+  PetscCall(MatSetOption(d->ld->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatCreateVecs(d->ld->W, &d->ld->R, &d->ld->B));
+  PetscCall(VecDuplicate(d->ld->B, &d->ld->U));
+  PetscCall(PetscMalloc1(nloc + 1, &d->ld->law));
   if (d->size > 1) {
     PetscInt *rows;
     IS        is;
     PetscCall(PetscMalloc1(d->nfor + 1, &rows));
     for (PetscInt k = 0; k < d->nfor; k++) rows[k] = d->fcon[k].row;
     PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, d->nfor, rows, PETSC_OWN_POINTER, &is));
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * d->nfor, &d->Rfor));
-    PetscCall(VecScatterCreate(d->R, is, d->Rfor, NULL, &d->forscat));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * d->nfor, &d->ld->Rfor));
+    PetscCall(VecScatterCreate(d->ld->R, is, d->ld->Rfor, NULL, &d->ld->forscat));
     PetscCall(ISDestroy(&is));
   }
   /* the structure: global size, then (row, bodies) of every row this rank sees */
-  d->nwkey = 1 + 3 * (d->ncon + d->nfor);
-  PetscCall(PetscMalloc1(d->nwkey, &d->wkey));
-  d->wkey[0] = d->nconglobal;
+  d->ld->nwkey = 1 + 3 * (d->ncon + d->nfor);
+  PetscCall(PetscMalloc1(d->ld->nwkey, &d->ld->wkey));
+  d->ld->wkey[0] = d->nconglobal;
   for (PetscInt k = 0; k < d->ncon + d->nfor; k++) {
-    d->wkey[1 + 3 * k]     = Row(d, k)->row;
-    d->wkey[1 + 3 * k + 1] = Row(d, k)->body[0];
-    d->wkey[1 + 3 * k + 2] = Row(d, k)->body[1];
+    d->ld->wkey[1 + 3 * k]     = Row(d, k)->row;
+    d->ld->wkey[1 + 3 * k + 1] = Row(d, k)->body[0];
+    d->ld->wkey[1 + 3 * k + 2] = Row(d, k)->body[1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscBool SameGraph(MbDomain d)
 {
-  if (!d->W || d->nwkey != 1 + 3 * (d->ncon + d->nfor) || d->wkey[0] != d->nconglobal) return PETSC_FALSE;
+  if (!d->ld->W || d->ld->nwkey != 1 + 3 * (d->ncon + d->nfor) || d->ld->wkey[0] != d->nconglobal) return PETSC_FALSE;
   for (PetscInt k = 0; k < d->ncon + d->nfor; k++)
-    if (d->wkey[1 + 3 * k] != Row(d, k)->row || d->wkey[2 + 3 * k] != Row(d, k)->body[0] || d->wkey[3 + 3 * k] != Row(d, k)->body[1]) return PETSC_FALSE;
+    if (d->ld->wkey[1 + 3 * k] != Row(d, k)->row || d->ld->wkey[2 + 3 * k] != Row(d, k)->body[0] || d->ld->wkey[3 + 3 * k] != Row(d, k)->body[1]) return PETSC_FALSE;
   return PETSC_TRUE;
 }
 
-PetscErrorCode MbDomainLocDyn(MbDomain d)
+PetscErrorCode MbLocDynAssemble(MbLocDyn l)
 {
+  MbDomain d = l->dom;
   PetscInt rebuild, any;
   PetscFunctionBegin;
   if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
@@ -435,28 +477,28 @@ PetscErrorCode MbDomainLocDyn(MbDomain d)
     PetscCall(CreateW(d));
     PetscCall(PetscLogEventEnd(W_Create, 0, 0, 0, 0));
   } else
-    PetscCall(MatZeroEntries(d->W));
+    PetscCall(MatZeroEntries(d->ld->W));
   PetscCall(PetscLogEventEnd(W_Graph, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Insert, 0, 0, 0, 0));
-  PetscCall(VecSet(d->B, 0.0));
-  PetscCall(InsertBlocks(d, d->W, d->B)); /* and B = H u_free */
+  PetscCall(VecSet(d->ld->B, 0.0));
+  PetscCall(InsertBlocks(d, d->ld->W, d->ld->B)); /* and B = H u_free */
   PetscCall(PetscLogEventEnd(W_Insert, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Assembly, 0, 0, 0, 0));
-  PetscCall(MatAssemblyBegin(d->W, MAT_FINAL_ASSEMBLY));
-  PetscCall(VecAssemblyBegin(d->B));
+  PetscCall(MatAssemblyBegin(d->ld->W, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecAssemblyBegin(d->ld->B));
   /* the warm start and the laws of the owned rows, meanwhile */
   {
     PetscReal *Ra;
-    PetscCall(VecGetArray(d->R, &Ra));
+    PetscCall(VecGetArray(d->ld->R, &Ra));
     for (PetscInt k = 0; k < d->ncon; k++) {
       const MbCon *c = &d->con[k];
       for (int m = 0; m < 3; m++) Ra[3 * k + m] = c->R[m];
-      d->law[k] = c->law;
+      d->ld->law[k] = c->law;
     }
-    PetscCall(VecRestoreArray(d->R, &Ra));
+    PetscCall(VecRestoreArray(d->ld->R, &Ra));
   }
-  PetscCall(VecAssemblyEnd(d->B));
-  PetscCall(MatAssemblyEnd(d->W, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecAssemblyEnd(d->ld->B));
+  PetscCall(MatAssemblyEnd(d->ld->W, MAT_FINAL_ASSEMBLY));
   PetscCall(PetscLogEventEnd(W_Assembly, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -494,7 +536,7 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
   d->solver_iterations = 0;
   d->solver_error      = 0;
   if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MbSolverSolve(d->solver, d->W, d->B, d->law, d->R, d->U));
+  PetscCall(MbSolverSolve(d->solver, d->ld->W, d->ld->B, d->ld->law, d->ld->R, d->ld->U));
   PetscCall(MbSolverGetStats(d->solver, &d->solver_iterations, &d->solver_error, &converged));
   if (!converged) {
     d->solver_failures++;
@@ -502,13 +544,13 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
                d->solver_iterations, d->nconglobal);
     if (d->failure == 2 && d->failure_fn) PetscCall(d->failure_fn(d, d->failure_ctx));
   }
-  if (d->forscat) { /* reactions of other ranks' rows on this rank's bodies */
-    PetscCall(VecScatterBegin(d->forscat, d->R, d->Rfor, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(d->forscat, d->R, d->Rfor, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(d->Rfor, &rf));
+  if (d->ld->forscat) { /* reactions of other ranks' rows on this rank's bodies */
+    PetscCall(VecScatterBegin(d->ld->forscat, d->ld->R, d->ld->Rfor, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(d->ld->forscat, d->ld->R, d->ld->Rfor, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(d->ld->Rfor, &rf));
   }
-  PetscCall(VecGetArrayRead(d->R, &r));
-  PetscCall(VecGetArrayRead(d->U, &u));
+  PetscCall(VecGetArrayRead(d->ld->R, &r));
+  PetscCall(VecGetArrayRead(d->ld->U, &u));
   for (PetscInt k = 0; k < d->ncon; k++) {
     MbCon *c = &d->con[k];
     for (int m = 0; m < 3; m++) {
@@ -527,34 +569,34 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
   }
   /* u += h A⁻¹(±Hᵀ R) = h G R for every owned body, its constraints in row order; R read
      from the vectors (24 bytes a row, in cache) rather than the constraint records */
-  for (PetscInt i = 0; i < d->wnb; i++) {
-    MbBody    b = d->all[d->wbid[i]];
+  for (PetscInt i = 0; i < d->ld->wnb; i++) {
+    MbBody    b = d->all[d->ld->wbid[i]];
     PetscReal ub[6]; /* summed in a local copy: through b->u, which may alias G or R for all the
                        compiler knows, every product waited on the store before it (2 % of the run) */
-    if (i + 2 < d->wnb) PrefetchBody(d, d->wbid[i + 2]);
-    if (i + 1 < d->wnb) PrefetchState(d, d->wbid[i + 1]);
+    if (i + 2 < d->ld->wnb) PrefetchBody(d, d->ld->wbid[i + 2]);
+    if (i + 1 < d->ld->wnb) PrefetchState(d, d->ld->wbid[i + 1]);
     if (b->nu != 6) { /* a deformable body: the same sums over its nu velocities */
       const PetscInt nu = b->nu;
-      for (PetscInt j = d->wptr[i]; j < d->wptr[i + 1]; j++) {
-        const PetscInt     row = d->wadj[j];
+      for (PetscInt j = d->ld->wptr[i]; j < d->ld->wptr[i + 1]; j++) {
+        const PetscInt     row = d->ld->wadj[j];
         const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
-        const PetscReal   *G   = d->wG + d->wgoff[j];
+        const PetscReal   *G   = d->ld->wG + d->ld->wgoff[j];
         for (PetscInt k = 0; k < nu; k++) b->u[k] += d->h * (G[k] * PetscRealPart(R[0]) + G[nu + k] * PetscRealPart(R[1]) + G[2 * nu + k] * PetscRealPart(R[2]));
       }
       continue;
     }
     for (int k = 0; k < 6; k++) ub[k] = b->u[k];
-    for (PetscInt j = d->wptr[i]; j < d->wptr[i + 1]; j++) {
-      const PetscInt     row = d->wadj[j];
+    for (PetscInt j = d->ld->wptr[i]; j < d->ld->wptr[i + 1]; j++) {
+      const PetscInt     row = d->ld->wadj[j];
       const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
-      const PetscReal   *G   = d->wG + d->wgoff[j];
+      const PetscReal   *G   = d->ld->wG + d->ld->wgoff[j];
       for (int k = 0; k < 6; k++) ub[k] += d->h * (G[k] * PetscRealPart(R[0]) + G[6 + k] * PetscRealPart(R[1]) + G[12 + k] * PetscRealPart(R[2]));
     }
     for (int k = 0; k < 6; k++) b->u[k] = ub[k];
   }
-  PetscCall(VecRestoreArrayRead(d->R, &r));
-  PetscCall(VecRestoreArrayRead(d->U, &u));
-  if (d->forscat) PetscCall(VecRestoreArrayRead(d->Rfor, &rf));
+  PetscCall(VecRestoreArrayRead(d->ld->R, &r));
+  PetscCall(VecRestoreArrayRead(d->ld->U, &u));
+  if (d->ld->forscat) PetscCall(VecRestoreArrayRead(d->ld->Rfor, &rf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
