@@ -19,10 +19,12 @@ PETSC_EXTERN const char *const MbBodyKinds[]; /* "RIGID", "OBSTACLE", ... */
 typedef enum { MB_LOAD_FORCE = 0, MB_LOAD_TORQUE = 1 } MbLoadKind;
 typedef enum { MB_FRAME_SPATIAL = 0, MB_FRAME_CONVECTED = 1 } MbFrame;
 
-/** A load callback: fills out[9] = (spatial force, spatial torque about the mass centre,
-    referential torque) for a rigid body at (q, u, t) with step h. Returning an error stops
-    the run with that error. */
-typedef PetscErrorCode (*MbLoadCallback)(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscReal out[9]);
+/** A load callback at (q, u, t) with step h. It fills out (room for max(9, nu) numbers) and
+    sets *n (9 on entry) to what it filled: 9 = (spatial force at the mass centre, spatial
+    torque, referential torque), for any kind; or nu = the generalized force itself, for a
+    deformable kind (Solfec-1.0's convention for pseudo-rigid bodies: 12 numbers). Returning
+    an error stops the run with that error. */
+typedef PetscErrorCode (*MbLoadCallback)(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscInt *n, PetscReal out[]);
 
 /** A scalar function of time: a constant, or piecewise linear through (t_k, v_k) (held
     constant outside the table). */

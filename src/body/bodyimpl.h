@@ -51,7 +51,7 @@ typedef struct {
   PetscReal      dir[3];             /* direction, scaled by the value */
   PetscReal      value;              /* constant magnitude when ts and fn are NULL */
   MbTimeSeries   ts;                 /* magnitude as a function of time, or NULL */
-  MbLoadCallback fn;                 /* callback returning the rigid 9-tuple, or NULL */
+  MbLoadCallback fn;                 /* callback returning the rigid 9-tuple or the generalized force, or NULL */
   void          *ctx;                /* callback context */
   PetscErrorCode (*destroy)(void *); /* destroys ctx, or NULL */
   PetscInt ref;                      /* fn and ctx are entry ref of the domain's callback table (they

@@ -1316,7 +1316,7 @@ static void CallableWhere(PyObject *fn, char buf[], size_t len)
   PyErr_Clear();
 }
 
-static PetscErrorCode PyLoadCall(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscReal out[9])
+static PetscErrorCode PyLoadCall(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscInt *nout, PetscReal out[])
 {
   PyLoad   *l = (PyLoad *)ctx;
   PetscInt  nq, nu;
@@ -1348,19 +1348,23 @@ static PetscErrorCode PyLoadCall(void *ctx, MbBody body, const PetscReal q[], co
     CallableWhere(l->fn, where, sizeof(where));
     SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return 9 numbers, got a non-sequence%s", l->what, where);
   }
-  if (PySequence_Fast_GET_SIZE(fast) != 9) {
+  /* 9 numbers for any body; a body with more than 6 velocities may return its generalized
+     force instead (nu numbers: Solfec's pseudo-rigid callbacks return 12) */
+  *nout = (PetscInt)PySequence_Fast_GET_SIZE(fast);
+  if (*nout != 9 && !(nu > 6 && *nout == nu)) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     Py_DECREF(fast);
     CallableWhere(l->fn, where, sizeof(where));
+    if (nu > 6) SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return 9 numbers (force, spatial torque, convected torque) or %" PetscInt_FMT " (the generalized force of the body's velocities), got %zd%s", l->what, nu, n, where);
     SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return 9 numbers, got %zd%s", l->what, n, where);
   }
-  for (int k = 0; k < 9; k++) {
+  for (PetscInt k = 0; k < *nout; k++) {
     out[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, k));
     if (out[k] == -1.0 && PyErr_Occurred()) {
       PyErr_Clear();
       Py_DECREF(fast);
       CallableWhere(l->fn, where, sizeof(where));
-      SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return 9 numbers, item %d is not a number%s", l->what, k, where);
+      SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "%s callback must return numbers, item %" PetscInt_FMT " is not a number%s", l->what, k, where);
     }
   }
   Py_DECREF(fast);

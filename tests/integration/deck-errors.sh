@@ -74,6 +74,13 @@ $HEAD
 BODY(s, 'PSEUDO_RIGID', HULL([0,0,0, 1,0,0, 0,1,0, 1,1,0, 0.5,0.5,1e-7], 1, 1), m)
 PY
 expect_error "a degenerate PSEUDO_RIGID shape" "PSEUDO_RIGID body 0: the shape is degenerate: its Euler tensor has determinant" "$MOREAU" "$TMP/prb_flat.py"
+deck prb_force <<PY
+$HEAD
+b = BODY(s, 'PSEUDO_RIGID', $CUBE, m)
+FORCE(b, 'SPATIAL', (0.5, 0.5, 0.5), (1, 0, 0), lambda q, u, t, h: (1, 2, 3))
+RUN(s, None, 0.01)
+PY
+expect_error "a PSEUDO_RIGID FORCE callback returning 3 numbers" "FORCE callback must return 9 numbers \\(force, spatial torque, convected torque\\) or 12 \\(the generalized force of the body's velocities\\), got 3" "$MOREAU" "$TMP/prb_force.py"
 out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" "$TMP/prb_rig.py" 2>&1); rc=$?
 check "a rigid scheme on a PSEUDO_RIGID body fails on 2 ranks with the message" bash -c '[ '$rc' -ne 0 ] && grep -q "does not apply to body 0 of kind PSEUDO_RIGID" <<<"$0"' "$out"
 

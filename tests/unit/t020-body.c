@@ -151,7 +151,7 @@ typedef struct {
   PetscReal a, b;                /* magnitude a + b t */
 } LoadCtx;
 
-static PetscErrorCode PointForceCallback(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscReal out[9])
+static PetscErrorCode PointForceCallback(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscInt *n, PetscReal out[])
 {
   LoadCtx  *c = (LoadCtx *)ctx;
   PetscReal L[9], r[3];
@@ -247,7 +247,7 @@ static void test_load_kinds(void **state)
 /* VALIDATION.md, projectile with linear drag: m = 0.45359237, J = I, v₀ = (2.54, 0, 12.7),
    g = (0, 0, −9.81456), F = −m v through a callback, h = 1.976/1024, to t = 1.976. With
    drag rate 1: x(t) = v₀ₓ (1 − e^(−t)) = 2.54 (1 − e^(−1.976)) = 2.18791. */
-static PetscErrorCode DragCallback(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscReal out[9])
+static PetscErrorCode DragCallback(void *ctx, MbBody body, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscInt *n, PetscReal out[])
 {
   MbMassProps mp;
   PetscFunctionBegin;

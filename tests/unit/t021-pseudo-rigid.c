@@ -383,6 +383,33 @@ static void test_pack(void **state)
   MB_OK(MbDomainDestroy(&dom));
 }
 
+/* a load callback returning the generalized force (12 numbers), or the rigid 9-tuple */
+static PetscErrorCode Generalized(void *ctx, MbBody b, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscInt *n, PetscReal out[])
+{
+  if (*(int *)ctx) {
+    *n = 12;
+    for (int k = 0; k < 12; k++) out[k] = k + 1;
+  } else
+    for (int k = 0; k < 9; k++) out[k] = k < 3 ? k + 1 : 0; /* a force (1, 2, 3) at the mass centre */
+  return PETSC_SUCCESS;
+}
+
+static void test_callback_loads(void **state)
+{
+  MbDomain  dom;
+  MbBody    b;
+  int       twelve[2] = {1, 0};
+  PetscReal f[12];
+  for (int c = 0; c < 2; c++) {
+    MB_OK(Brick("DEF_EXP", 1e-3, 1e6, 0, &dom, &b));
+    b->q[1] = 0.1; /* a sheared F: a force at the mass centre still moves F not at all */
+    MB_OK(MbBodyAddLoadCallback(b, Generalized, &twelve[c], NULL));
+    MB_OK(MbBodyExternalForce(b, 0, 1e-3, NULL, f));
+    for (int k = 0; k < 12; k++) MB_CLOSE(f[k], c == 0 ? k + 1 : (k >= 9 ? k - 8 : 0), 1e-15);
+    MB_OK(MbDomainDestroy(&dom));
+  }
+}
+
 static void test_bad_input(void **state)
 {
   MbDomain dom;
@@ -424,7 +451,7 @@ static void test_bad_input(void **state)
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_tangent), cmocka_unit_test(test_operators),        cmocka_unit_test(test_free_tumbling), cmocka_unit_test(test_modified_energy), cmocka_unit_test(test_stability),
-    cmocka_unit_test(test_order),   cmocka_unit_test(test_spinning_stretch), cmocka_unit_test(test_pack),          cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_order),   cmocka_unit_test(test_spinning_stretch), cmocka_unit_test(test_pack),          cmocka_unit_test(test_callback_loads),  cmocka_unit_test(test_bad_input),
 };
 
 MB_TEST_MAIN(tests)

@@ -7,7 +7,7 @@
 #include "body/bodyimpl.h"
 #include "shape/shapeimpl.h"
 
-static PetscErrorCode Push(void *ctx, MbBody b, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscReal out[9])
+static PetscErrorCode Push(void *ctx, MbBody b, const PetscReal q[], const PetscReal u[], PetscReal t, PetscReal h, PetscInt *n, PetscReal out[])
 {
   PetscReal k = *(PetscReal *)ctx;
   for (int i = 0; i < 9; i++) out[i] = 0;

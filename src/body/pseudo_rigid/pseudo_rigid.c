@@ -461,9 +461,15 @@ static PetscErrorCode PrbExternal(MbBody b, PetscReal t, PetscReal h, const Pets
     MbLoad   *l = &b->load[i];
     PetscReal d[3], v = l->value;
     if (l->fn) {
-      PetscReal out[9], zero[3] = {0, 0, 0}, T[3];
-      PetscCall(l->fn(l->ctx, b, b->q, b->u, t, h, out));
-      for (int k = 0; k < 9; k++) PetscCheck(PetscIsNormalReal(out[k]) || out[k] == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "body %" PetscInt_FMT ": load callback returned a non-finite value %g at position %d", b->id, (double)out[k], k);
+      PetscReal out[12], zero[3] = {0, 0, 0}, T[3];
+      PetscInt  n = 9;
+      PetscCall(l->fn(l->ctx, b, b->q, b->u, t, h, &n, out));
+      PetscCheck(n == 9 || n == 12, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "body %" PetscInt_FMT ": a load callback of a PSEUDO_RIGID body returns 9 or 12 numbers, got %" PetscInt_FMT, b->id, n);
+      for (PetscInt k = 0; k < n; k++) PetscCheck(PetscIsNormalReal(out[k]) || out[k] == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "body %" PetscInt_FMT ": load callback returned a non-finite value %g at position %" PetscInt_FMT, b->id, (double)out[k], k);
+      if (n == 12) { /* the generalized force [f_F row-wise, f_x̄], as Solfec's callbacks give it */
+        for (int k = 0; k < 12; k++) f[k] += out[k];
+        continue;
+      }
       AddForce(&out[0], zero, f);
       MbM3Mult(F, &out[6], T);
       MbV3Add(T, &out[3], T);
