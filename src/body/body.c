@@ -240,6 +240,18 @@ PetscErrorCode MbBodyGetStress(MbBody b, PetscReal sigma[9], PetscBool *has)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodyAddPointForce(MbBody b, const PetscReal X[3], const PetscReal base[9], const PetscReal P[3], PetscReal s, PetscReal f[])
+{
+  PetscReal Hs[3 * MB_BODY_SMALL_NU], *H = Hs;
+  PetscFunctionBegin;
+  if (b->nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc1(3 * b->nu, &H));
+  PetscCall(b->ops->operator_h(b, X, base, H));
+  for (int r = 0; r < 3; r++)
+    for (PetscInt j = 0; j < b->nu; j++) f[j] += H[b->nu * r + j] * (s * P[r]);
+  if (H != Hs) PetscCall(PetscFree(H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyTransform(MbBody b, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3]) { return b->ops->transform(b, R, c, d); }
 
 PetscErrorCode MbBodyGetFrameState(MbBody b, PetscReal q[12], PetscReal u[6])

@@ -105,8 +105,14 @@ PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, PetscBool migrate, char *, size_t
 PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *, char scheme[64]);
 /* A load given by entry ref (fn, ctx) of the domain's callback table (not destroyed here). */
 PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, void *, PetscInt ref);
+/* Kinds with at most this many velocities take the constraint and load loops' per-point
+   work (H, A⁻¹ of one vector) in stack buffers; larger ones allocate. */
+#define MB_BODY_SMALL_NU 12
+/* f += s Hᵀ P: the generalized force of the local force P (components in the frame base)
+   at referential point X, scaled by s (f has nu entries). */
+PETSC_INTERN PetscErrorCode MbBodyAddPointForce(MbBody, const PetscReal X[3], const PetscReal base[9], const PetscReal P[3], PetscReal s, PetscReal f[]);
 /* The referential point of spatial point x: the inverse of to_spatial. */
-static inline void MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3]) { (void)b->ops->to_referential(b, x, X); }
+static inline PetscErrorCode MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3]) { return b->ops->to_referential(b, x, X); }
 /* Prefetching for loops that visit bodies out of their order in memory (by contact, by
    constraint): the struct a few iterations ahead, then, once it is in cache, its state
    (q and u, or q and u0 at the start of the step). Misses on these were most of such

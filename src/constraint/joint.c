@@ -53,7 +53,7 @@ PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2])
       MbV3Copy(j->p[k], j->X[k]); /* the ground: referential = spatial */
       continue;
     }
-    MbBodyPointToReferential(b[k], j->p[k], j->X[k]);
+    PetscCall(MbBodyPointToReferential(b[k], j->p[k], j->X[k]));
   }
   if (j->kind == MB_CON_RIGLNK) {
     PetscReal d[3];

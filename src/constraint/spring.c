@@ -9,19 +9,21 @@
 #include "../body/bodyimpl.h"
 
 /* The referential point of x on b; the ground keeps the spatial point. */
-static void ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+static PetscErrorCode ToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
 {
+  PetscFunctionBegin;
   if (b)
-    MbBodyPointToReferential(b, x, X);
+    PetscCall(MbBodyPointToReferential(b, x, X));
   else
     MbV3Copy(x, X);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbSpringResolve(MbSpring *sp, PetscInt index, MbBody b[2])
 {
   PetscReal d[3];
   PetscFunctionBegin;
-  for (int k = 0; k < 2; k++) ToReferential(b[k], sp->p[k], sp->X[k]);
+  for (int k = 0; k < 2; k++) PetscCall(ToReferential(b[k], sp->p[k], sp->X[k]));
   MbV3Sub(sp->p[0], sp->p[1], d);
   if (MbV3Norm(sp->dir) > 0)
     sp->length0 = MbV3Dot(d, sp->dir);
@@ -90,13 +92,9 @@ PetscReal MbSpringPotential(const MbSpring *sp, PetscReal s)
 PetscErrorCode MbSpringAddForce(const MbSpring *sp, MbBody b, int side, const PetscReal n[3], PetscReal f[])
 {
   static const PetscReal eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  PetscReal             *H, P[3];
+  PetscReal              P[3];
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(3 * b->nu, &H));
   MbV3Scale(side ? -sp->force : sp->force, n, P);
-  PetscCall(b->ops->operator_h(b, sp->X[side], eye, H)); /* ẋ = H u, so the generalized force is Hᵀ P */
-  for (int r = 0; r < 3; r++)
-    for (PetscInt j = 0; j < b->nu; j++) f[j] += H[b->nu * r + j] * P[r];
-  PetscCall(PetscFree(H));
+  PetscCall(MbBodyAddPointForce(b, sp->X[side], eye, P, 1.0, f)); /* ẋ = H u, so the generalized force is Hᵀ P */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

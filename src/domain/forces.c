@@ -196,12 +196,14 @@ static PetscErrorCode SpringForces(MbDomain d, PetscReal t, PetscBool impulse)
     for (int k = 0; k < 2; k++) {
       if (!own[k] || !Integrated(b[k])) continue;
       if (impulse) {
-        PetscReal *f, *du;
-        PetscCall(PetscCalloc2(b[k]->nu, &f, b[k]->nu, &du));
+        PetscReal      fs[MB_BODY_SMALL_NU], dus[MB_BODY_SMALL_NU], *f = fs, *du = dus;
+        const PetscInt nu = b[k]->nu;
+        if (nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc2(nu, &f, nu, &du));
+        PetscCall(PetscArrayzero(f, nu));
         PetscCall(MbSpringAddForce(sp, b[k], k, n, f));
         PetscCall(b[k]->ops->inverse(b[k], 1, f, du));
-        for (PetscInt i = 0; i < b[k]->nu; i++) b[k]->u[i] += d->h * du[i];
-        PetscCall(PetscFree2(f, du));
+        for (PetscInt i = 0; i < nu; i++) b[k]->u[i] += d->h * du[i];
+        if (f != fs) PetscCall(PetscFree2(f, du));
       } else
         PetscCall(MbSpringAddForce(sp, b[k], k, n, b[k]->force));
     }
@@ -289,14 +291,8 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
       for (int m = 0; m < 2; m++) {
         PetscInt id = c->body[m];
         if (!Owned(d, id) || !Integrated(d->all[id]) || (m == 1 && id == c->body[0])) continue;
-        MbBody     b = d->all[id];
-        PetscReal *H, P[3];
-        PetscCall(PetscMalloc1(3 * b->nu, &H));
-        PetscCall(b->ops->operator_h(b, c->X[m], c->base, H)); /* local frame: Hᵀ R */
-        for (int r = 0; r < 3; r++) P[r] = m ? -c->R[r] : c->R[r];
-        for (int r = 0; r < 3; r++)
-          for (PetscInt j = 0; j < b->nu; j++) b->force[j] += H[b->nu * r + j] * P[r];
-        PetscCall(PetscFree(H));
+        /* local frame: f += ±Hᵀ R */
+        PetscCall(MbBodyAddPointForce(d->all[id], c->X[m], c->base, c->R, m ? -1.0 : 1.0, d->all[id]->force));
       }
     }
   }

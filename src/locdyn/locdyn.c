@@ -515,15 +515,13 @@ static PetscErrorCode ApplyReaction(MbDomain d, const MbCon *c)
     if (owner != d->rank) continue;
     MbBody         b  = d->all[id];
     const PetscInt nu = b->nu;
-    PetscReal      s  = m ? -d->h : d->h, *H, *f, *du;
-    PetscCall(PetscMalloc3(3 * nu, &H, nu, &f, nu, &du));
-    PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
-    for (PetscInt j = 0; j < nu; j++) f[j] = 0;
-    for (int r = 0; r < 3; r++)
-      for (PetscInt j = 0; j < nu; j++) f[j] += H[nu * r + j] * c->R[r];
+    PetscReal      s = m ? -d->h : d->h, fs[MB_BODY_SMALL_NU], dus[MB_BODY_SMALL_NU], *f = fs, *du = dus;
+    if (nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc2(nu, &f, nu, &du));
+    PetscCall(PetscArrayzero(f, nu));
+    PetscCall(MbBodyAddPointForce(b, c->X[m], c->base, c->R, 1.0, f));
     PetscCall(b->ops->inverse(b, 1, f, du));
     for (PetscInt j = 0; j < nu; j++) b->u[j] += s * du[j];
-    PetscCall(PetscFree3(H, f, du));
+    if (f != fs) PetscCall(PetscFree2(f, du));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -37,7 +37,6 @@ typedef struct {
   PetscReal L[81];          /* Cholesky factor of A's F block when c > 0 (row-major, lower) */
   PetscBool lu;             /* L holds an LU factorization (A indefinite), with pivots piv */
   PetscInt  piv[9];
-  PetscInt  nlu; /* factorizations that needed LU (PrbFactor) */
 } PrbData;
 
 /* F (row-major 3×3) from q: a copy, as q holds it row-wise. */
@@ -265,7 +264,6 @@ static PetscErrorCode PrbFactor(MbBody b, PetscReal c)
      treat it explicitly, stable only while h²|S|V/E₀ < 4. */
   PetscCheck(LU(A, p->L, p->piv), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "PSEUDO_RIGID body %" PetscInt_FMT ": A = M + %g K is singular at det F = %g; take a smaller step", b->id, (double)c, (double)MbM3Det(F));
   p->lu = PETSC_TRUE;
-  p->nlu++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -304,6 +302,7 @@ static PetscErrorCode PrbToReferential(MbBody b, const PetscReal x[3], PetscReal
   PetscReal F[9], Fi[9], a[3];
   PetscFunctionBegin;
   GetF(b->q, F);
+  PetscCheck(MbM3Det(F) > 0, PETSC_COMM_SELF, PETSC_ERR_FP, "PSEUDO_RIGID body %" PetscInt_FMT ": det F = %g, the body is inverted or collapsed (take a smaller step)", b->id, (double)MbM3Det(F));
   PetscCall(MbM3Invert(F, Fi));
   MbV3Sub(x, &b->q[9], a);
   MbM3Mult(Fi, a, a);

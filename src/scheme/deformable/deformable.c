@@ -17,17 +17,17 @@ static PetscReal DefLimCoefficient(MbBody b, PetscReal h) { return 0.5 * b->damp
 static PetscErrorCode DefBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal (*coef)(MbBody, PetscReal))
 {
   const PetscInt nu = b->nu;
-  PetscReal     *fi, *du;
+  PetscReal      fs[MB_BODY_SMALL_NU], dus[MB_BODY_SMALL_NU], *fi = fs, *du = dus;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < b->nq; i++) b->q[i] = b->q0[i] + 0.5 * h * b->u0[i];
   PetscCall(b->ops->external(b, t + 0.5 * h, h, g, b->fext));
-  PetscCall(PetscMalloc2(nu, &fi, nu, &du));
+  if (nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc2(nu, &fi, nu, &du));
   PetscCall(b->ops->internal(b, b->u0, fi));
   for (PetscInt i = 0; i < nu; i++) fi[i] = b->fext[i] - fi[i];
   PetscCall(b->ops->factor(b, coef(b, h)));
   PetscCall(b->ops->inverse(b, 1, fi, du));
   for (PetscInt i = 0; i < nu; i++) b->u[i] = b->u0[i] + h * du[i];
-  PetscCall(PetscFree2(fi, du));
+  if (fi != fs) PetscCall(PetscFree2(fi, du));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
