@@ -54,21 +54,23 @@ PETSC_EXTERN PetscErrorCode MbAdaptGetType(MbAdapt adapt, const char **type);
 /** Step limits: 0 <= dtmin <= dtmax; 0 leaves one to MbAdaptStart (dtmax: the first step; dtmin: a hundredth of it). */
 PETSC_EXTERN PetscErrorCode MbAdaptSetStepLimits(MbAdapt adapt, PetscReal dtmin, PetscReal dtmax);
 PETSC_EXTERN PetscErrorCode MbAdaptGetStepLimits(MbAdapt adapt, PetscReal *dtmin, PetscReal *dtmax);
-/** CURVATURE (seed 004): b > 0 of eq. (7), zeta > 0 (regularization interval ζ Δt_max,
-    section 3), alpha in [0, 1) of eq. (10) (0.5 in the paper), reject: redo an interval
-    whose regularized curvature grew (also LOCAL_ERROR's switch: redo a step with η > η̄). */
-PETSC_EXTERN PetscErrorCode MbAdaptCurvatureSetParameters(MbAdapt adapt, PetscReal b, PetscReal zeta, PetscReal alpha, PetscBool reject);
-/** CURVATURE: a grown curvature rejects the interval only when the redo's step Δt(k_m) is
-    shorter than the largest step of the interval by more than the fraction rtol in [0, 1)
-    (default 0.01; 0 is the paper's rule as written). */
-PETSC_EXTERN PetscErrorCode MbAdaptCurvatureSetRejectTolerance(MbAdapt adapt, PetscReal rtol);
-/** TRUNCATION: absolute tolerance of the local truncation error (length units);
-    LOCAL_ERROR: tolerance of the relative error η (Zienkiewicz–Xie). tol > 0. */
-PETSC_EXTERN PetscErrorCode MbAdaptSetTolerance(MbAdapt adapt, PetscReal tol);
-/** APPARENT_FREQUENCY: the step is ratio · 2/ω, ω the apparent frequency; 0 < ratio <= 1. */
-PETSC_EXTERN PetscErrorCode MbAdaptSetRatio(MbAdapt adapt, PetscReal ratio);
-/** Read -mb_adapt_type, -mb_adapt_dtmin, -mb_adapt_dtmax, -mb_adapt_b, -mb_adapt_zeta,
-    -mb_adapt_alpha, -mb_adapt_reject, -mb_adapt_tol, -mb_adapt_ratio. Collective. */
+/** Set one of the type's parameters by name (the deck's TIME_ADAPT keywords; a yes/no
+    switch takes 0 or 1). Set the type first: a name the type does not have is an error
+    listing the ones it has, a value out of range an error naming the range.
+    CURVATURE (seed 004): b > 0 of eq. (7) (1), zeta > 0 (regularization interval ζ Δt_max,
+      section 3; 1), alpha in [0, 1) of eq. (10) (0.5, the paper's), reject (0: redo an
+      interval whose regularized curvature grew), reject_tol in [0, 1) (0.01: reject only
+      when the redo's step is shorter than the interval's largest by more than this
+      fraction; 0 is the paper's rule as written);
+    TRUNCATION: tol > 0, the local truncation error allowed (length units; 1e-3);
+    LOCAL_ERROR: tol > 0, the relative error η aimed at (Zienkiewicz–Xie; 1e-3), reject (0:
+      redo a step with η > tol);
+    APPARENT_FREQUENCY: ratio in (0, 1], the step as a fraction of 2/ω (0.8). */
+PETSC_EXTERN PetscErrorCode MbAdaptSetParameter(MbAdapt adapt, const char name[], PetscReal value);
+/** The value of one of the type's parameters. */
+PETSC_EXTERN PetscErrorCode MbAdaptGetParameter(MbAdapt adapt, const char name[], PetscReal *value);
+/** Read -mb_adapt_type, -mb_adapt_dtmin, -mb_adapt_dtmax and the type's parameters as
+    -mb_adapt_<name> (MbAdaptSetParameter). Collective. */
 PETSC_EXTERN PetscErrorCode MbAdaptSetFromOptions(MbAdapt adapt);
 /** Whether the controller may reject (the domain must keep the last accepted state). */
 PETSC_EXTERN PetscErrorCode MbAdaptUsesCheckpoints(MbAdapt adapt, PetscBool *flg);

@@ -9,6 +9,7 @@
 #include <moreau/mblog.h>
 #include <moreau/mbsolver.h>
 #include <moreau/mbadapt.h>
+#include <moreau/mbcontactmodel.h>
 
 typedef struct _p_MbDomain *MbDomain;
 
@@ -136,9 +137,10 @@ PETSC_EXTERN PetscErrorCode MbDomainGetSolver(MbDomain dom, MbSolver *solver);
 /** What a solver failure does: 0 CONTINUE (counted), 1 EXIT (an error), 2 CALLBACK
     (fn(dom, ctx) is called; it may return an error to stop). */
 PETSC_EXTERN PetscErrorCode MbDomainSetSolverFailure(MbDomain dom, PetscInt policy, PetscErrorCode (*fn)(MbDomain, void *), void *ctx);
-/** PENALTY_SOLVER: contacts become spring-dashpot forces (SURFACE_MATERIAL model
-    SPRING_DASHPOT with spring > 0); joints are still solved by the domain's solver. */
-PETSC_EXTERN PetscErrorCode MbDomainSetPenalty(MbDomain dom, PetscBool flg);
+/** The domain's contact model: rows of W for the solver (default) or spring-dashpot forces
+    (PENALTY_SOLVER: MbContactModelSetType(model, MBCONTACTPENALTY); joints are still
+    solved by the domain's solver). */
+PETSC_EXTERN PetscErrorCode MbDomainGetContactModel(MbDomain dom, MbContactModel *model);
 /** One constraint as output sees it. */
 typedef struct {
   PetscInt  kind;      /* 0 contact, 1 FIXPNT, 2 FIXDIR, 3 VELODIR, 4 RIGLNK */

@@ -13,5 +13,6 @@
 #include <moreau/mbsolver.h>
 #include <moreau/mbadapt.h>
 #include <moreau/mblocdyn.h>
+#include <moreau/mbcontactmodel.h>
 
 #endif

@@ -957,19 +957,22 @@ def RUN(solfec, solver, duration):
 _ADAPT_KINDS = ('FIXED', 'CURVATURE', 'TRUNCATION', 'LOCAL_ERROR', 'APPARENT_FREQUENCY')
 
 
-def TIME_ADAPT(solfec, kind, dtmin=None, dtmax=None, b=1.0, zeta=1.0, alpha=0.5, reject='OFF',
-               tol=1e-3, ratio=0.8):
-    """TIME_ADAPT(solfec, kind, dtmin, dtmax, ...): let a step-size controller choose the
-    time steps of the following RUNs (moreau's own command; doc/adaptive.md).
-    kind 'FIXED': the SOLFEC step, the curvature still goes to /history;
-    'CURVATURE' (Lages et al., seed 004): b > 0 of dt = max(dtmax exp(-b k), dtmin),
-      zeta > 0 (regularization intervals of zeta*dtmax), alpha in [0, 1) (0.5 in the
-      paper), reject 'ON'/'OFF' (redo an interval whose curvature grew);
-    'TRUNCATION' (seed 002): tol, the local truncation error allowed (length units);
-    'LOCAL_ERROR' (Zienkiewicz-Xie 1991): tol, the relative error aimed at;
-    'APPARENT_FREQUENCY' (Park-Underwood 1980): ratio in (0, 1], the step as a fraction of 2/omega.
+def TIME_ADAPT(solfec, kind, dtmin=None, dtmax=None, **params):
+    """TIME_ADAPT(solfec, kind, dtmin, dtmax, **params): let a step-size controller choose
+    the time steps of the following RUNs (moreau's own command; doc/adaptive.md). Each
+    controller has its own parameters, given by keyword:
+    'FIXED': the SOLFEC step, the curvature still goes to /history (no parameters);
+    'CURVATURE' (Lages et al., seed 004): b > 0 of dt = max(dtmax exp(-b k), dtmin) (1),
+      zeta > 0 (regularization intervals of zeta*dtmax; 1), alpha in [0, 1) (0.5 as in the
+      paper), reject 'ON'/'OFF' (redo an interval whose curvature grew; 'OFF'),
+      reject_tol in [0, 1) (0.01);
+    'TRUNCATION' (seed 002): tol, the local truncation error allowed (length units; 1e-3);
+    'LOCAL_ERROR' (Zienkiewicz-Xie 1991): tol, the relative error aimed at (1e-3), reject;
+    'APPARENT_FREQUENCY' (Park-Underwood 1980): ratio in (0, 1], the step as a fraction of
+      2/omega (0.8).
+    A keyword the controller does not have is an error naming the ones it has.
     dtmin <= dtmax bound every step; without them dtmax is the SOLFEC step and dtmin a
-    hundredth of dtmax. -mb_adapt_type and -mb_adapt_* options override. Collective."""
+    hundredth of dtmax. -mb_adapt_type and -mb_adapt_<name> options override. Collective."""
     fn = 'TIME_ADAPT'
     _check_solfec(fn, solfec)
     kind = _choice(fn, 'kind', kind, _ADAPT_KINDS)
@@ -984,20 +987,17 @@ def TIME_ADAPT(solfec, kind, dtmin=None, dtmax=None, b=1.0, zeta=1.0, alpha=0.5,
             dtmin = dtmax / 100.0
         if dtmin > dtmax:
             raise ValueError('%s: dtmin must be <= dtmax, got dtmin=%r > dtmax=%r' % (fn, dtmin, dtmax))
-    b = _pos(fn, 'b', b)
-    zeta = _pos(fn, 'zeta', zeta)
-    alpha = _num(fn, 'alpha', alpha)
-    if not 0.0 <= alpha < 1.0:
-        raise ValueError('%s: alpha must be in [0, 1), got %r' % (fn, alpha))
-    if reject in (True, False):
-        reject = bool(reject)
-    else:
-        reject = _choice(fn, 'reject', reject, ('ON', 'OFF')) == 'ON'
-    tol = _pos(fn, 'tol', tol)
-    ratio = _pos(fn, 'ratio', ratio)
-    if ratio > 1.0:
-        raise ValueError('%s: ratio must be in (0, 1], got %r' % (fn, ratio))
-    _m.solfec_adapt(solfec._h, kind, dtmin or 0.0, dtmax or 0.0, b, zeta, alpha, reject, tol, ratio)
+    values = {}
+    for name, v in params.items():
+        if name == 'reject':  # a switch: 'ON'/'OFF' as in Solfec, or a bool
+            v = v if isinstance(v, bool) else _choice(fn, 'reject', v, ('ON', 'OFF')) == 'ON'
+            values[name] = 1.0 if v else 0.0
+        else:
+            values[name] = float(_num(fn, name, v))
+    try:
+        _m.solfec_adapt(solfec._h, kind, dtmin or 0.0, dtmax or 0.0, values)
+    except ValueError as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
 
 
 # ---------------------------------------------------------------- constraints

@@ -1,5 +1,7 @@
 /* MbAdapt: the registry of step-size controllers and the generic driver around each
    implementation's ops (ARCHITECTURE.md, step 6 of a time step). */
+#include <stdio.h>
+#include <string.h>
 #include "adaptimpl.h"
 
 static PetscFunctionList MbAdaptList       = NULL;
@@ -38,13 +40,7 @@ PetscErrorCode MbAdaptCreate(MPI_Comm comm, MbAdapt *a)
   PetscFunctionBegin;
   PetscCall(MbAdaptRegisterAll());
   PetscCall(PetscNew(a));
-  (*a)->comm       = comm;
-  (*a)->b          = 1.0;
-  (*a)->zeta       = 1.0;
-  (*a)->alpha      = 0.5; /* seed 004, section 3: "a constant α = 1/2 was employed" */
-  (*a)->reject_tol = 0.01;
-  (*a)->tol        = 1e-3;
-  (*a)->ratio      = 0.8;
+  (*a)->comm = comm;
   PetscCall(MbAdaptSetType(*a, MBADAPTFIXED));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -70,8 +66,9 @@ PetscErrorCode MbAdaptSetType(MbAdapt a, const char type[])
   PetscCall(MbRegistryFind(a->comm, MbAdaptList, "step-size controller", "step-size controllers", type, (void (**)(void)) & create));
   if (a->ops.destroy) PetscCall(a->ops.destroy(a));
   PetscCall(PetscMemzero(&a->ops, sizeof(a->ops)));
-  a->data      = NULL;
-  a->canreject = PETSC_FALSE;
+  a->data    = NULL;
+  a->params  = NULL;
+  a->nparams = 0;
   PetscCall(PetscFree(a->type));
   PetscCall(PetscStrallocpy(type, &a->type));
   PetscCall(create(a));
@@ -103,73 +100,102 @@ PetscErrorCode MbAdaptGetStepLimits(MbAdapt a, PetscReal *dtmin, PetscReal *dtma
   return PETSC_SUCCESS;
 }
 
-PetscErrorCode MbAdaptCurvatureSetParameters(MbAdapt a, PetscReal b, PetscReal zeta, PetscReal alpha, PetscBool reject)
+PetscErrorCode MbAdaptSetUpData(MbAdapt a, size_t size, PetscInt n, const MbAdaptParam params[])
 {
   PetscFunctionBegin;
-  PetscCheck(b > 0 && PetscIsNormalReal(b), a->comm, PETSC_ERR_ARG_OUTOFRANGE, "curvature b must be > 0, got %g", (double)b);
-  PetscCheck(zeta > 0 && PetscIsNormalReal(zeta), a->comm, PETSC_ERR_ARG_OUTOFRANGE, "curvature zeta must be > 0, got %g", (double)zeta);
-  PetscCheck(alpha >= 0 && alpha < 1, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "curvature alpha must be in [0, 1), got %g", (double)alpha);
-  a->b      = b;
-  a->zeta   = zeta;
-  a->alpha  = alpha;
-  a->reject = reject;
+  PetscCall(PetscCalloc(size, &a->data));
+  a->params  = params;
+  a->nparams = n;
+  for (PetscInt k = 0; k < n; k++) *(PetscReal *)((char *)a->data + params[k].offset) = params[k].def;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbAdaptSetTolerance(MbAdapt a, PetscReal tol)
+static const MbAdaptParam *FindParam(MbAdapt a, const char name[])
 {
+  for (PetscInt k = 0; k < a->nparams; k++)
+    if (!strcmp(name, a->params[k].name)) return &a->params[k];
+  return NULL;
+}
+
+static PetscReal *ParamValue(MbAdapt a, const MbAdaptParam *p) { return (PetscReal *)((char *)a->data + p->offset); }
+
+PetscErrorCode MbAdaptSetParameter(MbAdapt a, const char name[], PetscReal value)
+{
+  const MbAdaptParam *p;
   PetscFunctionBegin;
-  PetscCheck(tol > 0 && PetscIsNormalReal(tol), a->comm, PETSC_ERR_ARG_OUTOFRANGE, "step-size controller tolerance must be > 0, got %g", (double)tol);
-  a->tol = tol;
+  PetscCheck(name, a->comm, PETSC_ERR_ARG_NULL, "step-size controller %s: parameter name is NULL", a->type);
+  p = FindParam(a, name);
+  if (!p) {
+    char known[256] = "";
+    for (PetscInt k = 0; k < a->nparams; k++) {
+      if (k) PetscCall(PetscStrlcat(known, ", ", sizeof(known)));
+      PetscCall(PetscStrlcat(known, a->params[k].name, sizeof(known)));
+    }
+    PetscCheck(a->nparams, a->comm, PETSC_ERR_ARG_WRONG, "step-size controller %s has no parameters (got %s)", a->type, name);
+    SETERRQ(a->comm, PETSC_ERR_ARG_WRONG, "step-size controller %s has no parameter %s; it has: %s", a->type, name, known);
+  }
+  if (p->flag) {
+    PetscCheck(value == 0 || value == 1, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "step-size controller %s: %s is a yes/no switch (0 or 1), got %g", a->type, name, (double)value);
+  } else {
+    PetscBool ok = PetscIsNormalReal(value) || value == 0;
+    if (p->lo_open ? !(value > p->lo) : !(value >= p->lo)) ok = PETSC_FALSE;
+    if (p->hi_open ? !(value < p->hi) : !(value <= p->hi)) ok = PETSC_FALSE;
+    if (!ok) { /* the bounds as C prints them (PETSc's %g adds a "." to whole numbers) */
+      char lo[32], hi[32];
+      (void)snprintf(lo, sizeof(lo), "%g", (double)p->lo);
+      (void)snprintf(hi, sizeof(hi), "%g", (double)p->hi);
+      PetscCheck(p->hi < PETSC_MAX_REAL, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "step-size controller %s: %s must be %s %s, got %g", a->type, name, p->lo_open ? ">" : ">=", lo, (double)value);
+      SETERRQ(a->comm, PETSC_ERR_ARG_OUTOFRANGE, "step-size controller %s: %s must be in %s%s, %s%s, got %g", a->type, name, p->lo_open ? "(" : "[", lo, hi, p->hi_open ? ")" : "]", (double)value);
+    }
+  }
+  *ParamValue(a, p) = value;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbAdaptSetRatio(MbAdapt a, PetscReal ratio)
+PetscErrorCode MbAdaptGetParameter(MbAdapt a, const char name[], PetscReal *value)
 {
+  const MbAdaptParam *p = FindParam(a, name);
   PetscFunctionBegin;
-  PetscCheck(ratio > 0 && ratio <= 1, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "apparent-frequency ratio must be in (0, 1], got %g", (double)ratio);
-  a->ratio = ratio;
+  PetscCheck(p, a->comm, PETSC_ERR_ARG_WRONG, "step-size controller %s has no parameter %s", a->type, name);
+  *value = *ParamValue(a, p);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbAdaptSetFromOptions(MbAdapt a)
 {
   char      type[64];
-  PetscBool set, reject = a->reject;
-  PetscReal dtmin = a->dtmin, dtmax = a->dtmax, b = a->b, zeta = a->zeta, alpha = a->alpha, tol = a->tol, ratio = a->ratio, rtol = a->reject_tol;
+  PetscBool set;
+  PetscReal dtmin = a->dtmin, dtmax = a->dtmax;
   PetscFunctionBegin;
   PetscOptionsBegin(a->comm, NULL, "Step-size controller options", "MbAdapt");
   PetscCall(PetscOptionsFList("-mb_adapt_type", "Step-size controller", "MbAdaptSetType", MbAdaptList, a->type, type, sizeof(type), &set));
   if (set) PetscCall(MbAdaptSetType(a, type));
   PetscCall(PetscOptionsReal("-mb_adapt_dtmin", "Smallest step", "MbAdaptSetStepLimits", dtmin, &dtmin, NULL));
   PetscCall(PetscOptionsReal("-mb_adapt_dtmax", "Largest step", "MbAdaptSetStepLimits", dtmax, &dtmax, NULL));
-  PetscCall(PetscOptionsReal("-mb_adapt_b", "CURVATURE: b of dt = dtmax exp(-b k)", "MbAdaptCurvatureSetParameters", b, &b, NULL));
-  PetscCall(PetscOptionsReal("-mb_adapt_zeta", "CURVATURE: regularization interval in units of dtmax", "MbAdaptCurvatureSetParameters", zeta, &zeta, NULL));
-  PetscCall(PetscOptionsReal("-mb_adapt_alpha", "CURVATURE: weight of the previous interval's curvature", "MbAdaptCurvatureSetParameters", alpha, &alpha, NULL));
-  PetscCall(PetscOptionsBool("-mb_adapt_reject", "CURVATURE, LOCAL_ERROR: redo an interval whose curvature grew, a step whose error is too large", "MbAdaptCurvatureSetParameters", reject, &reject, NULL));
-  PetscCall(PetscOptionsReal("-mb_adapt_reject_tol", "CURVATURE: reject only when the redo's steps are shorter by more than this fraction", "MbAdaptCurvatureSetRejectTolerance", rtol, &rtol, NULL));
-  PetscCall(PetscOptionsReal("-mb_adapt_tol", "TRUNCATION, LOCAL_ERROR: error tolerance", "MbAdaptSetTolerance", tol, &tol, NULL));
-  PetscCall(PetscOptionsReal("-mb_adapt_ratio", "APPARENT_FREQUENCY: step as a fraction of 2/omega", "MbAdaptSetRatio", ratio, &ratio, NULL));
+  /* the type's own parameters, -mb_adapt_<name> */
+  for (PetscInt k = 0; k < a->nparams; k++) {
+    const MbAdaptParam *p = &a->params[k];
+    char                opt[64], help[256];
+    PetscReal           v = *ParamValue(a, p);
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mb_adapt_%s", p->name));
+    PetscCall(PetscSNPrintf(help, sizeof(help), "%s: %s", a->type, p->help));
+    if (p->flag) {
+      PetscBool b = v != 0 ? PETSC_TRUE : PETSC_FALSE;
+      PetscCall(PetscOptionsBool(opt, help, "MbAdaptSetParameter", b, &b, &set));
+      v = b ? 1 : 0;
+    } else
+      PetscCall(PetscOptionsReal(opt, help, "MbAdaptSetParameter", v, &v, &set));
+    if (set) PetscCall(MbAdaptSetParameter(a, p->name, v));
+  }
   PetscOptionsEnd();
   if (dtmin != a->dtmin || dtmax != a->dtmax) PetscCall(MbAdaptSetStepLimits(a, dtmin, dtmax));
-  PetscCall(MbAdaptCurvatureSetParameters(a, b, zeta, alpha, reject));
-  PetscCall(MbAdaptSetTolerance(a, tol));
-  PetscCall(MbAdaptSetRatio(a, ratio));
-  PetscCall(MbAdaptCurvatureSetRejectTolerance(a, rtol));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MbAdaptCurvatureSetRejectTolerance(MbAdapt a, PetscReal rtol)
-{
-  PetscFunctionBegin;
-  PetscCheck(rtol >= 0 && rtol < 1, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "curvature reject_tol must be in [0, 1), got %g", (double)rtol);
-  a->reject_tol = rtol;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbAdaptUsesCheckpoints(MbAdapt a, PetscBool *flg)
 {
-  *flg = a->canreject && a->reject ? PETSC_TRUE : PETSC_FALSE;
+  const MbAdaptParam *p = FindParam(a, "reject"); /* a type that has the switch can reject */
+  *flg                  = p && *ParamValue(a, p) != 0 ? PETSC_TRUE : PETSC_FALSE;
   return PETSC_SUCCESS;
 }
 
@@ -223,7 +249,9 @@ PetscErrorCode MbAdaptGetStats(MbAdapt a, PetscInt *rejections, PetscInt *discar
 PetscErrorCode MbAdaptView(MbAdapt a, PetscViewer v)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "step-size controller %s: dtmin %g, dtmax %g\n", a->type, (double)a->dtmin, (double)a->dtmax));
+  PetscCall(PetscViewerASCIIPrintf(v, "step-size controller %s: dtmin %g, dtmax %g", a->type, (double)a->dtmin, (double)a->dtmax));
+  for (PetscInt k = 0; k < a->nparams; k++) PetscCall(PetscViewerASCIIPrintf(v, ", %s %g", a->params[k].name, (double)*ParamValue(a, &a->params[k])));
+  PetscCall(PetscViewerASCIIPrintf(v, "\n"));
   if (a->ops.view) PetscCall(a->ops.view(a, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

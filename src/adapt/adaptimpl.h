@@ -4,6 +4,20 @@
 
 #include <moreau/mbadapt.h>
 
+/* A controller's named parameter: a PetscReal in its data at offset (a yes/no one holds 0
+   or 1), with its allowed range and default. It is the deck's TIME_ADAPT keyword name and
+   the option -mb_adapt_<name>; adapt.c reads, checks, sets and prints the parameters of
+   every type from its table, so a type only lists them. */
+typedef struct {
+  const char *name;             /* keyword and option suffix */
+  const char *help;             /* for -help */
+  size_t      offset;           /* of the PetscReal in the type's data */
+  PetscReal   def;              /* default */
+  PetscReal   lo, hi;           /* allowed range */
+  PetscBool   lo_open, hi_open; /* lo (hi) itself is excluded */
+  PetscBool   flag;             /* a yes/no parameter: 0 or 1 */
+} MbAdaptParam;
+
 typedef struct {
   PetscErrorCode (*start)(MbAdapt, PetscReal, PetscReal, PetscReal *);                           /* first step of a run */
   PetscErrorCode (*post)(MbAdapt, const MbAdaptData *, PetscBool, MbAdaptAction *, PetscReal *); /* next step, action */
@@ -12,23 +26,17 @@ typedef struct {
 } MbAdaptOps;
 
 struct _p_MbAdapt {
-  MPI_Comm   comm;         /* communicator of the domain */
-  char      *type;         /* registered name */
-  MbAdaptOps ops;          /* filled by the constructor */
-  void      *data;         /* implementation data */
-  PetscReal  dtmin, dtmax; /* step limits (0 until set: the run's first step then) */
-  PetscReal  b;            /* CURVATURE: b of eq. (7) */
-  PetscReal  zeta;         /* CURVATURE: regularization interval ζ Δt_max */
-  PetscReal  alpha;        /* CURVATURE: α of eq. (10) */
-  PetscBool  reject;       /* CURVATURE: redo intervals whose curvature grew */
-  PetscReal  reject_tol;   /* CURVATURE: ... when that shortens the steps by more than this fraction */
-  PetscReal  tol;          /* TRUNCATION, LOCAL_ERROR: tolerance */
-  PetscReal  ratio;        /* APPARENT_FREQUENCY: fraction of 2/ω */
-  PetscBool  canreject;    /* the type can reject steps (set by the constructor); it does when reject is set */
-  PetscReal  curvature;    /* k of eq. (5), last step */
-  PetscReal  estimate;     /* the type's indicator, last step */
-  PetscInt   rejections;   /* intervals rejected */
-  PetscInt   discarded;    /* steps thrown away with them */
+  MPI_Comm            comm;         /* communicator of the domain */
+  char               *type;         /* registered name */
+  MbAdaptOps          ops;          /* filled by the constructor */
+  void               *data;         /* implementation data, its parameters included */
+  const MbAdaptParam *params;       /* the type's parameters (set by the constructor) */
+  PetscInt            nparams;      /* how many */
+  PetscReal           dtmin, dtmax; /* step limits (0 until set: the run's first step then) */
+  PetscReal           curvature;    /* k of eq. (5), last step */
+  PetscReal           estimate;     /* the type's indicator, last step */
+  PetscInt            rejections;   /* intervals rejected */
+  PetscInt            discarded;    /* steps thrown away with them */
 };
 
 PETSC_INTERN PetscErrorCode MbAdaptCreate_Fixed(MbAdapt);
@@ -38,6 +46,10 @@ PETSC_INTERN PetscErrorCode MbAdaptCreate_LocalError(MbAdapt);
 PETSC_INTERN PetscErrorCode MbAdaptCreate_Frequency(MbAdapt);
 PETSC_INTERN PetscErrorCode MbAdaptRegisterAll(void);
 PETSC_INTERN PetscErrorCode MbAdaptFinalizePackage(void);
+
+/* The constructor's part for a type with parameters: data of size bytes (zeroed) holding
+   the parameters of table params[0..n) at their defaults. */
+PETSC_INTERN PetscErrorCode MbAdaptSetUpData(MbAdapt a, size_t size, PetscInt n, const MbAdaptParam params[]);
 
 /* h clamped to [dtmin, dtmax] */
 static inline PetscReal MbAdaptClamp(MbAdapt a, PetscReal h) { return PetscMax(a->dtmin, PetscMin(a->dtmax, h)); }

@@ -5,6 +5,7 @@
 #include "../scheme/schemeimpl.h"
 #include "../solver/solverimpl.h"
 #include "../adapt/adaptimpl.h"
+#include "../constraint/model/modelimpl.h"
 
 const char *const MbPhaseNames[] = {"MbStepBegin", "MbGhost", "MbDetect", "MbLocDyn", "MbSolve", "MbStepEnd", "MbReduce", "MbBalance", "MbOutput"};
 PetscLogEvent     MB_PhaseEvent[MB_PHASE_COUNT];
@@ -30,6 +31,7 @@ PetscErrorCode MbInitialize(void)
   PetscCall(MbSchemeRegisterAll());
   PetscCall(MbSolverRegisterAll());
   PetscCall(MbAdaptRegisterAll());
+  PetscCall(MbContactModelRegisterAll());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -40,6 +42,7 @@ PetscErrorCode MbFinalize(void)
   PetscCall(MbSchemeFinalizePackage());
   PetscCall(MbSolverFinalizePackage());
   PetscCall(MbAdaptFinalizePackage());
+  PetscCall(MbContactModelFinalizePackage());
   MbInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,6 +8,7 @@
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
 #include "../shape/shapeimpl.h"
+#include "../constraint/model/modelimpl.h"
 
 typedef struct {
   MbGeomPrim g;     /* spatial primitive */
@@ -196,24 +197,6 @@ static PetscErrorCode SortPairs(PetscInt n, PairKey pk[], const Item item[], Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PENALTY_SOLVER: a spring-dashpot normal force R_N = max(0, −k·gap − c·V_N) and Coulomb
-   friction regularized near sliding velocity zero, R_T = −μ R_N V_T / √(|V_T|² + δ²), with V
-   the relative velocity at the start of the step (explicit). */
-static PetscErrorCode PenaltyForce(const MbSurfMat *mat, MbCon *c)
-{
-  const PetscReal delta = 1e-6;
-  PetscReal       vt;
-  PetscFunctionBegin;
-  PetscCheck(mat->spring > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-             "PENALTY_SOLVER: contact between surfaces %" PetscInt_FMT " and %" PetscInt_FMT " (bodies %" PetscInt_FMT " and %" PetscInt_FMT ") has no spring: give SURFACE_MATERIAL(model='SPRING_DASHPOT', spring=k > 0, dashpot=...)", c->surf[0],
-             c->surf[1], c->body[0], c->body[1]);
-  c->R[2] = PetscMax(0.0, -mat->spring * c->gap - mat->dashpot * c->V[2]);
-  vt      = PetscSqrtReal(c->V[0] * c->V[0] + c->V[1] * c->V[1] + delta * delta);
-  c->R[0] = -mat->friction * c->R[2] * c->V[0] / vt;
-  c->R[1] = -mat->friction * c->R[2] * c->V[1] / vt;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode Push(MbCon **list, PetscInt *n, PetscInt *cap, MbCon **c)
 {
   PetscFunctionBegin;
@@ -297,7 +280,7 @@ static void SortPointsByFeature(PetscInt n, MbContactPoint pts[])
 PetscErrorCode MbDomainDetect(MbDomain d)
 {
   PetscInt   nslot = d->nbody + d->nghost, nitem = 0, nv = 0, npairs = 0, *pairs = NULL, n = 0, cap = 0, npen = 0, pcap = 0, lastid = PETSC_MIN_INT;
-  PetscBool  byid = PETSC_TRUE;
+  PetscBool  byid = PETSC_TRUE, forces;
   Item      *item;
   MbBox     *box;
   PetscReal *vbuf, *vp;
@@ -306,6 +289,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   MbCon     *list = NULL, *old = d->con, *pen = NULL;
   FilterCtx  fc;
   PetscFunctionBegin;
+  PetscCall(MbContactModelIsForce(d->contact, &forces));
   /* joints, by joint number: the first rows */
   for (PetscInt j = 0; j < d->njoint; j++) {
     MbJoint *jt = &d->joint[j];
@@ -382,7 +366,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   PetscCall(PetscFree(pairs));
   /* room for a point per pair (a sphere's pairs make one at most) in one allocation, not
      a copy of the list at each doubling */
-  if (npairs && d->penalty) {
+  if (npairs && forces) {
     pcap = npairs;
     PetscCall(PetscMalloc1(pcap, &pen));
   } else if (npairs) {
@@ -393,7 +377,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
      the pairs by key, then each pair's points by feature. Penalty contacts are no rows:
      they keep the order of the pairs from the broad phase, as their forces are summed in
      that order. */
-  if (!d->penalty) PetscCall(SortPairs(npairs, pk, item, nslot));
+  if (!forces) PetscCall(SortPairs(npairs, pk, item, nslot));
   PetscCall(OldIndexCreate(d->ncon, old, &oi));
   for (PetscInt k = 0; k < npairs; k++) {
     const Item    *A = &item[pk[k].a], *Bi = &item[pk[k].b];
@@ -408,13 +392,13 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     if (k + 2 < npairs) MbBodyPrefetch(d->all[item[pk[k + 2].a].body]), MbBodyPrefetch(d->all[item[pk[k + 2].b].body]);
     if (k + 1 < npairs) MbBodyPrefetchState(d->all[item[pk[k + 1].a].body], PETSC_TRUE), MbBodyPrefetchState(d->all[item[pk[k + 1].b].body], PETSC_TRUE);
     PetscCall(MbCollide(&A->g, &Bi->g, d->geps, d->geps, &np, pts));
-    if (!d->penalty) SortPointsByFeature(np, pts);
+    if (!forces) SortPointsByFeature(np, pts);
     for (PetscInt m = 0; m < np; m++) {
       MbCon           *c;
       MbBody           b[2];
       const MbSurfMat *mat;
       PetscInt         prev;
-      if (d->penalty)
+      if (forces)
         PetscCall(Push(&pen, &npen, &pcap, &c));
       else
         PetscCall(Push(&list, &n, &cap, &c));
@@ -449,7 +433,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       /* Solfec's restitution: Ū_N = U_N + e·min(0, V_N), V at the start of the step */
       PetscCall(MbConVelocity(c, b, PETSC_TRUE, c->V));
       c->law.bias[2] = mat->restitution * PetscMin(0.0, c->V[2]);
-      if (d->penalty) PetscCall(PenaltyForce(mat, c));
+      PetscCall(MbContactModelForce(d->contact, mat, c));
     }
   }
   PetscCall(PetscFree(oi.k));

@@ -29,6 +29,7 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->imbalance     = 1.0;
   d->hcrit_body    = -1;
   PetscCall(MbSolverCreate(comm, &d->solver));
+  PetscCall(MbContactModelCreate(comm, &d->contact));
   PetscCall(MbLocDynCreate(d, &d->ld));
   *dom = d;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -64,6 +65,7 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
     if (d->spring[j].destroy) PetscCall(d->spring[j].destroy(d->spring[j].ctx));
   PetscCall(PetscFree(d->spring));
   PetscCall(MbSolverDestroy(&d->solver));
+  PetscCall(MbContactModelDestroy(&d->contact));
   PetscCall(MbDomainAdaptDestroy(d)); /* adaptive.c */
   PetscCall(PetscFree(d->mon));
   PetscCall(PetscFree(d->body));
@@ -104,6 +106,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   PetscCheck(d->gskin >= 0 && d->gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gskin);
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
+  PetscCall(MbContactModelSetFromOptions(d->contact));
   PetscCall(MbLocDynSetFromOptions(d->ld));
   { /* -mb_adapt_type makes the run adaptive even when the deck has no TIME_ADAPT */
     PetscBool has;
@@ -468,7 +471,9 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(PhaseEnd(d, MB_PHASE_DETECT, t0));
     if (d->npen || d->nfpen || d->njoint) {
       PetscCall(MbDomainApplyPenalty(d));
-      if (d->penalty && d->njoint) { /* joints see the velocities with the penalty forces */
+      PetscBool forces;
+      PetscCall(MbContactModelIsForce(d->contact, &forces));
+      if (forces && d->njoint) { /* joints see the velocities with the penalty forces */
         PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
         PetscCall(MbDomainGhostRefresh(d));
         PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));

@@ -6,6 +6,7 @@
 #include <moreau/mbdomain.h>
 #include <moreau/mbadapt.h>
 #include <moreau/mblocdyn.h>
+#include <moreau/mbcontactmodel.h>
 #include "../constraint/constraint.h"
 
 /* A growing byte buffer: one message (exchange.c). */
@@ -83,23 +84,23 @@ struct _p_MbDomain {
     PetscErrorCode (*destroy)(void *);
   } * cb;
   /* constraints (interact.c, detect.c) */
-  PetscReal  geps; /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
-  PetscInt   nmat; /* surface materials */
-  MbSurfMat *mat;
-  PetscInt   njoint; /* joints given by the deck */
-  MbJoint   *joint;
-  PetscInt   ncon; /* constraints this rank owns this step, sorted by key; rows rstart.. */
-  MbCon     *con;
-  PetscInt   nfor;  /* constraints other ranks own that touch this rank's bodies */
-  MbCon     *fcon;  /* (their records, rows included: W blocks, reactions) */
-  PetscInt   nfpen; /* penalty contacts other ranks own on this rank's bodies */
-  MbCon     *fpen;
-  PetscInt   nconglobal;   /* constraints on all ranks (rows of W) */
-  PetscInt   rstart, rend; /* block rows this rank owns */
-  PetscInt   ncontacts;    /* contacts (not joints) this rank owns, penalty ones included */
-  PetscBool  penalty;      /* PENALTY_SOLVER: contacts are spring-dashpot forces ... */
-  PetscInt   npen;         /* ... kept here by their owner (fpen: other ranks' on this rank's bodies), not in W */
-  MbCon     *pen;
+  PetscReal      geps; /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
+  PetscInt       nmat; /* surface materials */
+  MbSurfMat     *mat;
+  PetscInt       njoint; /* joints given by the deck */
+  MbJoint       *joint;
+  PetscInt       ncon; /* constraints this rank owns this step, sorted by key; rows rstart.. */
+  MbCon         *con;
+  PetscInt       nfor;  /* constraints other ranks own that touch this rank's bodies */
+  MbCon         *fcon;  /* (their records, rows included: W blocks, reactions) */
+  PetscInt       nfpen; /* penalty contacts other ranks own on this rank's bodies */
+  MbCon         *fpen;
+  PetscInt       nconglobal;   /* constraints on all ranks (rows of W) */
+  PetscInt       rstart, rend; /* block rows this rank owns */
+  PetscInt       ncontacts;    /* contacts (not joints) this rank owns, penalty ones included */
+  MbContactModel contact;      /* what a contact becomes: a row of W or a force (PENALTY_SOLVER) ... */
+  PetscInt       npen;         /* ... kept here by their owner (fpen: other ranks' on this rank's bodies), not in W */
+  MbCon         *pen;
   /* local dynamics (locdyn.c) and solver */
   MbSolver solver;                                /* the constraint solver */
   PetscInt failure;                               /* on a solver failure: 0 CONTINUE, 1 EXIT, 2 CALLBACK */

@@ -84,9 +84,9 @@ PetscErrorCode MbDomainSetSolverFailure(MbDomain d, PetscInt policy, PetscErrorC
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainSetPenalty(MbDomain d, PetscBool flg)
+PetscErrorCode MbDomainGetContactModel(MbDomain d, MbContactModel *m)
 {
-  d->penalty = flg;
+  *m = d->contact;
   return PETSC_SUCCESS;
 }
 

@@ -855,16 +855,20 @@ static PetscErrorCode PyFailureCall(MbDomain dom, void *ctx)
 /* solfec_solver(h, type, epsilon, maxit, failure, callback, data): before each RUN */
 static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
 {
-  int         h, maxit, failure;
-  const char *type;
-  double      eps;
-  PyObject   *fn, *data;
-  Sol        *s;
-  MbSolver    sv;
+  int            h, maxit, failure;
+  const char    *type;
+  double         eps;
+  PyObject      *fn, *data;
+  Sol           *s;
+  MbSolver       sv;
+  MbContactModel cm;
   if (!PyArg_ParseTuple(args, "isdiiOO", &h, &type, &eps, &maxit, &failure, &fn, &data) || !(s = GetSol(h))) return NULL;
   MB_TRY(PyExc_RuntimeError, MbDomainGetSolver(s->dom, &sv));
-  MB_TRY(PyExc_RuntimeError, MbDomainSetPenalty(s->dom, strcmp(type, "penalty") ? PETSC_FALSE : PETSC_TRUE));
-  if (!strcmp(type, "penalty")) type = MBSOLVERGS; /* joints */
+  MB_TRY(PyExc_RuntimeError, MbDomainGetContactModel(s->dom, &cm));
+  /* PENALTY_SOLVER: contacts are spring-dashpot forces, joints rows for Gauss-Seidel */
+  MB_TRY(PyExc_RuntimeError, MbContactModelSetType(cm, strcmp(type, "penalty") ? MBCONTACTROWS : MBCONTACTPENALTY));
+  MB_TRY(PyExc_ValueError, MbContactModelSetFromOptions(cm)); /* options override the deck */
+  if (!strcmp(type, "penalty")) type = MBSOLVERGS;
   MB_TRY(PyExc_ValueError, MbSolverSetTolerances(sv, eps, maxit));
   MB_TRY(PyExc_ValueError, MbSolverSetFromOptions(sv)); /* options override the deck */
   Py_CLEAR(Failure.fn);
@@ -875,23 +879,29 @@ static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
-/* solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio): TIME_ADAPT, on
-   every rank alike. dtmin = dtmax = 0: not given (the controller takes the deck's step as
-   dtmax and a hundredth of it as dtmin). -mb_adapt_* options override. */
+/* solfec_adapt(h, kind, dtmin, dtmax, params): TIME_ADAPT, on every rank alike.
+   dtmin = dtmax = 0: not given (the controller takes the deck's step as dtmax and a
+   hundredth of it as dtmin). params: {name: value} of the controller's own parameters
+   (MbAdaptSetParameter checks each name and value). -mb_adapt_* options override. */
 static PyObject *py_solfec_adapt(PyObject *self, PyObject *args)
 {
-  int         h, reject;
+  int         h;
   const char *kind;
-  double      dtmin, dtmax, b, zeta, alpha, tol, ratio;
+  double      dtmin, dtmax;
+  PyObject   *params, *key, *val;
+  Py_ssize_t  pos = 0;
   Sol        *s;
   MbAdapt     a;
-  if (!PyArg_ParseTuple(args, "isdddddpdd", &h, &kind, &dtmin, &dtmax, &b, &zeta, &alpha, &reject, &tol, &ratio) || !(s = GetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "isddO!", &h, &kind, &dtmin, &dtmax, &PyDict_Type, &params) || !(s = GetSol(h))) return NULL;
   MB_TRY(PyExc_RuntimeError, MbDomainGetAdapt(s->dom, &a));
   MB_TRY(PyExc_ValueError, MbAdaptSetType(a, kind));
   if (dtmin > 0 || dtmax > 0) MB_TRY(PyExc_ValueError, MbAdaptSetStepLimits(a, dtmin, dtmax));
-  MB_TRY(PyExc_ValueError, MbAdaptCurvatureSetParameters(a, b, zeta, alpha, reject ? PETSC_TRUE : PETSC_FALSE));
-  MB_TRY(PyExc_ValueError, MbAdaptSetTolerance(a, tol));
-  MB_TRY(PyExc_ValueError, MbAdaptSetRatio(a, ratio));
+  while (PyDict_Next(params, &pos, &key, &val)) {
+    const char *name = PyUnicode_AsUTF8(key);
+    double      v    = PyFloat_AsDouble(val);
+    if (!name || PyErr_Occurred()) return NULL;
+    MB_TRY(PyExc_ValueError, MbAdaptSetParameter(a, name, v));
+  }
   MB_TRY(PyExc_ValueError, MbAdaptSetFromOptions(a)); /* options override the deck */
   Py_RETURN_NONE;
 }

@@ -106,29 +106,18 @@ PetscErrorCode MbSchemeSetErrorIfNotConverged(MbScheme s, PetscBool flg)
 
 PetscErrorCode MbSchemeSetFromOptions(MbScheme s)
 {
-  PetscReal rtol = s->rtol, p[3] = {0, 0, 0};
-  PetscInt  maxit  = s->maxit;
-  PetscBool set[3] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  PetscReal rtol  = s->rtol;
+  PetscInt  maxit = s->maxit;
   PetscFunctionBegin;
   PetscOptionsBegin(s->comm, NULL, "Time integration scheme options", "MbScheme");
   PetscCall(PetscOptionsReal("-mb_scheme_rtol", "Newton tolerance of implicit schemes, relative and scaled by h", "MbSchemeSetTolerances", rtol, &rtol, NULL));
   PetscCall(PetscOptionsInt("-mb_scheme_max_it", "Newton iteration cap of implicit schemes", "MbSchemeSetTolerances", maxit, &maxit, NULL));
   PetscCall(PetscOptionsBool("-mb_scheme_error_if_not_converged", "Stop when an implicit scheme's Newton does not converge", "MbScheme", s->error_if_not_converged, &s->error_if_not_converged, NULL));
-  PetscCall(PetscOptionsReal("-mb_scheme_rho_inf", "GALPHA: spectral radius at infinite frequency, in [0, 1]", "MbSchemeSetParameter", p[0], &p[0], &set[0]));
-  PetscCall(PetscOptionsReal("-mb_scheme_rho_b", "EGALPHA: spectral radius at the bifurcation frequency, in [0, 1]", "MbSchemeSetParameter", p[1], &p[1], &set[1]));
-  PetscCall(PetscOptionsReal("-mb_scheme_beta", "CHUNG_LEE: beta, in [1, 28/27]", "MbSchemeSetParameter", p[2], &p[2], &set[2]));
+  /* a type's parameters are its own options (GALPHA -mb_scheme_rho_inf, EGALPHA
+     -mb_scheme_rho_b, CHUNG_LEE -mb_scheme_beta); the other types do not read them */
+  if (s->ops.setfromoptions) PetscCall(s->ops.setfromoptions(s, PetscOptionsObject));
   PetscOptionsEnd();
   PetscCall(MbSchemeSetTolerances(s, rtol, maxit));
-  /* a parameter option applies to the schemes that have it and is ignored by the others */
-  if (s->ops.setparam) {
-    static const char *const names[3] = {"rho_inf", "rho_b", "beta"};
-    static const char *const owner[3] = {MBGALPHA, MBEGALPHA, MBCHUNGLEE};
-    for (int k = 0; k < 3; k++) {
-      PetscBool mine;
-      PetscCall(PetscStrcmp(s->type, owner[k], &mine));
-      if (set[k] && mine) PetscCall(s->ops.setparam(s, names[k], p[k]));
-    }
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -25,6 +25,7 @@ typedef struct {
   PetscErrorCode (*residual)(MbScheme, MbBody, const PetscReal[], PetscReal[]);        /* IMPLICIT: x, r */
   PetscErrorCode (*finish)(MbScheme, MbBody, PetscReal, const PetscReal[]);            /* IMPLICIT: h, x */
   PetscErrorCode (*setparam)(MbScheme, const char[], PetscReal);                       /* named parameter */
+  PetscErrorCode (*setfromoptions)(MbScheme, PetscOptionItems *);                      /* the type's own options */
 } MbSchemeOps;
 
 struct _p_MbScheme {

@@ -102,7 +102,19 @@ deck bneg <<PY
 $HEAD
 TIME_ADAPT(s, 'CURVATURE', dtmin=1e-5, dtmax=1e-3, b=-1)
 PY
-expect_error "TIME_ADAPT b <= 0" "TIME_ADAPT: b must be > 0, got -1" "$MOREAU" "$TMP/bneg.py"
+expect_error "TIME_ADAPT b <= 0" "TIME_ADAPT: step-size controller CURVATURE: b must be > 0, got -1" "$MOREAU" "$TMP/bneg.py"
+expect_error "TIME_ADAPT b <= 0: the deck line in the traceback" 'File ".*bneg\.py", line 3' "$MOREAU" "$TMP/bneg.py"
+deck kwother <<PY
+$HEAD
+TIME_ADAPT(s, 'LOCAL_ERROR', tol=1e-4, zeta=2.0)
+PY
+expect_error "TIME_ADAPT: a keyword the controller does not have" "TIME_ADAPT: step-size controller LOCAL_ERROR has no parameter zeta; it has: tol, reject" "$MOREAU" "$TMP/kwother.py"
+expect_error "TIME_ADAPT: the same on 2 ranks" "step-size controller LOCAL_ERROR has no parameter zeta; it has: tol, reject" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/kwother.py"
+deck rejbad <<PY
+$HEAD
+TIME_ADAPT(s, 'CURVATURE', reject='MAYBE')
+PY
+expect_error "TIME_ADAPT reject neither ON nor OFF" "TIME_ADAPT: reject must be 'ON' or 'OFF', got 'MAYBE'" "$MOREAU" "$TMP/rejbad.py"
 deck kind <<PY
 $HEAD
 TIME_ADAPT(s, 'CURVY')
@@ -115,4 +127,4 @@ RUN(s, None, 0.01)
 PY
 expect_error "-mb_adapt_type unknown" "unknown step-size controller 'CURVY'; known step-size controllers: FIXED, CURVATURE, TRUNCATION, LOCAL_ERROR, APPARENT_FREQUENCY" "$MOREAU" -mb_adapt_type CURVY "$TMP/plain.py"
 expect_error "-mb_adapt_dtmin > -mb_adapt_dtmax" "dtmin must be <= dtmax, got dtmin 0.1 > dtmax 0.01" "$MOREAU" -mb_adapt_type CURVATURE -mb_adapt_dtmin 0.1 -mb_adapt_dtmax 0.01 "$TMP/plain.py"
-expect_error "-mb_adapt_b <= 0" "curvature b must be > 0, got 0" "$MOREAU" -mb_adapt_type CURVATURE -mb_adapt_b 0 "$TMP/plain.py"
+expect_error "-mb_adapt_b <= 0" "step-size controller CURVATURE: b must be > 0, got 0" "$MOREAU" -mb_adapt_type CURVATURE -mb_adapt_b 0 "$TMP/plain.py"

@@ -122,6 +122,23 @@ for s in CDM EGALPHA CHUNG_LEE GALPHA; do
   check "penalty_ball with -mb_scheme $s prints PASSED" grep -qx PASSED <<<"$out"
 done
 
+# --- the contact model is a registered part: -mb_contact_model spring_dashpot makes a
+# Gauss-Seidel deck's contacts the penalty forces of PENALTY_SOLVER (the same /history);
+# without it the ball rests on the Signorini contact at zero gap and the check fails
+sed 's/PENALTY_SOLVER()/GAUSS_SEIDEL_SOLVER(1e-6, 100)/' "$CASES/penalty_ball.py" >"$TMP/pb_gs.py"
+timeout 120 "$MOREAU" -mb_output_dir "$TMP/pbm" -mb_contact_model spring_dashpot "$TMP/pb_gs.py" >"$TMP/pb_gs.txt" 2>&1
+check "GAUSS_SEIDEL_SOLVER with -mb_contact_model spring_dashpot: penalty_ball prints PASSED" grep -qx PASSED "$TMP/pb_gs.txt"
+timeout 120 "$MOREAU" -mb_output_dir "$TMP/pbr" "$TMP/pb_gs.py" >"$TMP/pb_rows.txt" 2>&1
+check "the same deck with rows for the solver does not (the check discriminates)" grep -qx FAILED "$TMP/pb_rows.txt"
+timeout 120 "$MOREAU" -mb_output_dir "$TMP/pbp" "$CASES/penalty_ball.py" >/dev/null 2>&1
+check "-mb_contact_model spring_dashpot and PENALTY_SOLVER write the same /history" "$PY" -c '
+import sys, h5py, numpy as np
+a, b = (h5py.File(f, "r")["history"] for f in sys.argv[1:3])
+keys = [k for k in a if k != "walltime"]
+sys.exit(0 if keys and all(np.array_equal(a[k][:], b[k][:]) for k in keys) else 1)' "$TMP/pbm/pb_gs.h5" "$TMP/pbp/penalty_ball.h5"
+expect_error "-mb_contact_model with an unknown name" "unknown contact model 'nosuch'; known contact models: signorini_coulomb, spring_dashpot" "$MOREAU" -mb_output_dir "$TMP/pbx" -mb_contact_model nosuch "$CASES/penalty_ball.py"
+expect_error "-mb_contact_penalty_delta 0" "contact model spring_dashpot: delta \\(the friction regularization speed\\) must be > 0, got 0" "$MOREAU" -mb_output_dir "$TMP/pbx" -mb_contact_penalty_delta 0 "$CASES/penalty_ball.py"
+
 # --- the critical step estimate: 2/sqrt(k (1/m1 + 1/m2)) of the stiffest spring or penalty material
 cat >"$TMP/crit.py" <<PY
 import math

@@ -30,7 +30,10 @@ static void test_curvature_steps(void **state)
   MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
   MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
   MB_OK(MbAdaptSetStepLimits(a, dtmin, dtmax));
-  MB_OK(MbAdaptCurvatureSetParameters(a, b, 10.0, 0.5, PETSC_FALSE));
+  MB_OK(MbAdaptSetParameter(a, "b", b));
+  MB_OK(MbAdaptSetParameter(a, "zeta", 10.0));
+  MB_OK(MbAdaptSetParameter(a, "alpha", 0.5));
+  MB_OK(MbAdaptSetParameter(a, "reject", 0));
   MB_OK(MbAdaptStart(a, 0.0, 1e-3, &h));
   MB_CLOSE(h, dtmax, 0); /* k_(m−1) = 0 at the start: Δt_max */
   d = One(h, h, 0, 0.0, 2.0, 0);
@@ -53,7 +56,10 @@ static void test_regularization(void **state)
   MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
   MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
   MB_OK(MbAdaptSetStepLimits(a, 1e-6, dtmax));
-  MB_OK(MbAdaptCurvatureSetParameters(a, 1e-3, 3.0, 0.5, PETSC_FALSE));
+  MB_OK(MbAdaptSetParameter(a, "b", 1e-3));
+  MB_OK(MbAdaptSetParameter(a, "zeta", 3.0));
+  MB_OK(MbAdaptSetParameter(a, "alpha", 0.5));
+  MB_OK(MbAdaptSetParameter(a, "reject", 0));
   MB_OK(MbAdaptStart(a, 0.0, dtmax, &h));
   /* interval 1: k = 4 throughout; it ends (accepted) at the step reaching t = ζ Δt_max */
   do {
@@ -98,7 +104,10 @@ static void test_rejection(void **state)
   MB_OK(MbAdaptUsesCheckpoints(a, &flg));
   assert_false(flg);
   MB_OK(MbAdaptSetStepLimits(a, 1e-5, dtmax));
-  MB_OK(MbAdaptCurvatureSetParameters(a, b, 2.0, 0.5, PETSC_TRUE));
+  MB_OK(MbAdaptSetParameter(a, "b", b));
+  MB_OK(MbAdaptSetParameter(a, "zeta", 2.0));
+  MB_OK(MbAdaptSetParameter(a, "alpha", 0.5));
+  MB_OK(MbAdaptSetParameter(a, "reject", 1));
   MB_OK(MbAdaptUsesCheckpoints(a, &flg));
   assert_true(flg);
   MB_OK(MbAdaptStart(a, 0.0, dtmax, &h));
@@ -136,7 +145,7 @@ static void test_error_controllers(void **state)
   /* TRUNCATION (seed 002): e = h³/6 ‖Δa/h‖, next h = 0.9 (6 tol / ‖d'''‖)^(1/3) */
   MB_OK(MbAdaptSetType(a, MBADAPTTRUNC));
   MB_OK(MbAdaptSetStepLimits(a, 1e-9, 1.0));
-  MB_OK(MbAdaptSetTolerance(a, tol));
+  MB_OK(MbAdaptSetParameter(a, "tol", tol));
   MB_OK(MbAdaptStart(a, 0, hn, &h));
   d = One(2 * hn, hn, hn, 1.0, 0.0, da);
   MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
@@ -145,7 +154,7 @@ static void test_error_controllers(void **state)
   MB_CLOSE(h, PetscMin(0.9 * cbrt(6 * tol / (da / hn)), 2 * hn), 1e-15);
   /* LOCAL_ERROR (Zienkiewicz–Xie): η = h²/6 ‖Δa‖ / ‖d‖ with ‖d‖ = 1 here */
   MB_OK(MbAdaptSetType(a, MBADAPTLOCALERR));
-  MB_OK(MbAdaptSetTolerance(a, 1e-8));
+  MB_OK(MbAdaptSetParameter(a, "tol", 1e-8));
   MB_OK(MbAdaptStart(a, 0, hn, &h));
   MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
   MB_OK(MbAdaptGetIndicators(a, NULL, &est));
@@ -153,7 +162,7 @@ static void test_error_controllers(void **state)
   MB_CLOSE(h, hn * cbrt(1e-8 / est), 1e-15);
   /* APPARENT_FREQUENCY (Park–Underwood): ω² = ‖Δa‖ / (‖ḋ‖ h̄), step ratio 2/ω */
   MB_OK(MbAdaptSetType(a, MBADAPTFREQ));
-  MB_OK(MbAdaptSetRatio(a, 0.5));
+  MB_OK(MbAdaptSetParameter(a, "ratio", 0.5));
   MB_OK(MbAdaptStart(a, 0, hn, &h));
   d = One(2 * hn, hn, hn, 2.0, 0.0, 2.0 * 1e4 * hn); /* ω² = 1e4 */
   MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
@@ -184,10 +193,30 @@ static void test_errors(void **state)
     MB_CLOSE(lo, 1e-4, 1e-18);
     MB_CLOSE(hi, 0.5, 0);
   }
-  MB_FAILS(MbAdaptCurvatureSetParameters(a, 0, 1, 0.5, PETSC_FALSE), "curvature b must be > 0, got 0");
-  MB_FAILS(MbAdaptCurvatureSetParameters(a, 1, 1, 1.0, PETSC_FALSE), "curvature alpha must be in [0, 1), got 1");
-  MB_FAILS(MbAdaptSetTolerance(a, 0), "tolerance must be > 0, got 0");
-  MB_FAILS(MbAdaptSetRatio(a, 1.5), "ratio must be in (0, 1], got 1.5");
+  /* each type owns its parameters: names checked against the type's, values against their ranges */
+  MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
+  MB_FAILS(MbAdaptSetParameter(a, "b", 0), "step-size controller CURVATURE: b must be > 0, got 0");
+  MB_FAILS(MbAdaptSetParameter(a, "alpha", 1.0), "step-size controller CURVATURE: alpha must be in [0, 1), got 1");
+  MB_FAILS(MbAdaptSetParameter(a, "reject", 0.5), "step-size controller CURVATURE: reject is a yes/no switch (0 or 1), got 0.5");
+  MB_FAILS(MbAdaptSetParameter(a, "tol", 1e-3), "step-size controller CURVATURE has no parameter tol; it has: b, zeta, alpha, reject, reject_tol");
+  {
+    PetscReal v;
+    PetscBool ck;
+    MB_OK(MbAdaptGetParameter(a, "alpha", &v));
+    MB_CLOSE(v, 0.5, 0); /* seed 004's */
+    MB_OK(MbAdaptUsesCheckpoints(a, &ck));
+    assert_false(ck);
+    MB_OK(MbAdaptSetParameter(a, "reject", 1));
+    MB_OK(MbAdaptUsesCheckpoints(a, &ck));
+    assert_true(ck);
+  }
+  MB_OK(MbAdaptSetType(a, MBADAPTTRUNC));
+  MB_FAILS(MbAdaptSetParameter(a, "tol", 0), "step-size controller TRUNCATION: tol must be > 0, got 0");
+  MB_FAILS(MbAdaptSetParameter(a, "reject", 1), "step-size controller TRUNCATION has no parameter reject; it has: tol");
+  MB_OK(MbAdaptSetType(a, MBADAPTFREQ));
+  MB_FAILS(MbAdaptSetParameter(a, "ratio", 1.5), "step-size controller APPARENT_FREQUENCY: ratio must be in (0, 1], got 1.5");
+  MB_OK(MbAdaptSetType(a, MBADAPTFIXED));
+  MB_FAILS(MbAdaptSetParameter(a, "b", 1), "step-size controller FIXED has no parameters (got b)");
   MB_OK(MbAdaptDestroy(&a));
 }
 

@@ -19,7 +19,7 @@
    - a redone interval is integrated at the fixed step Δt(k_m); if it ends with a still
      larger k_m it is redone again (at most MAXREDO times, or until Δt = Δt_min);
    - a rejection whose redo would shorten the interval's largest step by less than the
-     fraction reject_tol (default 1 %; MbAdaptCurvatureSetRejectTolerance) is not made. */
+     fraction reject_tol (default 1 %; MbAdaptSetParameter) is not made. */
 #include "../adaptimpl.h"
 
 #define MAXREDO 4
@@ -32,23 +32,37 @@ static const char LagesCitation[] = "@article{lages2010adaptive,\n"
 static PetscBool  LagesCited      = PETSC_FALSE;
 
 typedef struct {
-  PetscReal kprev;   /* k_(m−1): regularized curvature at the end of the last interval */
-  PetscReal kmax;    /* maxk(t_m, t): largest k in this interval so far */
-  PetscReal kstart;  /* k(t_m), measured by the step that ended at t_m (0 at a run's start) */
-  PetscReal tc;      /* start of this interval (an accepted state) */
-  PetscReal hlarge;  /* largest step taken in this interval */
-  PetscInt  n;       /* steps in this interval */
-  PetscBool redo;    /* this pass redoes the interval at the fixed step hredo */
-  PetscReal hredo;   /* Δt(k_m) of the rejection */
-  PetscInt  nredo;   /* passes redone for this interval */
-  PetscBool started; /* a run began */
+  PetscReal kprev;      /* k_(m−1): regularized curvature at the end of the last interval */
+  PetscReal kmax;       /* maxk(t_m, t): largest k in this interval so far */
+  PetscReal kstart;     /* k(t_m), measured by the step that ended at t_m (0 at a run's start) */
+  PetscReal tc;         /* start of this interval (an accepted state) */
+  PetscReal hlarge;     /* largest step taken in this interval */
+  PetscInt  n;          /* steps in this interval */
+  PetscBool redo;       /* this pass redoes the interval at the fixed step hredo */
+  PetscReal hredo;      /* Δt(k_m) of the rejection */
+  PetscInt  nredo;      /* passes redone for this interval */
+  PetscBool started;    /* a run began */
+  PetscReal b;          /* b of eq. (7) */
+  PetscReal zeta;       /* regularization interval ζ Δt_max */
+  PetscReal alpha;      /* α of eq. (10) */
+  PetscReal reject;     /* 1: redo intervals whose curvature grew */
+  PetscReal reject_tol; /* ... when that shortens the steps by more than this fraction */
 } Curv;
 
+static const MbAdaptParam CurvParams[] = {
+    {"b", "b of dt = dtmax exp(-b k)", offsetof(Curv, b), 1.0, 0, PETSC_MAX_REAL, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
+    {"zeta", "regularization interval in units of dtmax", offsetof(Curv, zeta), 1.0, 0, PETSC_MAX_REAL, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
+    /* seed 004, section 3: "a constant α = 1/2 was employed" */
+    {"alpha", "weight of the previous interval's curvature", offsetof(Curv, alpha), 0.5, 0, 1, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},
+    {"reject", "redo an interval whose curvature grew", offsetof(Curv, reject), 0, 0, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE},
+    {"reject_tol", "reject only when the redo's steps are shorter by more than this fraction", offsetof(Curv, reject_tol), 0.01, 0, 1, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},
+};
+
 /* eq. (7) */
-static PetscReal StepOf(MbAdapt a, PetscReal k) { return PetscMax(a->dtmax * PetscExpReal(-a->b * k), a->dtmin); }
+static PetscReal StepOf(MbAdapt a, PetscReal k) { return PetscMax(a->dtmax * PetscExpReal(-((Curv *)a->data)->b * k), a->dtmin); }
 
 /* eq. (10) */
-static PetscReal Regularized(MbAdapt a, const Curv *c) { return c->kmax < c->kprev ? a->alpha * c->kprev + (1 - a->alpha) * c->kmax : c->kmax; }
+static PetscReal Regularized(MbAdapt a, const Curv *c) { return c->kmax < c->kprev ? c->alpha * c->kprev + (1 - c->alpha) * c->kmax : c->kmax; }
 
 static PetscErrorCode CurvStart(MbAdapt a, PetscReal t, PetscReal h0, PetscReal *h)
 {
@@ -78,9 +92,9 @@ static PetscErrorCode CurvPost(MbAdapt a, const MbAdaptData *dat, PetscBool last
   km          = Regularized(a, c);
   a->estimate = km;
   *h          = c->redo ? c->hredo : StepOf(a, km);
-  if (!(last || dat->t >= c->tc + a->zeta * a->dtmax - 1e-9 * dat->h)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!(last || dat->t >= c->tc + c->zeta * a->dtmax - 1e-9 * dat->h)) PetscFunctionReturn(PETSC_SUCCESS);
   /* the interval ends here */
-  if (a->reject && km > c->kprev && StepOf(a, km) < (1 - a->reject_tol) * c->hlarge && c->nredo < MAXREDO) {
+  if (c->reject != 0 && km > c->kprev && StepOf(a, km) < (1 - c->reject_tol) * c->hlarge && c->nredo < MAXREDO) {
     a->rejections++;
     a->discarded += c->n;
     c->hredo = StepOf(a, km);
@@ -108,9 +122,10 @@ static PetscErrorCode CurvPost(MbAdapt a, const MbAdaptData *dat, PetscBool last
 
 static PetscErrorCode CurvView(MbAdapt a, PetscViewer v)
 {
+  const Curv *c = (const Curv *)a->data;
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "  b %g, zeta %g (interval %g), alpha %g, reject %s; %" PetscInt_FMT " intervals rejected, %" PetscInt_FMT " steps discarded\n", (double)a->b, (double)a->zeta, (double)(a->zeta * a->dtmax), (double)a->alpha,
-                                   a->reject ? "yes" : "no", a->rejections, a->discarded));
+  PetscCall(PetscViewerASCIIPrintf(v, "  b %g, zeta %g (interval %g), alpha %g, reject %s; %" PetscInt_FMT " intervals rejected, %" PetscInt_FMT " steps discarded\n", (double)c->b, (double)c->zeta, (double)(c->zeta * a->dtmax), (double)c->alpha,
+                                   c->reject != 0 ? "yes" : "no", a->rejections, a->discarded));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,14 +138,11 @@ static PetscErrorCode CurvDestroy(MbAdapt a)
 
 PetscErrorCode MbAdaptCreate_Curvature(MbAdapt a)
 {
-  Curv *c;
   PetscFunctionBegin;
-  PetscCall(PetscNew(&c));
-  a->data        = c;
+  PetscCall(MbAdaptSetUpData(a, sizeof(Curv), PETSC_STATIC_ARRAY_LENGTH(CurvParams), CurvParams));
   a->ops.start   = CurvStart;
   a->ops.post    = CurvPost;
   a->ops.view    = CurvView;
   a->ops.destroy = CurvDestroy;
-  a->canreject   = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -17,6 +17,14 @@ static const char PUCitation[] = "@article{park1980variable,\n"
                                  "  volume  = {22}, number = {2}, pages = {241--258}, year = {1980}\n}\n";
 static PetscBool  PUCited      = PETSC_FALSE;
 
+typedef struct {
+  PetscReal ratio; /* the step as a fraction of 2/ω */
+} Freq;
+
+static const MbAdaptParam FreqParams[] = {
+    {"ratio", "step as a fraction of 2/omega", offsetof(Freq, ratio), 0.8, 0, 1, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
+};
+
 static PetscErrorCode FreqStart(MbAdapt a, PetscReal t, PetscReal h0, PetscReal *h)
 {
   PetscFunctionBegin;
@@ -38,7 +46,7 @@ static PetscErrorCode FreqPost(MbAdapt a, const MbAdaptData *dat, PetscBool last
   dd          = PetscSqrtReal(dat->u0u0) * hbar;
   omega2      = dd > 0 ? PetscSqrtReal(dat->dada) / dd : 0;
   a->estimate = PetscSqrtReal(omega2);
-  hs          = omega2 > 0 ? a->ratio * 2 / a->estimate : a->dtmax;
+  hs          = omega2 > 0 ? ((Freq *)a->data)->ratio * 2 / a->estimate : a->dtmax;
   if (hs < dat->h)
     *h = MbAdaptClamp(a, hs);
   else if (hs > 1.2 * dat->h)
@@ -49,14 +57,24 @@ static PetscErrorCode FreqPost(MbAdapt a, const MbAdaptData *dat, PetscBool last
 static PetscErrorCode FreqView(MbAdapt a, PetscViewer v)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "  step = %g * 2/omega\n", (double)a->ratio));
+  PetscCall(PetscViewerASCIIPrintf(v, "  step = %g * 2/omega\n", (double)((Freq *)a->data)->ratio));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FreqDestroy(MbAdapt a)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(a->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbAdaptCreate_Frequency(MbAdapt a)
 {
-  a->ops.start = FreqStart;
-  a->ops.post  = FreqPost;
-  a->ops.view  = FreqView;
-  return PETSC_SUCCESS;
+  PetscFunctionBegin;
+  PetscCall(MbAdaptSetUpData(a, sizeof(Freq), PETSC_STATIC_ARRAY_LENGTH(FreqParams), FreqParams));
+  a->ops.start   = FreqStart;
+  a->ops.post    = FreqPost;
+  a->ops.view    = FreqView;
+  a->ops.destroy = FreqDestroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -19,6 +19,16 @@ static PetscBool  ZXCited      = PETSC_FALSE;
 
 #define NU1 0.5
 
+typedef struct {
+  PetscReal tol;    /* η̄, the relative error aimed at */
+  PetscReal reject; /* 1: redo a step with η > η̄ */
+} Local;
+
+static const MbAdaptParam LocalParams[] = {
+    {"tol", "relative error aimed at", offsetof(Local, tol), 1e-3, 0, PETSC_MAX_REAL, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
+    {"reject", "redo a step whose error is too large", offsetof(Local, reject), 0, 0, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE},
+};
+
 static PetscErrorCode LocalStart(MbAdapt a, PetscReal t, PetscReal h0, PetscReal *h)
 {
   PetscFunctionBegin;
@@ -29,7 +39,8 @@ static PetscErrorCode LocalStart(MbAdapt a, PetscReal t, PetscReal h0, PetscReal
 
 static PetscErrorCode LocalPost(MbAdapt a, const MbAdaptData *dat, PetscBool last, MbAdaptAction *action, PetscReal *h)
 {
-  PetscReal e, eta, nd = PetscSqrtReal(dat->dd);
+  const Local *l = (const Local *)a->data;
+  PetscReal    e, eta, nd = PetscSqrtReal(dat->dd);
   PetscFunctionBegin;
   if (dat->hprev <= 0) {
     a->estimate = 0;
@@ -39,12 +50,12 @@ static PetscErrorCode LocalPost(MbAdapt a, const MbAdaptData *dat, PetscBool las
   e           = dat->h * dat->h / 6 * PetscSqrtReal(dat->dada);
   eta         = e > 0 ? e / PetscMax(nd, PETSC_SMALL * e) : 0;
   a->estimate = eta;
-  if (eta > a->tol || eta < NU1 * a->tol)
-    *h = MbAdaptClamp(a, eta > 0 ? dat->h * PetscCbrtReal(a->tol / eta) : a->dtmax);
+  if (eta > l->tol || eta < NU1 * l->tol)
+    *h = MbAdaptClamp(a, eta > 0 ? dat->h * PetscCbrtReal(l->tol / eta) : a->dtmax);
   else
     *h = MbAdaptClamp(a, dat->h);
-  if (!a->reject) PetscFunctionReturn(PETSC_SUCCESS);
-  if (eta > a->tol && dat->h > a->dtmin * (1 + 1e-9) && *h < dat->h) {
+  if (!l->reject) PetscFunctionReturn(PETSC_SUCCESS);
+  if (eta > l->tol && dat->h > a->dtmin * (1 + 1e-9) && *h < dat->h) {
     a->rejections++;
     a->discarded++;
     *action = MB_ADAPT_REJECT;
@@ -55,16 +66,26 @@ static PetscErrorCode LocalPost(MbAdapt a, const MbAdaptData *dat, PetscBool las
 
 static PetscErrorCode LocalView(MbAdapt a, PetscViewer v)
 {
+  const Local *l = (const Local *)a->data;
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "  relative error target %g, band [%g, 1] of it\n", (double)a->tol, NU1));
+  PetscCall(PetscViewerASCIIPrintf(v, "  relative error target %g, band [%g, 1] of it\n", (double)l->tol, NU1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LocalDestroy(MbAdapt a)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(a->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbAdaptCreate_LocalError(MbAdapt a)
 {
-  a->ops.start = LocalStart;
-  a->ops.post  = LocalPost;
-  a->ops.view  = LocalView;
-  a->canreject = PETSC_TRUE;
-  return PETSC_SUCCESS;
+  PetscFunctionBegin;
+  PetscCall(MbAdaptSetUpData(a, sizeof(Local), PETSC_STATIC_ARRAY_LENGTH(LocalParams), LocalParams));
+  a->ops.start   = LocalStart;
+  a->ops.post    = LocalPost;
+  a->ops.view    = LocalView;
+  a->ops.destroy = LocalDestroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,6 +7,14 @@
    and at most doubling per step (our choices), within [Δt_min, Δt_max]. */
 #include "../adaptimpl.h"
 
+typedef struct {
+  PetscReal tol; /* the local truncation error allowed (length units) */
+} Trunc;
+
+static const MbAdaptParam TruncParams[] = {
+    {"tol", "local truncation error allowed (length units)", offsetof(Trunc, tol), 1e-3, 0, PETSC_MAX_REAL, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
+};
+
 static PetscErrorCode TruncStart(MbAdapt a, PetscReal t, PetscReal h0, PetscReal *h)
 {
   *h = MbAdaptClamp(a, h0);
@@ -23,8 +31,8 @@ static PetscErrorCode TruncPost(MbAdapt a, const MbAdaptData *dat, PetscBool las
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   jerk        = PetscSqrtReal(dat->dada) / (0.5 * (dat->h + dat->hprev));
-  a->estimate = dat->h * dat->h * dat->h / 6 * jerk;                          /* (2-183) */
-  hn          = jerk > 0 ? 0.9 * PetscCbrtReal(6 * a->tol / jerk) : a->dtmax; /* (2-184) */
+  a->estimate = dat->h * dat->h * dat->h / 6 * jerk;                                           /* (2-183) */
+  hn          = jerk > 0 ? 0.9 * PetscCbrtReal(6 * ((Trunc *)a->data)->tol / jerk) : a->dtmax; /* (2-184) */
   *h          = MbAdaptClamp(a, PetscMin(hn, 2 * dat->h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -32,14 +40,24 @@ static PetscErrorCode TruncPost(MbAdapt a, const MbAdaptData *dat, PetscBool las
 static PetscErrorCode TruncView(MbAdapt a, PetscViewer v)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "  truncation error tolerance %g\n", (double)a->tol));
+  PetscCall(PetscViewerASCIIPrintf(v, "  truncation error tolerance %g\n", (double)((Trunc *)a->data)->tol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TruncDestroy(MbAdapt a)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(a->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbAdaptCreate_Truncation(MbAdapt a)
 {
-  a->ops.start = TruncStart;
-  a->ops.post  = TruncPost;
-  a->ops.view  = TruncView;
-  return PETSC_SUCCESS;
+  PetscFunctionBegin;
+  PetscCall(MbAdaptSetUpData(a, sizeof(Trunc), PETSC_STATIC_ARRAY_LENGTH(TruncParams), TruncParams));
+  a->ops.start   = TruncStart;
+  a->ops.post    = TruncPost;
+  a->ops.view    = TruncView;
+  a->ops.destroy = TruncDestroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -12,6 +12,7 @@
 #include "../schemeimpl.h"
 
 typedef struct {
+  PetscReal rho;             /* EGALPHA: ρ_b, the spectral radius at the bifurcation frequency */
   PetscReal am, beta, gamma; /* EGALPHA: α_m, β, γ; CHUNG_LEE: β */
 } ExplicitData;
 
@@ -134,6 +135,7 @@ static PetscErrorCode ClPredict(MbScheme s, MbBody b, PetscReal h)
 
 static PetscErrorCode EgaSetRho(ExplicitData *e, PetscReal rho)
 {
+  e->rho   = rho;
   e->am    = (2 * rho - 1) / (1 + rho);
   e->beta  = (5 - 3 * rho) / ((1 + rho) * (1 + rho) * (2 - rho));
   e->gamma = 1.5 - e->am;
@@ -159,6 +161,30 @@ static PetscErrorCode ExplicitSetParam(MbScheme s, const char name[], PetscReal 
     e->beta = v;
   } else
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s'", s->type, name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EgaSetFromOptions(MbScheme s, PetscOptionItems *PetscOptionsObject)
+{
+  PetscReal rho = ((ExplicitData *)s->data)->rho;
+  PetscBool set;
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "EGALPHA options");
+  PetscCall(PetscOptionsReal("-mb_scheme_rho_b", "EGALPHA: spectral radius at the bifurcation frequency, in [0, 1]", "MbSchemeSetParameter", rho, &rho, &set));
+  PetscOptionsHeadEnd();
+  if (set) PetscCall(ExplicitSetParam(s, "rho_b", rho));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ClSetFromOptions(MbScheme s, PetscOptionItems *PetscOptionsObject)
+{
+  PetscReal beta = ((ExplicitData *)s->data)->beta;
+  PetscBool set;
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "CHUNG_LEE options");
+  PetscCall(PetscOptionsReal("-mb_scheme_beta", "CHUNG_LEE: beta, in [1, 28/27]", "MbSchemeSetParameter", beta, &beta, &set));
+  PetscOptionsHeadEnd();
+  if (set) PetscCall(ExplicitSetParam(s, "beta", beta));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -190,7 +216,8 @@ PetscErrorCode MbSchemeCreate_EGAlpha(MbScheme s)
 {
   PetscFunctionBegin;
   PetscCall(ExplicitSetOps(s, EgaPredict, ExplicitCorrect));
-  s->ops.setparam = ExplicitSetParam;
+  s->ops.setparam       = ExplicitSetParam;
+  s->ops.setfromoptions = EgaSetFromOptions;
   PetscCall(EgaSetRho((ExplicitData *)s->data, 0.5)); /* Lages et al. do not say; a mid value */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -200,8 +227,9 @@ PetscErrorCode MbSchemeCreate_ChungLee(MbScheme s)
   ExplicitData *e;
   PetscFunctionBegin;
   PetscCall(ExplicitSetOps(s, ClPredict, ExplicitCorrect));
-  s->ops.setparam = ExplicitSetParam;
-  e               = (ExplicitData *)s->data;
-  e->beta         = 1.0;
+  s->ops.setparam       = ExplicitSetParam;
+  s->ops.setfromoptions = ClSetFromOptions;
+  e                     = (ExplicitData *)s->data;
+  e->beta               = 1.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,6 +16,7 @@
 #include "../schemeimpl.h"
 
 typedef struct {
+  PetscReal rho;                         /* GALPHA: ρ∞, the spectral radius at infinite frequency */
   PetscReal am, af, beta, gamma, ca, cv; /* the Newmark-α coefficients above */
 } ImplicitData;
 
@@ -82,6 +83,7 @@ static PetscErrorCode ImplicitFinish(MbScheme s, MbBody b, PetscReal h, const Pe
 static PetscErrorCode GaSetRho(MbScheme s, PetscReal rho)
 {
   ImplicitData *e = (ImplicitData *)s->data;
+  e->rho          = rho;
   e->am           = (2 * rho - 1) / (rho + 1);
   e->af           = rho / (rho + 1);
   e->gamma        = 0.5 - e->am + e->af;
@@ -100,6 +102,18 @@ static PetscErrorCode GaSetParam(MbScheme s, const char name[], PetscReal v)
   PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has rho_inf)", s->type, name);
   PetscCheck(v >= 0 && v <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: rho_inf must be in [0, 1], got %g", s->type, (double)v);
   PetscCall(GaSetRho(s, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GaSetFromOptions(MbScheme s, PetscOptionItems *PetscOptionsObject)
+{
+  PetscReal rho = ((ImplicitData *)s->data)->rho;
+  PetscBool set;
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "GALPHA options");
+  PetscCall(PetscOptionsReal("-mb_scheme_rho_inf", "GALPHA: spectral radius at infinite frequency, in [0, 1]", "MbSchemeSetParameter", rho, &rho, &set));
+  PetscOptionsHeadEnd();
+  if (set) PetscCall(GaSetParam(s, "rho_inf", rho));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,7 +155,8 @@ PetscErrorCode MbSchemeCreate_GAlpha(MbScheme s)
 {
   PetscFunctionBegin;
   PetscCall(ImplicitSetOps(s));
-  s->ops.setparam = GaSetParam;
+  s->ops.setparam       = GaSetParam;
+  s->ops.setfromoptions = GaSetFromOptions;
   PetscCall(GaSetRho(s, 0.8)); /* a common default: mild high-frequency dissipation */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
