@@ -70,6 +70,13 @@ PETSC_EXTERN PetscErrorCode MbShapeAddHull(MbShape shape, PetscInt np, const Pet
     Faces are oriented outward against the element's centroid, so a base given clockwise
     still gives a positive volume. Errors on another type, non-finite coordinates, or an
     element with no volume (naming its type and volume). Not collective. */
+/** Record that the shape is one mesh: its primitives, added by MbShapeAddElement, are
+    elements 0 .. ne−1 with nodes enode[eptr[e] .. eptr[e+1]) among the nn nodes X (3·nn).
+    Errors when ne is not the number of primitives, an element's node count is not 4, 5, 6
+    or 8, or a node index is out of range. Appending to the shape forgets the mesh. */
+PETSC_EXTERN PetscErrorCode MbShapeSetMesh(MbShape shape, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[]);
+/** The shape's mesh (borrowed); *nn = 0 when it has none. Any output may be NULL. */
+PETSC_EXTERN PetscErrorCode MbShapeGetMesh(MbShape shape, PetscInt *nn, const PetscReal **X, PetscInt *ne, const PetscInt **eptr, const PetscInt **enode);
 PETSC_EXTERN PetscErrorCode MbShapeAddElement(MbShape shape, PetscInt type, const PetscReal nodes[], const PetscInt surfids[], PetscInt volid);
 
 #endif

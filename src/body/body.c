@@ -28,10 +28,10 @@ static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
 
 /* The kinds, by MbBodyKind: adding a kind is its folder and one line here. */
 static const MbBodyOps *const Kinds[] = {
-    &MbBodyOps_Rigid,       /* MB_BODY_RIGID */
-    &MbBodyOps_Obstacle,    /* MB_BODY_OBSTACLE */
-    &MbBodyOps_PseudoRigid, /* MB_BODY_PSEUDO_RIGID */
-    NULL,                   /* MB_BODY_FEM: to come */
+    &MbBodyOps_Rigid,         /* MB_BODY_RIGID */
+    &MbBodyOps_Obstacle,      /* MB_BODY_OBSTACLE */
+    &MbBodyOps_PseudoRigid,   /* MB_BODY_PSEUDO_RIGID */
+    &MbBodyOps_FiniteElement, /* MB_BODY_FEM */
 };
 
 const MbBodyOps *MbBodyKindOps(MbBodyKind kind) { return kind >= 0 && kind <= MB_BODY_FEM ? Kinds[kind] : NULL; }
@@ -39,8 +39,6 @@ const MbBodyOps *MbBodyKindOps(MbBodyKind kind) { return kind >= 0 && kind <= MB
 PetscErrorCode MbBodyAllocState(MbBody b)
 {
   PetscFunctionBegin;
-  b->nq = b->ops->nq;
-  b->nu = b->ops->nu;
   /* one block: q, u, q0, u0, fext, aux(3) */
   PetscCall(PetscCalloc1(2 * b->nq + 3 * b->nu + 3, &b->q));
   b->u    = b->q + b->nq;
@@ -59,7 +57,7 @@ PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscRe
   MbMassProps      mp;
   const MbBodyOps *ops = MbBodyKindOps(kind);
   PetscFunctionBegin;
-  PetscCheck(ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "body kind %s is not implemented yet (RIGID, OBSTACLE and PSEUDO_RIGID are)", (kind >= 0 && kind <= MB_BODY_FEM) ? MbBodyKinds[kind] : "unknown");
+  PetscCheck(ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "body kind %s is not implemented", (kind >= 0 && kind <= MB_BODY_FEM) ? MbBodyKinds[kind] : "unknown");
   PetscCheck(shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT " has no shape", id);
   PetscCall(MbShapeMassProps(shape, rho, &mp)); /* before allocating: bad input leaks nothing */
   PetscCall(PetscNew(&b));
@@ -69,6 +67,17 @@ PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscRe
   b->ops  = ops;
   PetscCall(PetscStrallocpy(label, &b->label));
   PetscCall(MbShapeDuplicate(shape, &b->shape));
+  b->nq = ops->nq;
+  b->nu = ops->nu;
+  if (ops->sizes) {
+    PetscErrorCode ierr = ops->sizes(b->shape, &b->nq, &b->nu);
+    if (ierr) {
+      PetscCall(MbShapeDestroy(&b->shape));
+      PetscCall(PetscFree(b->label));
+      PetscCall(PetscFree(b));
+      PetscCall(ierr);
+    }
+  }
   PetscCall(MbBodyAllocState(b));
   PetscCall(SetInertia(b, b->mp.inertia));
   {

@@ -13,6 +13,7 @@ typedef struct {
   PetscInt    nq, nu;                                                                              /* sizes of q and u */
   PetscBool   movable;                                                                             /* integrated (an obstacle is not) */
   const char *scheme;                                                                              /* default scheme; NULL: the domain's rigid default */
+  PetscErrorCode (*sizes)(MbShape, PetscInt *, PetscInt *);                                        /* nq, nu of a body of this shape (NULL: the fixed nq, nu above) */
   PetscErrorCode (*create)(MbBody);                                                                /* private data; q in the reference configuration */
   PetscErrorCode (*destroy)(MbBody);                                                               /* private data (may be NULL) */
   PetscErrorCode (*reset)(MbBody);                                                                 /* q ← the reference configuration (after new mass characteristics) */
@@ -90,9 +91,10 @@ struct _p_MbBody {
 PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;
 PETSC_INTERN const MbBodyOps MbBodyOps_Obstacle;
 PETSC_INTERN const MbBodyOps MbBodyOps_PseudoRigid;
+PETSC_INTERN const MbBodyOps MbBodyOps_FiniteElement;
 /* The table of a kind (NULL: not implemented). */
 PETSC_INTERN const MbBodyOps *MbBodyKindOps(MbBodyKind);
-/* Allocate q, u and the scheme scratch for the sizes of b->ops (body.c). */
+/* Allocate q, u and the scheme scratch for b->nq, b->nu (body.c). */
 PETSC_INTERN PetscErrorCode MbBodyAllocState(MbBody);
 
 /* Bytes of a packed body; pack into buf (MbBodyPackSize bytes); unpack a new body from

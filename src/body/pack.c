@@ -168,8 +168,10 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   PetscCall(Get(&r, b->Jinv, 9 * sizeof(PetscReal)));
   PetscCall(Get(&r, &nq, sizeof(PetscInt)));
   PetscCall(Get(&r, &nu, sizeof(PetscInt)));
-  PetscCheck(nq == b->ops->nq && nu == b->ops->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed %s body %" PetscInt_FMT " has sizes nq = %" PetscInt_FMT ", nu = %" PetscInt_FMT ", expected %" PetscInt_FMT " and %" PetscInt_FMT, b->ops->name,
-             b->id, nq, nu, b->ops->nq, b->ops->nu);
+  PetscCheck(b->ops->sizes ? (nq > 0 && nu > 0) : (nq == b->ops->nq && nu == b->ops->nu), PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT,
+             "packed %s body %" PetscInt_FMT " has sizes nq = %" PetscInt_FMT ", nu = %" PetscInt_FMT ", expected %" PetscInt_FMT " and %" PetscInt_FMT, b->ops->name, b->id, nq, nu, b->ops->nq, b->ops->nu);
+  b->nq = nq;
+  b->nu = nu;
   PetscCall(MbBodyAllocState(b)); /* force schemes' arrays: a migrating body brings acc (below), a ghost neither */
   PetscCall(Get(&r, b->q, (size_t)nq * sizeof(PetscReal)));
   PetscCall(Get(&r, b->u, (size_t)nu * sizeof(PetscReal)));

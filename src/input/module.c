@@ -869,6 +869,7 @@ static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
   MB_TRY(PyExc_RuntimeError, MbContactModelSetType(cm, strcmp(type, "penalty") ? MBCONTACTROWS : MBCONTACTPENALTY));
   MB_TRY(PyExc_ValueError, MbContactModelSetFromOptions(cm)); /* options override the deck */
   if (!strcmp(type, "penalty")) type = MBSOLVERGS;
+  MB_TRY(PyExc_ValueError, MbSolverSetType(sv, type)); /* the deck's choice reaches the solver */
   MB_TRY(PyExc_ValueError, MbSolverSetTolerances(sv, eps, maxit));
   MB_TRY(PyExc_ValueError, MbSolverSetFromOptions(sv)); /* options override the deck */
   Py_CLEAR(Failure.fn);

@@ -1,4 +1,5 @@
 /* Compound shapes: construction, transformation, queries. */
+#include <math.h>
 #include <moreau/mbmath.h>
 #include "shapeimpl.h"
 
@@ -16,10 +17,55 @@ static PetscErrorCode PrimFree(MbPrim *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MeshFree(MbShape s)
+{
+  PetscFunctionBegin;
+  if (!s->mesh) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree3(s->mesh->X, s->mesh->eptr, s->mesh->enode));
+  PetscCall(PetscFree(s->mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeSetMesh(MbShape s, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[])
+{
+  MbMesh *m;
+  PetscFunctionBegin;
+  PetscCheck(nn > 0 && ne == s->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "a mesh of %" PetscInt_FMT " elements on a shape of %" PetscInt_FMT " elements (and %" PetscInt_FMT " nodes)", ne, s->n, nn);
+  PetscCheck(eptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "mesh element offsets must start at 0, got %" PetscInt_FMT, eptr[0]);
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt k = eptr[e + 1] - eptr[e];
+    PetscCheck(k == 4 || k == 5 || k == 6 || k == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mesh element %" PetscInt_FMT " has %" PetscInt_FMT " nodes: 4 (TET4), 5 (PYR5), 6 (WEDGE6) or 8 (HEX8) are supported", e, k);
+    for (PetscInt a = eptr[e]; a < eptr[e + 1]; a++) PetscCheck(enode[a] >= 0 && enode[a] < nn, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mesh element %" PetscInt_FMT ": node %" PetscInt_FMT " is not in [0, %" PetscInt_FMT ")", e, enode[a], nn);
+  }
+  for (PetscInt k = 0; k < 3 * nn; k++) PetscCheck(isfinite(X[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mesh node %" PetscInt_FMT ": coordinate %g is not finite", k / 3, (double)X[k]);
+  PetscCall(MeshFree(s));
+  PetscCall(PetscNew(&m));
+  m->nn = nn;
+  m->ne = ne;
+  PetscCall(PetscMalloc3(3 * nn, &m->X, ne + 1, &m->eptr, eptr[ne], &m->enode));
+  PetscCall(PetscArraycpy(m->X, X, 3 * nn));
+  PetscCall(PetscArraycpy(m->eptr, eptr, ne + 1));
+  PetscCall(PetscArraycpy(m->enode, enode, eptr[ne]));
+  s->mesh = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeGetMesh(MbShape s, PetscInt *nn, const PetscReal **X, PetscInt *ne, const PetscInt **eptr, const PetscInt **enode)
+{
+  const MbMesh *m = s->mesh;
+  if (nn) *nn = m ? m->nn : 0;
+  if (X) *X = m ? m->X : NULL;
+  if (ne) *ne = m ? m->ne : 0;
+  if (eptr) *eptr = m ? m->eptr : NULL;
+  if (enode) *enode = m ? m->enode : NULL;
+  return PETSC_SUCCESS;
+}
+
 PetscErrorCode MbShapeDestroy(MbShape *shape)
 {
   PetscFunctionBegin;
   if (!*shape) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MeshFree(*shape));
   for (PetscInt i = 0; i < (*shape)->n; i++) PetscCall(PrimFree(&(*shape)->prim[i]));
   PetscCall(PetscFree((*shape)->prim));
   PetscCall(PetscFree(*shape));
@@ -139,6 +185,7 @@ PetscErrorCode MbShapeAddHex(MbShape s, const PetscReal nodes[24], const PetscIn
 PetscErrorCode MbShapeAppend(MbShape s, MbShape o)
 {
   PetscFunctionBegin;
+  PetscCall(MeshFree(s)); /* no longer one mesh */
   for (PetscInt i = 0; i < o->n; i++) {
     MbPrim *q = &o->prim[i];
     if (q->kind == MB_PRIM_SPHERE)
@@ -154,12 +201,20 @@ PetscErrorCode MbShapeDuplicate(MbShape s, MbShape *copy)
   PetscFunctionBegin;
   PetscCall(MbShapeCreate(copy));
   PetscCall(MbShapeAppend(*copy, s));
+  if (s->mesh) PetscCall(MbShapeSetMesh(*copy, s->mesh->nn, s->mesh->X, s->mesh->ne, s->mesh->eptr, s->mesh->enode));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbShapeTransform(MbShape s, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3])
 {
   PetscFunctionBegin;
+  for (PetscInt k = 0; s->mesh && k < s->mesh->nn; k++) {
+    PetscReal *x = &s->mesh->X[3 * k], y[3];
+    MbV3Sub(x, c, y);
+    MbM3Mult(R, y, y);
+    MbV3Add(y, c, y);
+    MbV3Add(y, d, x);
+  }
   for (PetscInt i = 0; i < s->n; i++) {
     MbPrim  *p  = &s->prim[i];
     PetscInt nv = p->kind == MB_PRIM_SPHERE ? 1 : p->nv;

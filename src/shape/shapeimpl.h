@@ -18,10 +18,20 @@ typedef struct {
   PetscInt  *fsurf;  /* convex: surface id per face */
 } MbPrim;
 
+/* The nodes of a shape made of finite elements (MESH, HEX): primitive i is element i,
+   whose nodes are enode[eptr[i] .. eptr[i+1]) (Solfec's orders, element.c). */
+typedef struct {
+  PetscInt   nn, ne;
+  PetscReal *X;     /* 3·nn */
+  PetscInt  *eptr;  /* ne + 1 */
+  PetscInt  *enode; /* eptr[ne] */
+} MbMesh;
+
 struct _p_MbShape {
   PetscInt n;    /* number of primitives */
   PetscInt cap;  /* allocated primitives */
   MbPrim  *prim; /* the primitives */
+  MbMesh  *mesh; /* the element nodes when the whole shape is one mesh, else NULL */
 };
 
 #endif

@@ -1,0 +1,580 @@
+/* FINITE_ELEMENT bodies (seed 003, "Finite element dynamics"): a mesh of TET4, PYR5,
+   WEDGE6 and HEX8 elements (fem.h), total Lagrangian Saint Venant–Kirchhoff, lumped
+   (row-sum) mass, stiffness-proportional damping η. q holds the nodal displacements and u
+   the nodal velocities, node after node (nq = nu = 3 × nodes). The referential gradients
+   and weights of every quadrature point are computed once, at creation.
+   This is the first part of the kind: DEF_EXP (A = M, diagonal), gravity, energies,
+   momenta, a provable critical step and the point maps. DEF_LIM (A = M + cK), loads and
+   contact with the mesh's surface are still to come and say so. */
+#include <string.h>
+#include <moreau/mbmath.h>
+#include "../bodyimpl.h"
+#include "../../shape/shapeimpl.h"
+#include "fem.h"
+
+typedef struct {
+  PetscInt   nn, ne;       /* nodes, elements */
+  PetscReal *X;            /* reference nodes, 3·nn */
+  PetscInt  *eptr, *enode; /* element e's nodes are enode[eptr[e] .. eptr[e+1]) */
+  PetscInt  *gptr;         /* element e's quadrature data: G[gptr[e] ..): per point 3·nen gradients, then the weight */
+  PetscReal *G;
+  PetscReal *mass; /* lumped nodal masses, nn */
+  PetscReal  young, poisson;
+  MbSvk      svk;
+  PetscReal *ue, *fe; /* scratch: one element's displacements and forces */
+} Fem;
+
+#define FEM_QP_SIZE(nen) (3 * (nen) + 1)
+
+static const MbFemElement *ElemOf(const Fem *m, PetscInt e) { return MbFemElementOfSize(m->eptr[e + 1] - m->eptr[e]); }
+
+static PetscErrorCode FemMaterial(MbBody b, PetscReal E, PetscReal nu)
+{
+  Fem *m = (Fem *)b->data;
+  PetscFunctionBegin;
+  PetscCheck(E > 0 && PetscIsNormalReal(E), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": Young's modulus must be > 0, got %g", b->id, (double)E);
+  PetscCheck(nu > -1 && nu < 0.5, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": Poisson's ratio must be in (-1, 0.5), got %g", b->id, (double)nu);
+  m->young      = E;
+  m->poisson    = nu;
+  m->svk.lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+  m->svk.mu     = E / (2 + 2 * nu);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Quadrature data and lumped masses from the reference nodes; an element whose Jacobian
+   is not positive at every point is refused by number (a mirrored node order, negative
+   everywhere, is turned round first: the base's second and last nodes swap). */
+static PetscErrorCode SetUpElements(MbBody b, PetscReal rho)
+{
+  Fem     *m    = (Fem *)b->data;
+  PetscInt size = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(m->ne + 1, &m->gptr));
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el = ElemOf(m, e);
+    m->gptr[e]             = size;
+    size += el->nqp * FEM_QP_SIZE(el->nen);
+  }
+  m->gptr[m->ne] = size;
+  PetscCall(PetscMalloc1(size, &m->G));
+  PetscCall(PetscCalloc1(m->nn, &m->mass));
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el  = ElemOf(m, e);
+    PetscInt           *nod = &m->enode[m->eptr[e]], npos = 0, nneg = 0;
+    PetscReal           Xe[3 * MB_FEM_MAX_NEN];
+    for (int pass = 0; pass < 2; pass++) {
+      npos = nneg = 0;
+      for (PetscInt a = 0; a < el->nen; a++)
+        for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * nod[a] + d];
+      for (PetscInt k = 0; k < el->nqp; k++) {
+        PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)], det;
+        el->shape(&el->qp[3 * k], N, dN);
+        MbFemGradients(el, Xe, dN, g, &det);
+        g[3 * el->nen] = det * el->qw[k];
+        if (det > 0) npos++;
+        if (det < 0) nneg++;
+      }
+      if (pass == 0 && nneg == el->nqp) { /* mirrored: swap the base's nodes 1 and last */
+        PetscInt last = el->nen == 8 || el->nen == 5 ? 3 : 2, t = nod[1];
+        nod[1]    = nod[last];
+        nod[last] = t;
+        if (el->nen == 8) t = nod[5], nod[5] = nod[7], nod[7] = t;
+        if (el->nen == 6) t = nod[4], nod[4] = nod[5], nod[5] = t;
+        continue;
+      }
+      break;
+    }
+    PetscCheck(npos == el->nqp, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "FINITE_ELEMENT body %" PetscInt_FMT ": element %" PetscInt_FMT " (%s) is inverted or degenerate: its Jacobian is not positive at %" PetscInt_FMT " of its %" PetscInt_FMT " quadrature points", b->id, e, el->name, el->nqp - npos,
+               el->nqp);
+    /* row-sum lumping: m_a = ∫ ρ N_a dV (Σ_b N_b = 1) */
+    for (PetscInt k = 0; k < el->nqp; k++) {
+      PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], w = m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen) + 3 * el->nen];
+      el->shape(&el->qp[3 * k], N, dN);
+      for (PetscInt a = 0; a < el->nen; a++) m->mass[nod[a]] += rho * w * N[a];
+    }
+  }
+  for (PetscInt a = 0; a < m->nn; a++) PetscCheck(m->mass[a] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FINITE_ELEMENT body %" PetscInt_FMT ": node %" PetscInt_FMT " belongs to no element (or has no mass)", b->id, a);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemSizes(MbShape s, PetscInt *nq, PetscInt *nu)
+{
+  PetscInt nn;
+  PetscFunctionBegin;
+  PetscCall(MbShapeGetMesh(s, &nn, NULL, NULL, NULL, NULL));
+  PetscCheck(nn > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a FINITE_ELEMENT body needs a mesh: give it a MESH or a HEX shape");
+  *nq = *nu = 3 * nn;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemCreate(MbBody b)
+{
+  Fem             *m;
+  PetscInt         nn, ne;
+  const PetscReal *X;
+  const PetscInt  *eptr, *enode;
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&m));
+  b->data = m;
+  PetscCall(MbShapeGetMesh(b->shape, &nn, &X, &ne, &eptr, &enode));
+  if (!nn) PetscFunctionReturn(PETSC_SUCCESS); /* unpacking: the data follows */
+  m->nn = nn;
+  m->ne = ne;
+  PetscCall(PetscMalloc4(3 * nn, &m->X, ne + 1, &m->eptr, eptr[ne], &m->enode, 6 * MB_FEM_MAX_NEN, &m->ue));
+  m->fe = m->ue + 3 * MB_FEM_MAX_NEN;
+  PetscCall(PetscArraycpy(m->X, X, 3 * nn));
+  PetscCall(PetscArraycpy(m->eptr, eptr, ne + 1));
+  PetscCall(PetscArraycpy(m->enode, enode, eptr[ne]));
+  PetscCall(SetUpElements(b, b->mp.mass / b->mp.volume));
+  PetscCall(FemMaterial(b, 1e6, 0.25)); /* BULK_MATERIAL's defaults until the deck's */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemDestroy(MbBody b)
+{
+  Fem *m = (Fem *)b->data;
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree4(m->X, m->eptr, m->enode, m->ue));
+  PetscCall(PetscFree(m->gptr));
+  PetscCall(PetscFree(m->G));
+  PetscCall(PetscFree(m->mass));
+  PetscCall(PetscFree(b->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemReset(MbBody b)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(b->q, b->nq));
+  PetscCall(PetscArrayzero(b->u, b->nu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemKinetic(MbBody b, PetscReal *T)
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal s = 0;
+  for (PetscInt a = 0; a < m->nn; a++) s += m->mass[a] * (b->u[3 * a] * b->u[3 * a] + b->u[3 * a + 1] * b->u[3 * a + 1] + b->u[3 * a + 2] * b->u[3 * a + 2]);
+  *T = 0.5 * s;
+  return PETSC_SUCCESS;
+}
+
+/* A = M (lumped): y = M⁻¹x */
+static PetscErrorCode FemInverse(MbBody b, PetscInt n, const PetscReal x[], PetscReal y[])
+{
+  Fem *m = (Fem *)b->data;
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt a = 0; a < m->nn; a++)
+      for (int d = 0; d < 3; d++) y[j * b->nu + 3 * a + d] = x[j * b->nu + 3 * a + d] / m->mass[a];
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode FemFactor(MbBody b, PetscReal c)
+{
+  PetscFunctionBegin;
+  PetscCheck(c == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": DEF_LIM (A = M + cK) is not implemented for finite-element bodies yet; use DEF_EXP", b->id);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* gravity on the lumped masses (= ∫ρ N_a g dV); loads are still to come */
+static PetscErrorCode FemExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[])
+{
+  Fem *m = (Fem *)b->data;
+  PetscFunctionBegin;
+  PetscCheck(b->nload == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": FORCE and TORQUE loads are not implemented for finite-element bodies yet", b->id);
+  for (PetscInt a = 0; a < m->nn; a++)
+    for (int d = 0; d < 3; d++) f[3 * a + d] = g ? m->mass[a] * g[d] : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* f += f_int(q) + η K(q) u over all elements */
+static PetscErrorCode FemInternal(MbBody b, const PetscReal u[], PetscReal f[])
+{
+  Fem *m = (Fem *)b->data;
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(f, b->nu));
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el  = ElemOf(m, e);
+    const PetscInt     *nod = &m->enode[m->eptr[e]];
+    PetscReal           ve[3 * MB_FEM_MAX_NEN];
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) {
+        m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+        ve[3 * a + d]    = b->damping * u[3 * nod[a] + d];
+        m->fe[3 * a + d] = 0;
+      }
+    for (PetscInt k = 0; k < el->nqp; k++) {
+      const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
+      MbSvkForce(&m->svk, el->nen, g, g[3 * el->nen], m->ue, m->fe, NULL);
+      if (b->damping > 0) MbSvkTangentMult(&m->svk, el->nen, g, g[3 * el->nen], m->ue, ve, m->fe);
+    }
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) f[3 * nod[a] + d] += m->fe[3 * a + d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemStrainEnergy(MbBody b, PetscReal *W)
+{
+  Fem *m = (Fem *)b->data;
+  *W     = 0;
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el  = ElemOf(m, e);
+    const PetscInt     *nod = &m->enode[m->eptr[e]];
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+    for (PetscInt k = 0; k < el->nqp; k++) {
+      const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
+      MbSvkForce(&m->svk, el->nen, g, g[3 * el->nen], m->ue, NULL, W);
+    }
+  }
+  return PETSC_SUCCESS;
+}
+
+/* A provable bound: λ_max(M⁻¹K) ≤ max over elements of λ_max(M_e⁻¹K_e) (the element
+   eigenvalue theorem, Irons and Treharne 1971; M_e the element's share of the lumped
+   masses), and each element's λ_max is at most its Gershgorin bound
+   max_i Σ_j |K_e,ij| / m_e,i. K_e is formed column by column from the tangent product at
+   the current q. Then h < (2/ω)(√(1 + ζ²) − ζ), ζ = ηω/2, as for the pseudo-rigid kind. */
+static PetscErrorCode FemCriticalStep(MbBody b, PetscReal *h)
+{
+  Fem      *m    = (Fem *)b->data;
+  PetscReal lmax = 0, omega, zeta;
+  PetscFunctionBegin;
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el  = ElemOf(m, e);
+    const PetscInt     *nod = &m->enode[m->eptr[e]], n = 3 * el->nen;
+    PetscReal           me[MB_FEM_MAX_NEN] = {0}, row[3 * MB_FEM_MAX_NEN] = {0};
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+    for (PetscInt k = 0; k < el->nqp; k++) {
+      PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], w = m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen) + 3 * el->nen];
+      el->shape(&el->qp[3 * k], N, dN);
+      for (PetscInt a = 0; a < el->nen; a++) me[a] += w * N[a]; /* ρ cancels below: the share of volume times ρ */
+    }
+    for (PetscInt j = 0; j < n; j++) { /* column j of K_e: K_e e_j, |entries| summed by row (K_e is symmetric) */
+      PetscReal v[3 * MB_FEM_MAX_NEN] = {0}, y[3 * MB_FEM_MAX_NEN] = {0};
+      v[j] = 1;
+      for (PetscInt k = 0; k < el->nqp; k++) {
+        const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
+        MbSvkTangentMult(&m->svk, el->nen, g, g[3 * el->nen], m->ue, v, y);
+      }
+      for (PetscInt i = 0; i < n; i++) row[i] += PetscAbsReal(y[i]);
+    }
+    for (PetscInt i = 0; i < n; i++) lmax = PetscMax(lmax, row[i] / (me[i / 3] * b->mp.mass / b->mp.volume)); /* m_e,i = ρ ∫_e N_a dV */
+  }
+  omega = PetscSqrtReal(lmax);
+  zeta  = 0.5 * b->damping * omega;
+  *h    = omega > 0 ? (2 / omega) * (PetscSqrtReal(1 + zeta * zeta) - zeta) : PETSC_INFINITY;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the element holding reference point X (xi its reference coordinates), or −1; with
+   current = true, the element holding spatial point X in the current placement */
+static PetscInt Locate(MbBody b, const PetscReal X[3], PetscBool current, PetscReal xi[3])
+{
+  Fem      *m      = (Fem *)b->data;
+  PetscInt  best   = -1;
+  PetscReal bxi[3] = {0, 0, 0}, bout = PETSC_MAX_REAL;
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el  = ElemOf(m, e);
+    const PetscInt     *nod = &m->enode[m->eptr[e]];
+    PetscReal           x[3 * MB_FEM_MAX_NEN], lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL}, tol = 0, out = 0, t[3];
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) {
+        x[3 * a + d] = m->X[3 * nod[a] + d] + (current ? b->q[3 * nod[a] + d] : 0);
+        lo[d]        = PetscMin(lo[d], x[3 * a + d]);
+        hi[d]        = PetscMax(hi[d], x[3 * a + d]);
+      }
+    for (int d = 0; d < 3; d++) tol = PetscMax(tol, 1e-6 * (hi[d] - lo[d]));
+    if (X[0] < lo[0] - tol || X[1] < lo[1] - tol || X[2] < lo[2] - tol || X[0] > hi[0] + tol || X[1] > hi[1] + tol || X[2] > hi[2] + tol) continue;
+    if (!MbFemInvert(el, x, X, t)) continue;
+    if (MbFemInside(el, t, 1e-9)) {
+      for (int d = 0; d < 3; d++) xi[d] = t[d];
+      return e;
+    }
+    /* nearest on a boundary, to round-off: measured by how far outside the cell */
+    for (int d = 0; d < 3; d++) out = PetscMax(out, PetscAbsReal(t[d]) - 1);
+    if (out < bout && MbFemInside(el, t, 1e-6)) bout = out, best = e, bxi[0] = t[0], bxi[1] = t[1], bxi[2] = t[2];
+  }
+  for (int d = 0; d < 3; d++) xi[d] = bxi[d];
+  return best;
+}
+
+static PetscErrorCode Interpolate(MbBody b, PetscInt e, const PetscReal xi[3], const PetscReal v[], PetscReal y[3])
+{
+  Fem                *m  = (Fem *)b->data;
+  const MbFemElement *el = ElemOf(m, e);
+  PetscReal           N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
+  el->shape(xi, N, dN);
+  y[0] = y[1] = y[2] = 0;
+  for (PetscInt a = 0; a < el->nen; a++)
+    for (int d = 0; d < 3; d++) y[d] += N[a] * v[3 * m->enode[m->eptr[e] + a] + d];
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode FemToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3])
+{
+  PetscReal xi[3], d[3];
+  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscFunctionBegin;
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
+  PetscCall(Interpolate(b, e, xi, b->q, d));
+  MbV3Add(X, d, x);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal xi[3];
+  PetscInt  e = Locate(b, x, PETSC_TRUE, xi);
+  PetscFunctionBegin;
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its deformed mesh", b->id, (double)x[0], (double)x[1], (double)x[2]);
+  PetscCall(Interpolate(b, e, xi, m->X, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
+{
+  PetscReal xi[3];
+  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscFunctionBegin;
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
+  PetscCall(Interpolate(b, e, xi, u, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* H = baseᵀ [N_1 I … N_n I](ξ): zero outside the element holding X */
+static PetscErrorCode FemOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[])
+{
+  Fem                *m = (Fem *)b->data;
+  PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
+  PetscInt            e = Locate(b, X, PETSC_FALSE, xi);
+  const MbFemElement *el;
+  PetscFunctionBegin;
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
+  el = ElemOf(m, e);
+  el->shape(xi, N, dN);
+  PetscCall(PetscArrayzero(H, 3 * b->nu));
+  for (PetscInt a = 0; a < el->nen; a++) {
+    PetscInt n = m->enode[m->eptr[e] + a];
+    for (int r = 0; r < 3; r++)
+      for (int d = 0; d < 3; d++) H[r * b->nu + 3 * n + d] = base[3 * d + r] * N[a];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FemMomentum(MbBody b, PetscReal L[3], PetscReal p[3])
+{
+  Fem *m = (Fem *)b->data;
+  L[0] = L[1] = L[2] = p[0] = p[1] = p[2] = 0;
+  for (PetscInt a = 0; a < m->nn; a++) {
+    PetscReal x[3], mv[3], c[3];
+    for (int d = 0; d < 3; d++) x[d] = m->X[3 * a + d] + b->q[3 * a + d], mv[d] = m->mass[a] * b->u[3 * a + d];
+    MbV3Cross(x, mv, c);
+    MbV3Add(L, c, L);
+    MbV3Add(p, mv, p);
+  }
+  return PETSC_SUCCESS;
+}
+
+/* the current mass centre */
+static void Centre(MbBody b, PetscReal c[3])
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal s = 0;
+  c[0] = c[1] = c[2] = 0;
+  for (PetscInt a = 0; a < m->nn; a++) {
+    for (int d = 0; d < 3; d++) c[d] += m->mass[a] * (m->X[3 * a + d] + b->q[3 * a + d]);
+    s += m->mass[a];
+  }
+  for (int d = 0; d < 3; d++) c[d] /= s;
+}
+
+/* u_a = v + ω × (x_a − x̄); a referential ω is spatial here (the mesh keeps no rotation) */
+static PetscErrorCode FemSetVelocity(MbBody b, const PetscReal v[3], const PetscReal w[3], PetscBool spatial)
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal c[3];
+  Centre(b, c);
+  for (PetscInt a = 0; a < m->nn; a++) {
+    PetscReal r[3], wr[3] = {0, 0, 0};
+    for (int d = 0; d < 3; d++) r[d] = m->X[3 * a + d] + b->q[3 * a + d] - c[d];
+    if (w) MbV3Cross(w, r, wr);
+    for (int d = 0; d < 3; d++) b->u[3 * a + d] = (v ? v[d] : b->u[3 * a + d] * (w ? 0 : 1)) + wr[d];
+  }
+  return PETSC_SUCCESS;
+}
+
+/* x ↦ R(x − c) + c + d for the nodes; velocities turn with R */
+static PetscErrorCode FemTransform(MbBody b, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3])
+{
+  Fem *m = (Fem *)b->data;
+  for (PetscInt a = 0; a < m->nn; a++) {
+    PetscReal x[3], y[3];
+    for (int k = 0; k < 3; k++) x[k] = m->X[3 * a + k] + b->q[3 * a + k] - c[k];
+    MbM3Mult(R, x, y);
+    for (int k = 0; k < 3; k++) b->q[3 * a + k] = y[k] + c[k] + d[k] - m->X[3 * a + k];
+    MbM3Mult(R, &b->u[3 * a], y);
+    MbV3Copy(y, &b->u[3 * a]);
+  }
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode FemBound(MbBody b, PetscReal c[3], PetscReal *r)
+{
+  Fem      *m  = (Fem *)b->data;
+  PetscReal r2 = 0;
+  Centre(b, c);
+  for (PetscInt a = 0; a < m->nn; a++) {
+    PetscReal x[3];
+    for (int d = 0; d < 3; d++) x[d] = m->X[3 * a + d] + b->q[3 * a + d] - c[d];
+    r2 = PetscMax(r2, MbV3Dot(x, x));
+  }
+  *r = PetscSqrtReal(r2);
+  return PETSC_SUCCESS;
+}
+
+/* an output frame keeps the mass centre's motion: identity rotation, x̄, no spin, v̄ */
+static PetscErrorCode FemFrameState(MbBody b, PetscReal q[12], PetscReal u[6])
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal s = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(q, 12));
+  PetscCall(PetscArrayzero(u, 6));
+  q[0] = q[4] = q[8] = 1;
+  Centre(b, &q[9]);
+  for (PetscInt a = 0; a < m->nn; a++) {
+    for (int d = 0; d < 3; d++) u[3 + d] += m->mass[a] * b->u[3 * a + d];
+    s += m->mass[a];
+  }
+  for (int d = 0; d < 3; d++) u[3 + d] /= s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the volume average of the Cauchy stress over the reference volume */
+static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal v = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(sigma, 9));
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el  = ElemOf(m, e);
+    const PetscInt     *nod = &m->enode[m->eptr[e]];
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+    for (PetscInt k = 0; k < el->nqp; k++) {
+      const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
+      PetscReal        s[9];
+      MbSvkCauchy(&m->svk, el->nen, g, m->ue, s);
+      for (int i = 0; i < 9; i++) sigma[i] += g[3 * el->nen] * s[i];
+      v += g[3 * el->nen];
+    }
+  }
+  for (int i = 0; i < 9; i++) sigma[i] /= v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* what travels: the mesh, the quadrature data, the masses and the material */
+static PetscErrorCode FemPackSize(MbBody b, size_t *n)
+{
+  Fem *m = (Fem *)b->data;
+  *n     = 2 * sizeof(PetscInt) + 2 * sizeof(PetscReal) + (size_t)(m->ne + 1) * 2 * sizeof(PetscInt) + (size_t)m->eptr[m->ne] * sizeof(PetscInt) + (size_t)(4 * m->nn + m->gptr[m->ne]) * sizeof(PetscReal);
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode FemPack(MbBody b, char *buf)
+{
+  Fem *m = (Fem *)b->data;
+#define PUT(p, len) (memcpy(buf, (p), (len)), buf += (len))
+  PUT(&m->nn, sizeof(PetscInt));
+  PUT(&m->ne, sizeof(PetscInt));
+  PUT(&m->young, sizeof(PetscReal));
+  PUT(&m->poisson, sizeof(PetscReal));
+  PUT(m->eptr, (size_t)(m->ne + 1) * sizeof(PetscInt));
+  PUT(m->gptr, (size_t)(m->ne + 1) * sizeof(PetscInt));
+  PUT(m->enode, (size_t)m->eptr[m->ne] * sizeof(PetscInt));
+  PUT(m->X, 3 * (size_t)m->nn * sizeof(PetscReal));
+  PUT(m->mass, (size_t)m->nn * sizeof(PetscReal));
+  PUT(m->G, (size_t)m->gptr[m->ne] * sizeof(PetscReal));
+#undef PUT
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
+{
+  Fem        *m   = (Fem *)b->data;
+  const char *end = buf + len;
+  PetscReal   E, nu;
+  PetscFunctionBegin;
+#define GET(p, n)                                                                                                                                                                                                                                        \
+  do {                                                                                                                                                                                                                                                   \
+    PetscCheck((size_t)(end - buf) >= (n), PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT " is truncated", b->id);                                                                                                  \
+    memcpy((p), buf, (n));                                                                                                                                                                                                                               \
+    buf += (n);                                                                                                                                                                                                                                          \
+  } while (0)
+  GET(&m->nn, sizeof(PetscInt));
+  GET(&m->ne, sizeof(PetscInt));
+  PetscCheck(m->nn > 0 && m->ne > 0 && 3 * m->nn == b->nq, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": %" PetscInt_FMT " nodes for nq = %" PetscInt_FMT, b->id, m->nn, b->nq);
+  GET(&E, sizeof(PetscReal));
+  GET(&nu, sizeof(PetscReal));
+  {
+    PetscInt *eptr; /* the offsets first: they size the block FemCreate's layout puts them in */
+    PetscCall(PetscMalloc1(m->ne + 1, &eptr));
+    GET(eptr, (size_t)(m->ne + 1) * sizeof(PetscInt));
+    PetscCheck(eptr[0] == 0 && eptr[m->ne] >= 4 * m->ne && eptr[m->ne] <= 8 * m->ne, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": bad element offsets", b->id);
+    PetscCall(PetscMalloc4(3 * m->nn, &m->X, m->ne + 1, &m->eptr, eptr[m->ne], &m->enode, 6 * MB_FEM_MAX_NEN, &m->ue));
+    PetscCall(PetscArraycpy(m->eptr, eptr, m->ne + 1));
+    PetscCall(PetscFree(eptr));
+  }
+  m->fe = m->ue + 3 * MB_FEM_MAX_NEN;
+  PetscCall(PetscMalloc1(m->ne + 1, &m->gptr));
+  GET(m->gptr, (size_t)(m->ne + 1) * sizeof(PetscInt));
+  GET(m->enode, (size_t)m->eptr[m->ne] * sizeof(PetscInt));
+  GET(m->X, 3 * (size_t)m->nn * sizeof(PetscReal));
+  PetscCall(PetscMalloc1(m->nn, &m->mass));
+  GET(m->mass, (size_t)m->nn * sizeof(PetscReal));
+  PetscCall(PetscMalloc1(m->gptr[m->ne], &m->G));
+  GET(m->G, (size_t)m->gptr[m->ne] * sizeof(PetscReal));
+#undef GET
+  PetscCall(FemMaterial(b, E, nu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const MbBodyOps MbBodyOps_FiniteElement = {
+    .name           = "FINITE_ELEMENT",
+    .nq             = 0, /* per body: sizes */
+    .nu             = 0,
+    .sizes          = FemSizes,
+    .movable        = PETSC_TRUE,
+    .scheme         = "DEF_EXP",
+    .create         = FemCreate,
+    .destroy        = FemDestroy,
+    .reset          = FemReset,
+    .kinetic        = FemKinetic,
+    .inverse        = FemInverse,
+    .external       = FemExternal,
+    .to_spatial     = FemToSpatial,
+    .to_referential = FemToReferential,
+    .point_velocity = FemPointVelocity,
+    .operator_h     = FemOperatorH,
+    .momentum       = FemMomentum,
+    .set_velocity   = FemSetVelocity,
+    .transform      = FemTransform,
+    .bound          = FemBound,
+    .frame_state    = FemFrameState,
+    .material       = FemMaterial,
+    .internal       = FemInternal,
+    .factor         = FemFactor,
+    .strain_energy  = FemStrainEnergy,
+    .critical_step  = FemCriticalStep,
+    .stress         = FemStress,
+    .pack_size      = FemPackSize,
+    .pack           = FemPack,
+    .unpack         = FemUnpack,
+};

@@ -1,0 +1,93 @@
+/* Total Lagrangian Saint Venant–Kirchhoff kernels at one quadrature point (seed 003,
+   "Finite element dynamics": f_int = ∫ P ∇N dV over the reference volume, K = ∂f_int/∂q).
+   With displacements u_a at the nodes and referential gradients G_a = ∂N_a/∂X:
+     F = I + Σ_a u_a ⊗ G_a,  E = ½(FᵀF − I),  S = λ tr(E) I + 2μ E,  P = F S,
+     f_a = w P G_a,  W = w (λ/2 tr(E)² + μ E:E).
+   The tangent is applied, not formed: for a direction v, dF = Σ v_a ⊗ G_a,
+     dE = sym(Fᵀ dF),  dS = λ tr(dE) I + 2μ dE,  dP = dF S + F dS,  (K v)_a = w dP G_a,
+   which serves the critical-step estimate and a matrix-free K v (the damping force). */
+#include "fem.h"
+
+/* F (row-major) from u and G */
+static inline void DefGrad(PetscInt nen, const PetscReal G[], const PetscReal u[], PetscReal F[9])
+{
+  F[0] = 1, F[1] = 0, F[2] = 0, F[3] = 0, F[4] = 1, F[5] = 0, F[6] = 0, F[7] = 0, F[8] = 1;
+  for (PetscInt a = 0; a < nen; a++)
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) F[3 * i + j] += u[3 * a + i] * G[3 * a + j];
+}
+
+/* S from F; returns tr E and E:E through tE, EE (may be NULL) */
+static inline void Svk(const MbSvk *m, const PetscReal F[9], PetscReal S[9], PetscReal *tE, PetscReal *EE)
+{
+  PetscReal E[9], tr;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) E[3 * i + j] = 0.5 * (F[i] * F[j] + F[3 + i] * F[3 + j] + F[6 + i] * F[6 + j] - (i == j));
+  tr = E[0] + E[4] + E[8];
+  for (int k = 0; k < 9; k++) S[k] = 2 * m->mu * E[k];
+  S[0] += m->lambda * tr, S[4] += m->lambda * tr, S[8] += m->lambda * tr;
+  if (tE) *tE = tr;
+  if (EE) {
+    PetscReal s = 0;
+    for (int k = 0; k < 9; k++) s += E[k] * E[k];
+    *EE = s;
+  }
+}
+
+/* y_a += w P G_a */
+static inline void AddPG(PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal P[9], PetscReal y[])
+{
+  for (PetscInt a = 0; a < nen; a++)
+    for (int i = 0; i < 3; i++) y[3 * a + i] += w * (P[3 * i] * G[3 * a] + P[3 * i + 1] * G[3 * a + 1] + P[3 * i + 2] * G[3 * a + 2]);
+}
+
+static inline void Mult(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+}
+
+void MbSvkForce(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], PetscReal f[], PetscReal *W)
+{
+  PetscReal F[9], S[9], P[9], tE, EE;
+  DefGrad(nen, G, u, F);
+  Svk(m, F, S, &tE, &EE);
+  if (W) *W += w * (0.5 * m->lambda * tE * tE + m->mu * EE);
+  if (!f) return;
+  Mult(F, S, P);
+  AddPG(nen, G, w, P, f);
+}
+
+void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[])
+{
+  PetscReal F[9], S[9], dF[9] = {0}, dE[9], dS[9], dP[9], A[9], B[9], tr;
+  DefGrad(nen, G, u, F);
+  Svk(m, F, S, NULL, NULL);
+  for (PetscInt a = 0; a < nen; a++)
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) dF[3 * i + j] += v[3 * a + i] * G[3 * a + j];
+  for (int i = 0; i < 3; i++) /* dE = ½(Fᵀ dF + dFᵀ F) */
+    for (int j = 0; j < 3; j++) {
+      PetscReal s = 0;
+      for (int k = 0; k < 3; k++) s += F[3 * k + i] * dF[3 * k + j] + dF[3 * k + i] * F[3 * k + j];
+      dE[3 * i + j] = 0.5 * s;
+    }
+  tr = dE[0] + dE[4] + dE[8];
+  for (int k = 0; k < 9; k++) dS[k] = 2 * m->mu * dE[k];
+  dS[0] += m->lambda * tr, dS[4] += m->lambda * tr, dS[8] += m->lambda * tr;
+  Mult(dF, S, A);
+  Mult(F, dS, B);
+  for (int k = 0; k < 9; k++) dP[k] = A[k] + B[k];
+  AddPG(nen, G, w, dP, y);
+}
+
+void MbSvkCauchy(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscReal u[], PetscReal sigma[9])
+{
+  PetscReal F[9], S[9], FS[9], J;
+  DefGrad(nen, G, u, F);
+  Svk(m, F, S, NULL, NULL);
+  Mult(F, S, FS);
+  J = F[0] * (F[4] * F[8] - F[5] * F[7]) - F[1] * (F[3] * F[8] - F[5] * F[6]) + F[2] * (F[3] * F[7] - F[4] * F[6]);
+  for (int i = 0; i < 3; i++) /* σ = J⁻¹ (F S) Fᵀ */
+    for (int j = 0; j < 3; j++) sigma[3 * i + j] = (FS[3 * i] * F[3 * j] + FS[3 * i + 1] * F[3 * j + 1] + FS[3 * i + 2] * F[3 * j + 2]) / J;
+}

@@ -1,0 +1,324 @@
+/* Finite-element bodies (src/body/finite_element/, seed 003 "Finite element dynamics"):
+   - each element type's volume and lumped mass (exact: they sum to ρV of the shape);
+   - the patch test: a uniform strain of a distorted mesh gives zero interior nodal forces;
+   - K v (the applied tangent) against central differences of f_int;
+   - DEF_EXP on a free vibrating and drifting bar: linear momentum to round-off, energy
+     without drift below the critical step; the critical step a bound (below the true one,
+     measured by power iteration on M⁻¹K) that is not absurdly low, and blow-up just above
+     the true one (the check can fail);
+   - a pack round trip; bad input named. */
+#include "mbtest.h"
+#include "body/bodyimpl.h"
+
+static const PetscInt Surf[6] = {1, 1, 1, 1, 1, 1};
+
+/* A box [0,L]×[0,W]×[0,H] of nx×ny×nz HEX8 (tets: each hexahedron split into 6 TET4 about
+   its diagonal 0–6); interior nodes moved by up to jitter of a cell (distorted elements). */
+static void Bar(PetscInt nx, PetscInt ny, PetscInt nz, PetscReal L, PetscReal W, PetscReal H, PetscReal jitter, PetscBool tets, MbShape *s)
+{
+  PetscInt   nn = (nx + 1) * (ny + 1) * (nz + 1), ne = nx * ny * nz * (tets ? 6 : 1), *eptr, *enode, k = 0, e = 0;
+  PetscReal *X;
+  MB_OK(PetscMalloc3(3 * nn, &X, ne + 1, &eptr, 8 * ne, &enode));
+  for (PetscInt c = 0; c <= nz; c++)
+    for (PetscInt b = 0; b <= ny; b++)
+      for (PetscInt a = 0; a <= nx; a++, k++) {
+        PetscBool in = a > 0 && a < nx && b > 0 && b < ny && c > 0 && c < nz;
+        X[3 * k]     = L * a / nx + (in ? jitter * L / nx * sin(1.3 * k) : 0);
+        X[3 * k + 1] = W * b / ny + (in ? jitter * W / ny * sin(2.1 * k + 1) : 0);
+        X[3 * k + 2] = H * c / nz + (in ? jitter * H / nz * sin(0.7 * k + 2) : 0);
+      }
+  MB_OK(MbShapeCreate(s));
+  eptr[0] = 0;
+#define NODE(a, b, c) ((c) * (ny + 1) * (nx + 1) + (b) * (nx + 1) + (a))
+  for (PetscInt c = 0; c < nz; c++)
+    for (PetscInt b = 0; b < ny; b++)
+      for (PetscInt a = 0; a < nx; a++) {
+        PetscInt h[8] = {NODE(a, b, c), NODE(a + 1, b, c), NODE(a + 1, b + 1, c), NODE(a, b + 1, c), NODE(a, b, c + 1), NODE(a + 1, b, c + 1), NODE(a + 1, b + 1, c + 1), NODE(a, b + 1, c + 1)};
+        /* six tetrahedra about the diagonal 0–6, each positively oriented */
+        static const int T[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
+        for (int t = 0; t < (tets ? 6 : 1); t++) {
+          PetscInt  n = tets ? 4 : 8;
+          PetscReal x[24];
+          for (PetscInt v = 0; v < n; v++) {
+            enode[eptr[e] + v] = tets ? h[T[t][v]] : h[v];
+            for (int d = 0; d < 3; d++) x[3 * v + d] = X[3 * enode[eptr[e] + v] + d];
+          }
+          MB_OK(MbShapeAddElement(*s, n, x, Surf, 1));
+          eptr[e + 1] = eptr[e] + n;
+          e++;
+        }
+      }
+#undef NODE
+  MB_OK(MbShapeSetMesh(*s, nn, X, ne, eptr, enode));
+  MB_OK(PetscFree3(X, eptr, enode));
+}
+
+static PetscErrorCode Body(MbShape s, PetscReal E, MbBody *b)
+{
+  PetscFunctionBegin;
+  PetscCall(MbBodyCreate(0, MB_BODY_FEM, s, 1000, "bar", b));
+  PetscCall(MbBodySetMaterial(*b, E, 0.3));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscReal SumMass(MbBody b)
+{
+  PetscReal m = 0, u[3] = {1, 0, 0}, T;
+  for (PetscInt a = 0; a < b->nu / 3; a++) MbV3Copy(u, &b->u[3 * a]);
+  MB_OK(b->ops->kinetic(b, &T)); /* ½ Σ m_a |u|² with |u| = 1 */
+  PetscCall(PetscArrayzero(b->u, b->nu));
+  m = 2 * T;
+  return m;
+}
+
+/* one element of each type: Σ m_a = ρV with V the element's exact volume */
+static void test_elements(void **state)
+{
+  const PetscReal tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, wed[18] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1}, pyr[15] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0.5, 0.5, 1},
+                  hex[24]   = {0, 0, 0, 2, 0, 0, 2.5, 1, 0, 0.5, 1, 0, 0, 0.2, 3, 2, 0.2, 3, 2.5, 1.2, 3, 0.5, 1.2, 3}; /* a parallelepiped: volume 2·1·3 */
+  const PetscReal *nodes[4] = {tet, pyr, wed, hex}, vol[4] = {1.0 / 6, 1.0 / 3, 0.5, 6};
+  const PetscInt   nen[4] = {4, 5, 6, 8};
+  for (int t = 0; t < 4; t++) {
+    MbShape  s;
+    MbBody   b;
+    PetscInt eptr[2] = {0, nen[t]}, enode[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    MB_OK(MbShapeCreate(&s));
+    MB_OK(MbShapeAddElement(s, nen[t], nodes[t], Surf, 1));
+    MB_OK(MbShapeSetMesh(s, nen[t], nodes[t], 1, eptr, enode));
+    MB_OK(Body(s, 1e6, &b));
+    print_message("# %d-node element: shape volume %.15g (exact %.15g), lumped mass %.15g\n", (int)nen[t], (double)b->mp.volume, (double)vol[t], (double)SumMass(b));
+    MB_CLOSE(b->mp.volume, vol[t], 1e-12);
+    MB_CLOSE(SumMass(b), 1000 * vol[t], 1e-9);
+    MB_OK(MbBodyDestroy(&b));
+    MB_OK(MbShapeDestroy(&s));
+  }
+}
+
+/* f_int of body b at its q into f */
+static void Fint(MbBody b, PetscReal f[])
+{
+  PetscReal *z;
+  MB_OK(PetscCalloc1(b->nu, &z));
+  MB_OK(b->ops->internal(b, z, f));
+  MB_OK(PetscFree(z));
+}
+
+/* uniform strain: u = (A − I) X; the forces of interior nodes vanish (the patch test) */
+static void test_patch(void **state)
+{
+  const PetscReal A[9] = {1.02, 0.01, -0.005, 0.003, 0.985, 0.008, -0.004, 0.006, 1.01};
+  for (int tets = 0; tets < 2; tets++) {
+    MbShape          s;
+    MbBody           b;
+    PetscReal       *f, fmax = 0, fin = 0;
+    const PetscReal *X;
+    PetscInt         nn;
+    Bar(3, 3, 3, 1.0, 0.8, 0.6, 0.2, tets ? PETSC_TRUE : PETSC_FALSE, &s);
+    MB_OK(Body(s, 1e7, &b));
+    MB_OK(MbShapeGetMesh(s, &nn, &X, NULL, NULL, NULL));
+    for (PetscInt a = 0; a < nn; a++)
+      for (int i = 0; i < 3; i++) b->q[3 * a + i] = (A[3 * i] - (i == 0)) * X[3 * a] + (A[3 * i + 1] - (i == 1)) * X[3 * a + 1] + (A[3 * i + 2] - (i == 2)) * X[3 * a + 2];
+    MB_OK(PetscMalloc1(b->nu, &f));
+    Fint(b, f);
+    for (PetscInt a = 0; a < nn; a++) {
+      PetscInt  i = a % 4, j = (a / 4) % 4, k = a / 16;
+      PetscBool in = i > 0 && i < 3 && j > 0 && j < 3 && k > 0 && k < 3;
+      for (int d = 0; d < 3; d++) {
+        fmax = PetscMax(fmax, PetscAbsReal(f[3 * a + d]));
+        if (in) fin = PetscMax(fin, PetscAbsReal(f[3 * a + d]));
+      }
+    }
+    print_message("# patch test (%s, distorted): largest interior nodal force %.3g of the largest %.3g\n", tets ? "TET4" : "HEX8", (double)fin, (double)fmax);
+    if (!(fin <= 1e-10 * fmax)) fail_msg("patch test (%s): interior force %g of %g", tets ? "TET4" : "HEX8", fin, fmax);
+    MB_OK(PetscFree(f));
+    MB_OK(MbBodyDestroy(&b));
+    MB_OK(MbShapeDestroy(&s));
+  }
+}
+
+/* K v against (f_int(q + εv) − f_int(q − εv)) / 2ε at a deformed state */
+static void test_tangent(void **state)
+{
+  for (int tets = 0; tets < 2; tets++) {
+    MbShape    s;
+    MbBody     b;
+    PetscReal *v, *f1, *f2, *Kv, *q0, err = 0, big = 0, e = 1e-6;
+    Bar(2, 2, 1, 1.0, 0.8, 0.6, 0.0, tets ? PETSC_TRUE : PETSC_FALSE, &s);
+    MB_OK(Body(s, 1e6, &b));
+    MB_OK(PetscMalloc5(b->nu, &v, b->nu, &f1, b->nu, &f2, b->nu, &Kv, b->nu, &q0));
+    for (PetscInt k = 0; k < b->nu; k++) q0[k] = b->q[k] = 0.05 * sin(0.37 * k + 0.1), v[k] = cos(1.7 * k);
+    /* K v: the damping term η K u with η = 1, f_int subtracted */
+    b->damping = 1;
+    MB_OK(b->ops->internal(b, v, Kv));
+    b->damping = 0;
+    Fint(b, f1);
+    for (PetscInt k = 0; k < b->nu; k++) Kv[k] -= f1[k];
+    for (PetscInt k = 0; k < b->nu; k++) b->q[k] = q0[k] + e * v[k];
+    Fint(b, f1);
+    for (PetscInt k = 0; k < b->nu; k++) b->q[k] = q0[k] - e * v[k];
+    Fint(b, f2);
+    for (PetscInt k = 0; k < b->nu; k++) {
+      err = PetscMax(err, PetscAbsReal((f1[k] - f2[k]) / (2 * e) - Kv[k]));
+      big = PetscMax(big, PetscAbsReal(Kv[k]));
+    }
+    print_message("# %s: |K v - central difference| / |K v| = %.3g\n", tets ? "TET4" : "HEX8", (double)(err / big));
+    if (!(err <= 1e-6 * big)) fail_msg("K v differs from the central difference by %g of %g", err, big);
+    MB_OK(PetscFree5(v, f1, f2, Kv, q0));
+    MB_OK(MbBodyDestroy(&b));
+    MB_OK(MbShapeDestroy(&s));
+  }
+}
+
+/* λ_max(M⁻¹K) at q = 0 by power iteration on the symmetric M^(−1/2) K M^(−1/2) */
+static PetscReal LambdaMax(MbBody b)
+{
+  PetscReal *x, *y, *m, *z, lam = 0, T;
+  MB_OK(PetscMalloc4(b->nu, &x, b->nu, &y, b->nu, &m, b->nu, &z));
+  for (PetscInt k = 0; k < b->nu; k++) z[k] = 0;
+  for (PetscInt k = 0; k < b->nu; k++) { /* the lumped masses, through A⁻¹ of ones */
+    x[k] = 1;
+  }
+  MB_OK(b->ops->inverse(b, 1, x, m)); /* m = 1/mass */
+  for (PetscInt k = 0; k < b->nu; k++) x[k] = sin(0.9 * k + 0.3);
+  b->damping = 1;
+  for (int it = 0; it < 3000; it++) {
+    PetscReal n = 0, d = 0;
+    for (PetscInt k = 0; k < b->nu; k++) n += x[k] * x[k];
+    for (PetscInt k = 0; k < b->nu; k++) x[k] /= PetscSqrtReal(n), z[k] = x[k] * PetscSqrtReal(m[k]);
+    MB_OK(b->ops->internal(b, z, y)); /* K z (q = 0: f_int = 0) */
+    for (PetscInt k = 0; k < b->nu; k++) y[k] *= PetscSqrtReal(m[k]), d += x[k] * y[k];
+    lam = d;
+    for (PetscInt k = 0; k < b->nu; k++) x[k] = y[k];
+  }
+  b->damping = 0;
+  MB_OK(b->ops->kinetic(b, &T));
+  MB_OK(PetscFree4(x, y, m, z));
+  return lam;
+}
+
+/* A bar (4×1×1 HEX8, E = 1e6) stretched by 1 % and drifting under DEF_EXP at
+   h = frac × h_true (h_true = 2/√λ_max); returns the largest |u| over nsteps, and the
+   energy's relative range, the momentum's relative change and h_bound / h_true. */
+static PetscReal Vibrate(PetscReal frac, PetscInt nsteps, PetscReal *erange, PetscReal *pdrift, PetscReal *hratio)
+{
+  MbShape          s;
+  MbBody           b;
+  MbDomain         dom;
+  MbScheme         sch;
+  PetscReal        htrue, hb, umax = 0, p0[3], p[3], L[3], emin = PETSC_MAX_REAL, emax = -PETSC_MAX_REAL;
+  PetscInt         id, nn;
+  const PetscReal *X;
+  Bar(4, 1, 1, 1.0, 0.25, 0.25, 0.0, PETSC_FALSE, &s);
+  MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
+  MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
+  MB_OK(MbDomainNextBodyId(dom, &id));
+  MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+  MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
+  htrue = 2 / PetscSqrtReal(LambdaMax(b));
+  MB_OK(MbBodyCriticalStep(b, &hb));
+  *hratio = hb / htrue;
+  MB_OK(MbDomainSetStep(dom, frac * htrue));
+  MB_OK(MbDomainGetScheme(dom, "DEF_EXP", &sch));
+  MB_OK(MbBodySetScheme(b, sch));
+  MB_OK(MbDomainAddBody(dom, b));
+  MB_OK(MbShapeGetMesh(s, &nn, &X, NULL, NULL, NULL));
+  for (PetscInt a = 0; a < nn; a++) {
+    b->q[3 * a]     = 0.01 * X[3 * a];
+    b->u[3 * a]     = 0.3;
+    b->u[3 * a + 1] = -0.1 + 0.05 * X[3 * a]; /* drift, a shear and a spin */
+    b->u[3 * a + 2] = 0.2;
+  }
+  MB_OK(MbBodyMomentum(b, L, p0));
+  for (PetscInt n = 0; n <= nsteps; n++) {
+    PetscReal T, W;
+    if (n) MB_OK(MbDomainStep(dom));
+    MB_OK(b->ops->kinetic(b, &T));
+    MB_OK(b->ops->strain_energy(b, &W));
+    emin = PetscMin(emin, T + W), emax = PetscMax(emax, T + W);
+    for (PetscInt k = 0; k < b->nu; k++) umax = PetscMax(umax, PetscAbsReal(b->u[k]));
+    if (!(umax < 1e6)) break;
+  }
+  MB_OK(MbBodyMomentum(b, L, p));
+  *erange = (emax - emin) / emax;
+  *pdrift = PetscSqrtReal(PetscSqr(p[0] - p0[0]) + PetscSqr(p[1] - p0[1]) + PetscSqr(p[2] - p0[2])) / MbV3Norm(p0);
+  MB_OK(MbShapeDestroy(&s));
+  MB_OK(MbDomainDestroy(&dom));
+  return umax;
+}
+
+static void test_def_exp(void **state)
+{
+  PetscReal e0, p0, r0, e1, p1, r1, e2, p2, r2;
+  PetscReal small = Vibrate(0.1, 4000, &e0, &p0, &r0), below = Vibrate(0.9, 4000, &e1, &p1, &r1), above = Vibrate(1.05, 4000, &e2, &p2, &r2);
+  print_message("# DEF_EXP at 0.1 h_true: energy range %.3g, momentum change %.3g; at 0.9 h_true: energy range %.3g (leap-frog's O((h omega)^2) at the top modes), momentum change %.3g, max |u| %.3g; at 1.05 h_true: max |u| %.3g; "
+                "bound / h_true = %.3f\n",
+                (double)e0, (double)p0, (double)e1, (double)p1, (double)below, (double)above, (double)r1);
+  (void)small, (void)e2, (void)p2, (void)r0, (void)r2;
+  if (!(p0 < 1e-12 && p1 < 1e-12)) fail_msg("linear momentum changed by %g, %g", p0, p1);
+  if (!(e0 < 1e-2)) fail_msg("energy range %g at a tenth of the critical step", e0);
+  if (!(below < 10)) fail_msg("DEF_EXP below the critical step grew to %g (starts near 0.4)", below);
+  if (!(above > 1e3)) fail_msg("DEF_EXP above the true critical step stayed at %g", above);
+  if (!(r1 <= 1 && r1 > 0.2)) fail_msg("the critical step bound is %g of the true one: not a bound, or far too low", r1);
+}
+
+/* pack and unpack: the same forces from the copy */
+static void test_pack(void **state)
+{
+  MbShape    s;
+  MbBody     b, c;
+  size_t     n, used;
+  char      *buf, scheme[64];
+  PetscReal *f1, *f2;
+  Bar(2, 1, 1, 1.0, 0.5, 0.5, 0.1, PETSC_TRUE, &s);
+  MB_OK(Body(s, 2e6, &b));
+  for (PetscInt k = 0; k < b->nq; k++) b->q[k] = 0.01 * sin(k);
+  MB_OK(MbBodyPackSize(b, PETSC_TRUE, &n));
+  MB_OK(PetscMalloc1(n, &buf));
+  MB_OK(MbBodyPack(b, PETSC_TRUE, buf, &used));
+  MB_OK(MbBodyUnpack(buf, n, &used, &c, scheme));
+  assert_int_equal((int)c->nu, (int)b->nu);
+  MB_OK(PetscMalloc2(b->nu, &f1, b->nu, &f2));
+  Fint(b, f1);
+  Fint(c, f2);
+  for (PetscInt k = 0; k < b->nu; k++) assert_true(f1[k] == f2[k]);
+  MB_FAILS(MbBodyUnpack(buf, n / 2, &used, &c, scheme), "truncated");
+  MB_OK(PetscFree2(f1, f2));
+  MB_OK(PetscFree(buf));
+  MB_OK(MbBodyDestroy(&c));
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbShapeDestroy(&s));
+}
+
+static void test_bad(void **state)
+{
+  const PetscReal flat[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  PetscInt        eptr[2] = {0, 4}, enode[4] = {0, 1, 2, 3}, bad[4] = {0, 1, 2, 7};
+  MbShape         s;
+  MbBody          b;
+  MbScheme        sch;
+  MbDomain        dom;
+  MB_OK(MbShapeCreate(&s));
+  MB_OK(MbShapeAddElement(s, 4, tet, Surf, 1));
+  MB_FAILS(MbBodyCreate(0, MB_BODY_FEM, s, 1000, NULL, &b), "a FINITE_ELEMENT body needs a mesh: give it a MESH or a HEX shape");
+  MB_FAILS(MbShapeSetMesh(s, 4, tet, 1, eptr, bad), "mesh element 0: node 7 is not in [0, 4)");
+  /* a flat tetrahedron in the mesh of a sound shape: zero Jacobian */
+  MB_OK(MbShapeSetMesh(s, 4, flat, 1, eptr, enode));
+  MB_FAILS(MbBodyCreate(0, MB_BODY_FEM, s, 1000, NULL, &b), "FINITE_ELEMENT body 0: element 0 (TET4) is inverted or degenerate: its Jacobian is not positive at 1 of its 1 quadrature points");
+  MB_OK(MbShapeSetMesh(s, 4, tet, 1, eptr, enode));
+  MB_OK(MbBodyCreate(0, MB_BODY_FEM, s, 1000, NULL, &b));
+  MB_FAILS(MbBodySetMaterial(b, 0, 0.3), "FINITE_ELEMENT body 0: Young's modulus must be > 0, got 0");
+  MB_FAILS(MbBodySetMaterial(b, 1e6, 0.5), "Poisson's ratio must be in (-1, 0.5), got 0.5");
+  MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
+  MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
+  MB_OK(MbDomainGetScheme(dom, "DEF_LIM", &sch));
+  MB_OK(MbBodySetScheme(b, sch));
+  MB_OK(MbDomainAddBody(dom, b));
+  MB_FAILS(MbDomainStep(dom), "DEF_LIM (A = M + cK) is not implemented for finite-element bodies yet; use DEF_EXP");
+  MB_OK(MbDomainDestroy(&dom));
+  MB_OK(MbShapeDestroy(&s));
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch), cmocka_unit_test(test_tangent), cmocka_unit_test(test_def_exp), cmocka_unit_test(test_pack), cmocka_unit_test(test_bad),
+};
+MB_TEST_MAIN(tests)
