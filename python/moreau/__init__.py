@@ -290,11 +290,12 @@ class Sphere:
 
 class Shape:
     """A shape held by the C layer: CONVEX, HULL, HEX or MESH (a compound of convex pieces)."""
-    __slots__ = ('_cap', 'kind')
+    __slots__ = ('_cap', 'kind', '_nn')
 
     def __init__(self, kind):
         self.kind = kind
         self._cap = _m.shape_new()
+        self._nn = 0  # nodes of its mesh (MESH, HEX): a FINITE_ELEMENT body's
 
     def _validate(self, fn):
         try:
@@ -360,9 +361,21 @@ def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
         return [sum(w[n] * P[n][d] for n in range(8)) for d in range(3)]
 
     shp = Shape('HEX')
+    X = []  # the grid's nodes, i fastest: the mesh of a FINITE_ELEMENT body
+    for c in uz:
+        for b in uy:
+            for a in ux:
+                X += point(a, b, c)
+    eptr, enode = [0], []
+
+    def node(a, b, c):
+        return (c * (j + 1) + b) * (i + 1) + a
     for kk in range(k):
         for jj in range(j):
             for ii in range(i):
+                enode += [node(ii, jj, kk), node(ii + 1, jj, kk), node(ii + 1, jj + 1, kk), node(ii, jj + 1, kk),
+                          node(ii, jj, kk + 1), node(ii + 1, jj, kk + 1), node(ii + 1, jj + 1, kk + 1), node(ii, jj + 1, kk + 1)]
+                eptr.append(len(enode))
                 a0, a1, b0, b1, c0, c1 = ux[ii], ux[ii + 1], uy[jj], uy[jj + 1], uz[kk], uz[kk + 1]
                 cell = []
                 for (a, b, c) in ((a0, b0, c0), (a1, b0, c0), (a1, b1, c0), (a0, b1, c0),
@@ -376,6 +389,8 @@ def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
                     _m.shape_element(shp._cap, 8, cell, sid, volid)
                 except ValueError as e:
                     raise ValueError('%s: %s' % (fn, e)) from None
+    _m.shape_mesh(shp._cap, X, eptr, enode)
+    shp._nn = len(X) // 3
     return shp._validate(fn)
 
 
@@ -466,6 +481,7 @@ def MESH(nodes, elements, surfids):
             pos += k + 2
     e = list(elements)
     shp, pos = Shape('MESH'), 0
+    eptr, enode = [0], []
     while pos < len(e):
         t = e[pos]
         if t not in _ELEMENT_FACES or pos + t + 1 >= len(e):
@@ -480,9 +496,13 @@ def MESH(nodes, elements, surfids):
             _m.shape_element(shp._cap, t, coords, sid, _int(fn, 'volid', e[pos + 1 + t]))
         except ValueError as err:
             raise ValueError('%s: element at position %d: %s' % (fn, pos, err)) from None
+        enode += [int(v) for v in idx]
+        eptr.append(len(enode))
         pos += t + 2
     if pos == 0:
         raise ValueError('%s: elements must not be empty' % fn)
+    _m.shape_mesh(shp._cap, x, eptr, enode)
+    shp._nn = nn
     return shp._validate(fn)
 
 
@@ -557,16 +577,16 @@ def COPY(shape):
 
 # ---------------------------------------------------------------- bodies
 
-_KINDS = ('RIGID', 'OBSTACLE', 'PSEUDO_RIGID')
-_KIND_CODE = {'RIGID': 0, 'OBSTACLE': 1, 'PSEUDO_RIGID': 2}
-_LATER_KINDS = ('EXTENDED_PSEUDO_RIGID', 'FINITE_ELEMENT')
-_SIZES = {'RIGID': (12, 6), 'OBSTACLE': (12, 6), 'PSEUDO_RIGID': (12, 12)}  # len(conf), len(velo)
+_KINDS = ('RIGID', 'OBSTACLE', 'PSEUDO_RIGID', 'FINITE_ELEMENT')
+_KIND_CODE = {'RIGID': 0, 'OBSTACLE': 1, 'PSEUDO_RIGID': 2, 'FINITE_ELEMENT': 3}
+_LATER_KINDS = ('EXTENDED_PSEUDO_RIGID',)
+_SIZES = {'RIGID': (12, 6), 'OBSTACLE': (12, 6), 'PSEUDO_RIGID': (12, 12)}  # len(conf), len(velo); FINITE_ELEMENT: 3 per node
 
 
 class Body:
     """A body. On the owner rank it reads the C state; elsewhere it is a proxy whose conf
     and velo read None (as in Solfec); mass, volume and center are known on every rank."""
-    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_rho', '_x')
+    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_rho', '_x', '_n')
 
     @property
     def id(self):
@@ -609,7 +629,7 @@ class Body:
 
     @conf.setter
     def conf(self, q):
-        q = _vec('BODY.conf', 'value', q, _SIZES[self.kind][0])
+        q = _vec('BODY.conf', 'value', q, _SIZES[self.kind][0] if self.kind in _SIZES else self._n)
         if self._own:
             _m.body_set_state(self._sol._h, self._id, 0, q)
 
@@ -622,7 +642,7 @@ class Body:
 
     @velo.setter
     def velo(self, u):
-        u = _vec('BODY.velo', 'value', u, _SIZES[self.kind][1])
+        u = _vec('BODY.velo', 'value', u, _SIZES[self.kind][1] if self.kind in _SIZES else self._n)
         if self.kind == 'OBSTACLE' and any(u):
             raise ValueError('BODY.velo: body %d is an OBSTACLE: it cannot be given a velocity' % self._id)
         if self._own:
@@ -636,7 +656,7 @@ class Body:
             return self._x['scheme']
         if self.kind == 'OBSTACLE':
             return None
-        return 'DEF_EXP' if self.kind == 'PSEUDO_RIGID' else _m.default_scheme()
+        return 'DEF_EXP' if self.kind in ('PSEUDO_RIGID', 'FINITE_ELEMENT') else _m.default_scheme()
 
     @scheme.setter
     def scheme(self, name):
@@ -673,22 +693,31 @@ class Body:
 
 
 def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=None):
-    """BODY(solfec, kind, shape, material, label): kinds 'RIGID', 'OBSTACLE' and
-    'PSEUDO_RIGID' (Saint Venant-Kirchhoff from the material's young and poisson)."""
+    """BODY(solfec, kind, shape, material, label, form): kinds 'RIGID', 'OBSTACLE',
+    'PSEUDO_RIGID' and 'FINITE_ELEMENT' (both Saint Venant-Kirchhoff from the material's
+    young and poisson; a FINITE_ELEMENT body's shape is its mesh, a MESH or a HEX, and
+    form 'TL', total Lagrangian, is the one supported)."""
     fn = 'BODY'
     if type(solfec) is not Solfec:
         _check_solfec(fn, solfec)
     if kind not in _KIND_CODE:
         if kind in _LATER_KINDS:
-            raise ValueError("%s: kind %r is not supported yet (RIGID, OBSTACLE and PSEUDO_RIGID are)" % (fn, kind))
-        raise ValueError("%s: kind must be 'RIGID', 'OBSTACLE' or 'PSEUDO_RIGID', got %r" % (fn, kind))
+            raise ValueError("%s: kind %r is not supported yet (RIGID, OBSTACLE, PSEUDO_RIGID and FINITE_ELEMENT are)" % (fn, kind))
+        raise ValueError("%s: kind must be 'RIGID', 'OBSTACLE', 'PSEUDO_RIGID' or 'FINITE_ELEMENT', got %r" % (fn, kind))
     if type(material) is not BulkMaterial:
         raise TypeError('%s: material must be a BULK_MATERIAL object, got %r' % (fn, material))
-    if kind == 'PSEUDO_RIGID':  # checked on every rank: the same error everywhere
+    if kind in ('PSEUDO_RIGID', 'FINITE_ELEMENT'):  # checked on every rank: the same error everywhere
         if not material.young > 0:
-            raise ValueError("%s: a PSEUDO_RIGID body needs Young's modulus > 0, got young=%r" % (fn, material.young))
+            raise ValueError("%s: a %s body needs Young's modulus > 0, got young=%r" % (fn, kind, material.young))
         if not -1 < material.poisson < 0.5:
-            raise ValueError("%s: a PSEUDO_RIGID body needs Poisson's ratio in (-1, 0.5), got poisson=%r" % (fn, material.poisson))
+            raise ValueError("%s: a %s body needs Poisson's ratio in (-1, 0.5), got poisson=%r" % (fn, kind, material.poisson))
+    if kind == 'FINITE_ELEMENT':
+        if mesh is not None:
+            raise ValueError("%s: a FINITE_ELEMENT body with a separate mesh= is not supported yet: give the MESH (or HEX) as its shape" % fn)
+        if form not in (None, 'TL'):
+            raise ValueError("%s: FINITE_ELEMENT form %r is not supported yet: 'TL' (total Lagrangian) is" % (fn, form))
+        if not (isinstance(shape, Shape) and shape._nn):
+            raise ValueError('%s: a FINITE_ELEMENT body needs a MESH or HEX shape (its mesh), got %r' % (fn, shape))
     if label is not None and type(label) is not str:
         raise TypeError('%s: label must be a string, got %r' % (fn, label))
     h = solfec._h
@@ -708,6 +737,7 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     b._shape = shape  # mass properties where the body is not owned (bodies migrate)
     b._rho = material.density
     b._x = None
+    b._n = 3 * shape._nn if kind == 'FINITE_ELEMENT' else 0  # len(conf) and len(velo)
     solfec.bodies.append(b)
     if label is not None:
         solfec._labels[label] = b

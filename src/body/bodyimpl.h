@@ -21,7 +21,7 @@ typedef struct {
   PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);                     /* y_j = A⁻¹x_j for n vectors of length nu, one after another */
   PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);       /* generalized external force */
   PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                          /* X ↦ x */
-  PetscErrorCode (*to_referential)(MbBody, const PetscReal[3], PetscReal[3]);                      /* x ↦ X */
+  PetscErrorCode (*to_referential)(MbBody, PetscInt, const PetscReal[3], PetscReal[3]);            /* x ↦ X; the primitive (element) x was found on, or −1: the kind extends its map outside the body (a contact point between two surfaces) */
   PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]);   /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
   PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);       /* H at X in a frame: 3×nu row-major */
   PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                                  /* angular (about the origin), linear */
@@ -114,7 +114,9 @@ PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, voi
    at referential point X, scaled by s (f has nu entries). */
 PETSC_INTERN PetscErrorCode MbBodyAddPointForce(MbBody, const PetscReal X[3], const PetscReal base[9], const PetscReal P[3], PetscReal s, PetscReal f[]);
 /* The referential point of spatial point x: the inverse of to_spatial. */
-static inline PetscErrorCode MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3]) { return b->ops->to_referential(b, x, X); }
+static inline PetscErrorCode MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3]) { return b->ops->to_referential(b, -1, x, X); }
+/* The same for a point found on primitive prim of the body's shape (a contact point). */
+static inline PetscErrorCode MbBodyPrimPointToReferential(MbBody b, PetscInt prim, const PetscReal x[3], PetscReal X[3]) { return b->ops->to_referential(b, prim, x, X); }
 /* Prefetching for loops that visit bodies out of their order in memory (by contact, by
    constraint): the struct a few iterations ahead, then, once it is in cache, its state
    (q and u, or q and u0 at the start of the step). Misses on these were most of such

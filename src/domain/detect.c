@@ -417,8 +417,8 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbV3Copy(pts[m].point, c->point);
       b[0] = d->all[c->body[0]];
       b[1] = d->all[c->body[1]];
-      PetscCall(MbBodyPointToReferential(b[0], c->point, c->X[0]));
-      PetscCall(MbBodyPointToReferential(b[1], c->point, c->X[1]));
+      PetscCall(MbBodyPrimPointToReferential(b[0], c->prim[0], c->point, c->X[0]));
+      PetscCall(MbBodyPrimPointToReferential(b[1], c->prim[1], c->point, c->X[1]));
       prev = OldIndexFind(&oi, (const PetscInt[5]){c->body[0], c->body[1], c->prim[0], c->prim[1], c->feature});
       if (prev >= 0) {
         PetscReal t1[3] = {old[prev].base[0], old[prev].base[3], old[prev].base[6]};

@@ -283,6 +283,15 @@ static PetscErrorCode AppendPart(MbShape s, PyObject *part, int *pyerr)
       PetscFunctionReturn(PETSC_ERR_ARG_WRONG);
     }
     PetscCall(MbShapeAppend(s, o));
+    { /* a single mesh part keeps its mesh (a FINITE_ELEMENT body's) */
+      PetscInt         nn, ne;
+      const PetscReal *X;
+      const PetscInt  *eptr, *enode;
+      PetscCall(MbShapeGetMesh(o, &nn, &X, &ne, &eptr, &enode));
+      PetscInt ns;
+      PetscCall(MbShapeGetSize(s, &ns));
+      if (nn && ns == ne) PetscCall(MbShapeSetMesh(s, nn, X, ne, eptr, enode));
+    }
   } else {
     double c[3], r;
     long   volid, surfid;
@@ -371,6 +380,38 @@ static PyObject *py_shape_hull(PyObject *self, PyObject *args)
   PetscFree(p);
   if (e) {
     PyErr_SetString(PyExc_ValueError, ErrMsg);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* shape_mesh(cap, nodes, eptr, enode): the shape's elements (added by shape_element, in
+   order) are a mesh of these nodes (MbShapeSetMesh) */
+static PyObject *py_shape_mesh(PyObject *self, PyObject *args)
+{
+  PyObject  *cap, *on, *op, *oe;
+  PetscReal *X;
+  PetscInt  *eptr = NULL, *enode = NULL, ne = 0, nen = 0;
+  Py_ssize_t nx;
+  if (!PyArg_ParseTuple(args, "OO!OO", &cap, &PyList_Type, &on, &op, &oe)) return NULL;
+  nx = PyList_Size(on);
+  if (nx % 3) return PyErr_Format(PyExc_ValueError, "MESH: %zd node coordinates is not a multiple of 3", nx);
+  if (PetscMalloc1(nx + 1, &X)) return PyErr_NoMemory();
+  if (ReadReals(on, (PetscInt)nx, X, "mesh nodes") || ReadIntArray(op, &ne, &eptr, "mesh element offsets") || ReadIntArray(oe, &nen, &enode, "mesh element nodes")) {
+    PetscFree(X);
+    PetscFree(eptr);
+    PetscFree(enode);
+    return NULL;
+  }
+  ErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(RecordError, NULL);
+  PetscErrorCode e = ne < 2 || eptr[ne - 1] != nen ? PETSC_ERR_ARG_SIZ : MbShapeSetMesh(CapsuleShape(cap), (PetscInt)(nx / 3), X, ne - 1, eptr, enode);
+  (void)PetscPopErrorHandler();
+  PetscFree(X);
+  PetscFree(eptr);
+  PetscFree(enode);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, ErrMsg[0] ? ErrMsg : "MESH: element offsets do not match the element nodes");
     return NULL;
   }
   Py_RETURN_NONE;
@@ -1039,15 +1080,16 @@ static PyObject *py_next_owned(PyObject *self, PyObject *args)
 }
 
 /* Draw the next id on every rank; build the body on its owner from shape s (taken). kind is
-   the deck's code: 0 RIGID, 1 OBSTACLE, 2 PSEUDO_RIGID (python/moreau/__init__.py). */
+   the deck's code: 0 RIGID, 1 OBSTACLE, 2 PSEUDO_RIGID, 3 FINITE_ELEMENT
+   (python/moreau/__init__.py). */
 static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, double young, double poisson, const char *label, PetscInt *id)
 {
-  static const MbBodyKind kinds[] = {MB_BODY_RIGID, MB_BODY_OBSTACLE, MB_BODY_PSEUDO_RIGID};
+  static const MbBodyKind kinds[] = {MB_BODY_RIGID, MB_BODY_OBSTACLE, MB_BODY_PSEUDO_RIGID, MB_BODY_FEM};
   PetscMPIInt             owner, rank;
   MbBody                  b;
   const char             *scheme;
   PetscFunctionBegin;
-  PetscCheck(kind >= 0 && kind < 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body kind code %d is not 0 (RIGID), 1 (OBSTACLE) or 2 (PSEUDO_RIGID)", kind);
+  PetscCheck(kind >= 0 && kind < 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body kind code %d is not 0 (RIGID), 1 (OBSTACLE), 2 (PSEUDO_RIGID) or 3 (FINITE_ELEMENT)", kind);
   /* the kind's default scheme exists on every rank, as the rigid default does (see solfec_new) */
   PetscCall(MbBodyKindGetDefaultScheme(kinds[kind], &scheme));
   if (scheme) {
@@ -1173,21 +1215,31 @@ static PyObject *py_body_set_state(PyObject *self, PyObject *args)
   PyObject  *ov;
   Sol       *s;
   MbBody     b;
-  PetscReal *q, *u, x[64];
+  PetscReal *q, *u, *x;
   PetscInt   nq, nu;
   if (!PyArg_ParseTuple(args, "iliO", &h, &id, &what, &ov) || !(s = GetSol(h))) return NULL;
   MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
   MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
   MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &nq, &nu));
-  if (ReadReals(ov, what ? nu : nq, x, what ? "velo" : "conf")) return NULL;
+  /* the kind's length (a finite-element body's is 3 per node): read into a copy first,
+     so that a bad value leaves the state as it was */
+  if (PetscMalloc1(PetscMax(nq, nu) + 1, &x)) return PyErr_NoMemory();
+  if (ReadReals(ov, what ? nu : nq, x, what ? "velo" : "conf")) {
+    PetscFree(x);
+    return NULL;
+  }
   if (what) {
     if (!MbBodyIsMovable(b)) {
       for (PetscInt k = 0; k < nu; k++)
-        if (x[k] != 0) return PyErr_Format(PyExc_ValueError, "body %ld is an OBSTACLE: it cannot be given a velocity", id);
+        if (x[k] != 0) {
+          PetscFree(x);
+          return PyErr_Format(PyExc_ValueError, "body %ld is an OBSTACLE: it cannot be given a velocity", id);
+        }
     }
     memcpy(u, x, sizeof(PetscReal) * (size_t)nu);
   } else
     memcpy(q, x, sizeof(PetscReal) * (size_t)nq);
+  PetscFree(x);
   Py_RETURN_NONE;
 }
 
@@ -1487,6 +1539,7 @@ static PyMethodDef Methods[] = {
     {"shape_convex", py_shape_convex, METH_VARARGS, "shape_convex(shape, vertices, fptr, fvert, fsurf, volid)"},
     {"shape_hull", py_shape_hull, METH_VARARGS, "shape_hull(shape, points, volid, surfid)"},
     {"shape_element", py_shape_element, METH_VARARGS, "shape_element(shape, type, nodes, surfids, volid)"},
+    {"shape_mesh", py_shape_mesh, METH_VARARGS, "shape_mesh(shape, nodes, eptr, enode)"},
     {"shape_append", py_shape_append, METH_VARARGS, "shape_append(dst, src)"},
     {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
     {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},

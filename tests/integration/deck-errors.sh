@@ -36,8 +36,38 @@ deck kind <<PY
 $HEAD
 b = BODY(s, 'RIGIDD', SPHERE((0, 0, 0), 1, 1, 1), m)
 PY
-expect_error "unknown body kind" "BODY: kind must be 'RIGID', 'OBSTACLE' or 'PSEUDO_RIGID', got 'RIGIDD'" "$MOREAU" "$TMP/kind.py"
+expect_error "unknown body kind" "BODY: kind must be 'RIGID', 'OBSTACLE', 'PSEUDO_RIGID' or 'FINITE_ELEMENT', got 'RIGIDD'" "$MOREAU" "$TMP/kind.py"
 expect_error "unknown body kind: deck line in traceback" 'File ".*kind\.py", line 4' "$MOREAU" "$TMP/kind.py"
+
+# --- finite-element bodies: the shape must be a mesh, a supported form, sound elements
+deck fe_sphere <<PY
+$HEAD
+BODY(s, 'FINITE_ELEMENT', SPHERE((0, 0, 0), 1, 1, 1), m)
+PY
+expect_error "FINITE_ELEMENT with a SPHERE" "BODY: a FINITE_ELEMENT body needs a MESH or HEX shape \\(its mesh\\)" "$MOREAU" "$TMP/fe_sphere.py"
+deck fe_form <<PY
+$HEAD
+BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m, form='BC')
+PY
+expect_error "FINITE_ELEMENT form BC" "BODY: FINITE_ELEMENT form 'BC' is not supported yet: 'TL' \\(total Lagrangian\\) is" "$MOREAU" "$TMP/fe_form.py"
+deck fe_flat <<PY
+$HEAD
+BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,0], [4, 0,1,2,3, 1, 4, 0,1,2,4, 1], 1), m)
+PY
+expect_error "FINITE_ELEMENT mesh with a flat tetrahedron" "MESH: element at position 6: MESH tetrahedron \\(4 nodes\\) has zero volume" "$MOREAU" "$TMP/fe_flat.py"
+deck fe_lim <<PY
+$HEAD
+b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m)
+b.scheme = 'DEF_LIM'
+RUN(s, None, 0.01)
+PY
+expect_error "FINITE_ELEMENT under DEF_LIM (not yet)" "DEF_LIM \\(A = M \\+ cK\\) is not implemented for finite-element bodies yet; use DEF_EXP" "$MOREAU" "$TMP/fe_lim.py"
+deck fe_conf <<PY
+$HEAD
+b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m)
+b.conf = [0.0] * 5
+PY
+expect_error "FINITE_ELEMENT conf of the wrong length" "BODY.conf: value must be a sequence of 36 numbers, got \\[0.0, 0.0, 0.0, 0.0, 0.0\\]" "$MOREAU" "$TMP/fe_conf.py"
 
 # --- pseudo-rigid bodies: bad material, schemes of the other kind, a flat shape, damping
 CUBE="HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6)"

@@ -271,13 +271,16 @@ static PetscErrorCode FemCriticalStep(MbBody b, PetscReal *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the element holding reference point X (xi its reference coordinates), or −1; with
-   current = true, the element holding spatial point X in the current placement */
+/* The element holding reference point X (xi its reference coordinates), or, for a point
+   just outside the mesh (a contact point between two surfaces lies between them), the
+   element whose map reaches it with the reference coordinates least outside its cell
+   (extrapolated); −1 when none is near. With current = true, X is a spatial point and
+   the elements are taken in the current placement. */
 static PetscInt Locate(MbBody b, const PetscReal X[3], PetscBool current, PetscReal xi[3])
 {
-  Fem      *m      = (Fem *)b->data;
-  PetscInt  best   = -1;
-  PetscReal bxi[3] = {0, 0, 0}, bout = PETSC_MAX_REAL;
+  Fem      *m    = (Fem *)b->data;
+  PetscInt  best = -1;
+  PetscReal bout = 0.5; /* at most half a cell outside */
   for (PetscInt e = 0; e < m->ne; e++) {
     const MbFemElement *el  = ElemOf(m, e);
     const PetscInt     *nod = &m->enode[m->eptr[e]];
@@ -288,18 +291,20 @@ static PetscInt Locate(MbBody b, const PetscReal X[3], PetscBool current, PetscR
         lo[d]        = PetscMin(lo[d], x[3 * a + d]);
         hi[d]        = PetscMax(hi[d], x[3 * a + d]);
       }
-    for (int d = 0; d < 3; d++) tol = PetscMax(tol, 1e-6 * (hi[d] - lo[d]));
+    for (int d = 0; d < 3; d++) tol = PetscMax(tol, 0.25 * (hi[d] - lo[d]));
     if (X[0] < lo[0] - tol || X[1] < lo[1] - tol || X[2] < lo[2] - tol || X[0] > hi[0] + tol || X[1] > hi[1] + tol || X[2] > hi[2] + tol) continue;
     if (!MbFemInvert(el, x, X, t)) continue;
     if (MbFemInside(el, t, 1e-9)) {
       for (int d = 0; d < 3; d++) xi[d] = t[d];
       return e;
     }
-    /* nearest on a boundary, to round-off: measured by how far outside the cell */
-    for (int d = 0; d < 3; d++) out = PetscMax(out, PetscAbsReal(t[d]) - 1);
-    if (out < bout && MbFemInside(el, t, 1e-6)) bout = out, best = e, bxi[0] = t[0], bxi[1] = t[1], bxi[2] = t[2];
+    for (PetscReal o = 1e-9; o < 1; o *= 2)
+      if (MbFemInside(el, t, o)) {
+        out = o;
+        break;
+      }
+    if (out > 0 && out < bout) bout = out, best = e, xi[0] = t[0], xi[1] = t[1], xi[2] = t[2];
   }
-  for (int d = 0; d < 3; d++) xi[d] = bxi[d];
   return best;
 }
 
@@ -326,12 +331,23 @@ static PetscErrorCode FemToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FemToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+/* x ↦ X: in element prim when the point was found on it (extrapolated outside it, as a
+   contact point may be), else in the element holding it */
+static PetscErrorCode FemToReferential(MbBody b, PetscInt prim, const PetscReal x[3], PetscReal X[3])
 {
   Fem      *m = (Fem *)b->data;
   PetscReal xi[3];
-  PetscInt  e = Locate(b, x, PETSC_TRUE, xi);
+  PetscInt  e = -1;
   PetscFunctionBegin;
+  if (prim >= 0 && prim < m->ne) {
+    const MbFemElement *el  = ElemOf(m, prim);
+    const PetscInt     *nod = &m->enode[m->eptr[prim]];
+    PetscReal           xe[3 * MB_FEM_MAX_NEN];
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) xe[3 * a + d] = m->X[3 * nod[a] + d] + b->q[3 * nod[a] + d];
+    if (MbFemInvert(el, xe, x, xi) && MbFemInside(el, xi, 0.5)) e = prim;
+  }
+  if (e < 0) e = Locate(b, x, PETSC_TRUE, xi);
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its deformed mesh", b->id, (double)x[0], (double)x[1], (double)x[2]);
   PetscCall(Interpolate(b, e, xi, m->X, X));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -456,6 +472,33 @@ static PetscErrorCode FemFrameState(MbBody b, PetscReal q[12], PetscReal u[6])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The homogeneous part of the motion, for output frames and HISTORY's point items: the
+   mass-weighted least-squares affine fit x ≈ x̄ + A(X − X̄), ẋ ≈ v + B(X − X̄) of the nodes
+   (exact for a homogeneous deformation; x̄, v the mass centre's place and velocity, X̄ the
+   reference one, which row-sum lumping keeps exactly). */
+static PetscErrorCode FemAffine(MbBody b, PetscReal out[24])
+{
+  Fem      *m    = (Fem *)b->data;
+  PetscReal C[9] = {0}, Ci[9], Dx[9] = {0}, Dv[9] = {0}, Xc[3] = {0, 0, 0}, M = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(out, 24));
+  for (PetscInt a = 0; a < m->nn; a++) {
+    for (int d = 0; d < 3; d++) Xc[d] += m->mass[a] * m->X[3 * a + d], out[18 + d] += m->mass[a] * (m->X[3 * a + d] + b->q[3 * a + d]), out[21 + d] += m->mass[a] * b->u[3 * a + d];
+    M += m->mass[a];
+  }
+  for (int d = 0; d < 3; d++) Xc[d] /= M, out[18 + d] /= M, out[21 + d] /= M;
+  for (PetscInt a = 0; a < m->nn; a++) {
+    PetscReal R[3], x[3], v[3];
+    for (int d = 0; d < 3; d++) R[d] = m->X[3 * a + d] - Xc[d], x[d] = m->X[3 * a + d] + b->q[3 * a + d] - out[18 + d], v[d] = b->u[3 * a + d] - out[21 + d];
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) C[3 * i + j] += m->mass[a] * R[i] * R[j], Dx[3 * i + j] += m->mass[a] * x[i] * R[j], Dv[3 * i + j] += m->mass[a] * v[i] * R[j];
+  }
+  PetscCall(MbM3Invert(C, Ci)); /* a mesh with volume has C positive definite */
+  MbM3MatMult(Dx, Ci, &out[0]);
+  MbM3MatMult(Dv, Ci, &out[9]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the volume average of the Cauchy stress over the reference volume */
 static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
 {
@@ -568,6 +611,7 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .transform      = FemTransform,
     .bound          = FemBound,
     .frame_state    = FemFrameState,
+    .affine         = FemAffine,
     .material       = FemMaterial,
     .internal       = FemInternal,
     .factor         = FemFactor,

@@ -297,7 +297,7 @@ static PetscErrorCode PrbToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3
   return PETSC_SUCCESS;
 }
 
-static PetscErrorCode PrbToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+static PetscErrorCode PrbToReferential(MbBody b, PetscInt prim, const PetscReal x[3], PetscReal X[3])
 {
   PetscReal F[9], Fi[9], a[3];
   PetscFunctionBegin;

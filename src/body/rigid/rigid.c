@@ -152,7 +152,7 @@ static PetscErrorCode RigidAdvance(MbBody b, const PetscReal q0[], const PetscRe
 
 /* X = Λᵀ(x − x̄) + X̄. q holds Λ column-wise, so read row-major it is Λᵀ: MbM3Mult on q
    forms the same products and sums as MbM3MultTranspose on Λ, without building Λ. */
-static PetscErrorCode RigidToReferential(MbBody b, const PetscReal x[3], PetscReal X[3])
+static PetscErrorCode RigidToReferential(MbBody b, PetscInt prim, const PetscReal x[3], PetscReal X[3])
 {
   PetscReal a[3];
   MbV3Sub(x, &b->q[9], a);
