@@ -69,6 +69,9 @@ PETSC_EXTERN PetscErrorCode MbBodyGetExternalWork(MbBody body, PetscReal *w);
 PETSC_EXTERN PetscErrorCode MbBodyMomentum(MbBody body, PetscReal angular[3], PetscReal linear[3]);
 /** Current spatial position x of the referential point X. */
 PETSC_EXTERN PetscErrorCode MbBodyPointToSpatial(MbBody body, const PetscReal X[3], PetscReal x[3]);
+/** The current (spatial) vertices of primitive k of the body's shape, 3 per vertex (a
+    sphere: its centre), in the order of the reference ones. */
+PETSC_EXTERN PetscErrorCode MbBodyPrimToSpatial(MbBody body, PetscInt k, PetscReal x[]);
 /** Spatial velocity of the referential point X. */
 PETSC_EXTERN PetscErrorCode MbBodyPointVelocity(MbBody body, const PetscReal X[3], PetscReal v[3]);
 /** H operator at referential point X in the local frame whose columns are base (row-major

@@ -290,6 +290,23 @@ PetscErrorCode MbBodyKineticEnergy(MbBody b, PetscReal *ek) { return b->ops->kin
 PetscErrorCode MbBodyInverseInertia(MbBody b, const PetscReal x[], PetscReal y[]) { return b->ops->inverse(b, 1, x, y); }
 PetscErrorCode MbBodyPointToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3]) { return b->ops->to_spatial(b, X, x); }
 
+PetscErrorCode MbBodyPrimToSpatial(MbBody b, PetscInt k, PetscReal x[])
+{
+  MbPrim *p;
+  PetscFunctionBegin;
+  PetscCheck(k >= 0 && k < b->shape->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT " has no primitive %" PetscInt_FMT " (it has %" PetscInt_FMT ")", b->id, k, b->shape->n);
+  if (b->ops->prim_to_spatial) {
+    PetscCall(b->ops->prim_to_spatial(b, k, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  p = &b->shape->prim[k];
+  if (p->kind == MB_PRIM_SPHERE)
+    PetscCall(b->ops->to_spatial(b, p->c, x));
+  else
+    for (PetscInt v = 0; v < p->nv; v++) PetscCall(b->ops->to_spatial(b, &p->v[3 * v], &x[3 * v]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyPointVelocity(MbBody b, const PetscReal X[3], PetscReal v[3]) { return b->ops->point_velocity(b, b->u, X, v); }
 PetscErrorCode MbBodyOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[]) { return b->ops->operator_h(b, X, base, H); }
 PetscErrorCode MbBodyMomentum(MbBody b, PetscReal a[3], PetscReal l[3]) { return b->ops->momentum(b, a, l); }

@@ -327,11 +327,11 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       it->order  = i; /* the slot: its position when the slots come by id */
       it->g.kind = p->kind;
       if (p->kind == MB_PRIM_SPHERE) {
-        PetscCall(b->ops->to_spatial(b, p->c, it->g.c));
+        PetscCall(MbBodyPrimToSpatial(b, k, it->g.c));
         it->g.r      = p->r;
         it->g.surfid = p->surfid;
       } else {
-        for (PetscInt v = 0; v < p->nv; v++) PetscCall(b->ops->to_spatial(b, &p->v[3 * v], &vp[3 * v]));
+        PetscCall(MbBodyPrimToSpatial(b, k, vp));
         it->g.nv    = p->nv;
         it->g.nf    = p->nf;
         it->g.v     = vp;

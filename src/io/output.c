@@ -523,7 +523,8 @@ static PetscErrorCode WriteFrame(MbOutput out)
         continue;
       }
       PetscCall(MbShapeGetConvex(shape, k, &nv, &v, &nf, &fptr, NULL, NULL));
-      for (PetscInt j = 0; j < nv; j++) PetscCall(MbBodyPointToSpatial(b, &v[3 * j], &pts[3 * p++]));
+      PetscCall(MbBodyPrimToSpatial(b, k, &pts[3 * p]));
+      p += nv;
       for (PetscInt j = 0; j < nf; j++) {
         int64_t nc = 0, nt = 0;
         PolygonSize(fptr[j + 1] - fptr[j], &nc, &nt);

@@ -353,6 +353,15 @@ static PetscErrorCode FemToReferential(MbBody b, PetscInt prim, const PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* element k's vertices are its nodes (src/shape/element.c keeps their order) */
+static PetscErrorCode FemPrimToSpatial(MbBody b, PetscInt k, PetscReal x[])
+{
+  Fem *m = (Fem *)b->data;
+  for (PetscInt a = m->eptr[k]; a < m->eptr[k + 1]; a++)
+    for (int d = 0; d < 3; d++) x[3 * (a - m->eptr[k]) + d] = m->X[3 * m->enode[a] + d] + b->q[3 * m->enode[a] + d];
+  return PETSC_SUCCESS;
+}
+
 static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
 {
   PetscReal xi[3];
@@ -590,35 +599,36 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
 }
 
 const MbBodyOps MbBodyOps_FiniteElement = {
-    .name           = "FINITE_ELEMENT",
-    .nq             = 0, /* per body: sizes */
-    .nu             = 0,
-    .sizes          = FemSizes,
-    .movable        = PETSC_TRUE,
-    .scheme         = "DEF_EXP",
-    .create         = FemCreate,
-    .destroy        = FemDestroy,
-    .reset          = FemReset,
-    .kinetic        = FemKinetic,
-    .inverse        = FemInverse,
-    .external       = FemExternal,
-    .to_spatial     = FemToSpatial,
-    .to_referential = FemToReferential,
-    .point_velocity = FemPointVelocity,
-    .operator_h     = FemOperatorH,
-    .momentum       = FemMomentum,
-    .set_velocity   = FemSetVelocity,
-    .transform      = FemTransform,
-    .bound          = FemBound,
-    .frame_state    = FemFrameState,
-    .affine         = FemAffine,
-    .material       = FemMaterial,
-    .internal       = FemInternal,
-    .factor         = FemFactor,
-    .strain_energy  = FemStrainEnergy,
-    .critical_step  = FemCriticalStep,
-    .stress         = FemStress,
-    .pack_size      = FemPackSize,
-    .pack           = FemPack,
-    .unpack         = FemUnpack,
+    .name            = "FINITE_ELEMENT",
+    .nq              = 0, /* per body: sizes */
+    .nu              = 0,
+    .sizes           = FemSizes,
+    .movable         = PETSC_TRUE,
+    .scheme          = "DEF_EXP",
+    .create          = FemCreate,
+    .destroy         = FemDestroy,
+    .reset           = FemReset,
+    .kinetic         = FemKinetic,
+    .inverse         = FemInverse,
+    .external        = FemExternal,
+    .to_spatial      = FemToSpatial,
+    .to_referential  = FemToReferential,
+    .prim_to_spatial = FemPrimToSpatial,
+    .point_velocity  = FemPointVelocity,
+    .operator_h      = FemOperatorH,
+    .momentum        = FemMomentum,
+    .set_velocity    = FemSetVelocity,
+    .transform       = FemTransform,
+    .bound           = FemBound,
+    .frame_state     = FemFrameState,
+    .affine          = FemAffine,
+    .material        = FemMaterial,
+    .internal        = FemInternal,
+    .factor          = FemFactor,
+    .strain_energy   = FemStrainEnergy,
+    .critical_step   = FemCriticalStep,
+    .stress          = FemStress,
+    .pack_size       = FemPackSize,
+    .pack            = FemPack,
+    .unpack          = FemUnpack,
 };
