@@ -55,13 +55,6 @@ $HEAD
 BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,0], [4, 0,1,2,3, 1, 4, 0,1,2,4, 1], 1), m)
 PY
 expect_error "FINITE_ELEMENT mesh with a flat tetrahedron" "MESH: element at position 6: MESH tetrahedron \\(4 nodes\\) has zero volume" "$MOREAU" "$TMP/fe_flat.py"
-deck fe_lim <<PY
-$HEAD
-b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m)
-b.scheme = 'DEF_LIM'
-RUN(s, None, 0.01)
-PY
-expect_error "FINITE_ELEMENT under DEF_LIM (not yet)" "DEF_LIM \\(A = M \\+ cK\\) is not implemented for finite-element bodies yet; use DEF_EXP" "$MOREAU" "$TMP/fe_lim.py"
 deck fe_conf <<PY
 $HEAD
 b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m)

@@ -6,7 +6,8 @@
 #ifndef MOREAU_FEM_H
 #define MOREAU_FEM_H
 
-#include <petscsys.h>
+#include <petscmat.h>
+#include <moreau/mbsys.h>
 
 #define MB_FEM_MAX_NEN 8 /* nodes of the largest element (HEX8) */
 #define MB_FEM_MAX_NQP 8 /* quadrature points of the largest rule */
@@ -47,7 +48,43 @@ PETSC_INTERN void MbSvkForce(const MbSvk *m, PetscInt nen, const PetscReal G[], 
 /* The same point's tangent applied to v: y += w dP G with dF = Σ v_a ⊗ G_a,
    dP = dF S + F (λ tr(dE) I + 2μ dE), dE = sym(Fᵀ dF): y += K v (K = ∂f_int/∂u). */
 PETSC_INTERN void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[]);
+/* The point's tangent K += w ∂(P G)/∂u as a dense (3·nen)² row-major block, node-major
+   (row 3a + i, column 3b + k):
+   K_ai,bk = w [λ (F g_a)_i (F g_b)_k + μ (F Fᵀ)_ik (g_a·g_b) + μ (F g_b)_i (F g_a)_k + δ_ik g_a·S g_b],
+   the SVK elasticity C = λ I⊗I + 2μ 𝕀 pushed through F, plus the initial-stress term. */
+PETSC_INTERN void MbSvkStiffness(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], PetscReal K[]);
 /* The Cauchy stress σ = J⁻¹ F S Fᵀ (row-major) at the point. */
 PETSC_INTERN void MbSvkCauchy(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscReal u[], PetscReal sigma[9]);
+
+/* The data of a FINITE_ELEMENT body (finite_element.c). */
+typedef struct {
+  PetscInt   nn, ne;       /* nodes, elements */
+  PetscReal *X;            /* reference nodes, 3·nn */
+  PetscInt  *eptr, *enode; /* element e's nodes are enode[eptr[e] .. eptr[e+1]) */
+  PetscInt  *gptr;         /* element e's quadrature data: G[gptr[e] ..): per point 3·nen gradients, then the weight */
+  PetscReal *G;
+  PetscReal *mass; /* lumped nodal masses, nn */
+  PetscReal  young, poisson;
+  MbSvk      svk;
+  PetscReal *ue, *fe; /* scratch: one element's displacements and forces */
+  /* DEF_LIM (stiffness.c): K at q, A = M + cK and its factorization; the symbolic part is
+     kept across steps (the pattern is the mesh's) */
+  Mat       K, A, F;
+  Vec       x, y;     /* wrap a right-hand side and its solution */
+  PetscBool lu;       /* A was not positive definite once: factored by LU from then on */
+  PetscBool factored; /* F holds A's numeric factors */
+  PetscReal c;        /* A's coefficient of K (0: A = M, diagonal) */
+} Fem;
+
+#define FEM_QP_SIZE(nen) (3 * (nen) + 1)
+
+static inline const MbFemElement *MbFemElemOf(const Fem *m, PetscInt e) { return MbFemElementOfSize(m->eptr[e + 1] - m->eptr[e]); }
+
+/* stiffness.c: A = M + cK(q) factorized for the body's inverse op (c > 0), K assembled from
+   the elements at q; A⁻¹ on n right-hand sides of length 3·nn; freeing it all. */
+PETSC_INTERN PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id);
+PETSC_INTERN PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]);
+PETSC_INTERN PetscErrorCode MbFemAssembleK(Fem *m, const PetscReal q[]);
+PETSC_INTERN PetscErrorCode MbFemFactorDestroy(Fem *m);
 
 #endif

@@ -12,22 +12,6 @@
 #include "../../shape/shapeimpl.h"
 #include "fem.h"
 
-typedef struct {
-  PetscInt   nn, ne;       /* nodes, elements */
-  PetscReal *X;            /* reference nodes, 3·nn */
-  PetscInt  *eptr, *enode; /* element e's nodes are enode[eptr[e] .. eptr[e+1]) */
-  PetscInt  *gptr;         /* element e's quadrature data: G[gptr[e] ..): per point 3·nen gradients, then the weight */
-  PetscReal *G;
-  PetscReal *mass; /* lumped nodal masses, nn */
-  PetscReal  young, poisson;
-  MbSvk      svk;
-  PetscReal *ue, *fe; /* scratch: one element's displacements and forces */
-} Fem;
-
-#define FEM_QP_SIZE(nen) (3 * (nen) + 1)
-
-static const MbFemElement *ElemOf(const Fem *m, PetscInt e) { return MbFemElementOfSize(m->eptr[e + 1] - m->eptr[e]); }
-
 static PetscErrorCode FemMaterial(MbBody b, PetscReal E, PetscReal nu)
 {
   Fem *m = (Fem *)b->data;
@@ -51,7 +35,7 @@ static PetscErrorCode SetUpElements(MbBody b, PetscReal rho)
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(m->ne + 1, &m->gptr));
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el = ElemOf(m, e);
+    const MbFemElement *el = MbFemElemOf(m, e);
     m->gptr[e]             = size;
     size += el->nqp * FEM_QP_SIZE(el->nen);
   }
@@ -59,7 +43,7 @@ static PetscErrorCode SetUpElements(MbBody b, PetscReal rho)
   PetscCall(PetscMalloc1(size, &m->G));
   PetscCall(PetscCalloc1(m->nn, &m->mass));
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = ElemOf(m, e);
+    const MbFemElement *el  = MbFemElemOf(m, e);
     PetscInt           *nod = &m->enode[m->eptr[e]], npos = 0, nneg = 0;
     PetscReal           Xe[3 * MB_FEM_MAX_NEN];
     for (int pass = 0; pass < 2; pass++) {
@@ -136,6 +120,7 @@ static PetscErrorCode FemDestroy(MbBody b)
   Fem *m = (Fem *)b->data;
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbFemFactorDestroy(m));
   PetscCall(PetscFree4(m->X, m->eptr, m->enode, m->ue));
   PetscCall(PetscFree(m->gptr));
   PetscCall(PetscFree(m->G));
@@ -161,22 +146,10 @@ static PetscErrorCode FemKinetic(MbBody b, PetscReal *T)
   return PETSC_SUCCESS;
 }
 
-/* A = M (lumped): y = M⁻¹x */
-static PetscErrorCode FemInverse(MbBody b, PetscInt n, const PetscReal x[], PetscReal y[])
-{
-  Fem *m = (Fem *)b->data;
-  for (PetscInt j = 0; j < n; j++)
-    for (PetscInt a = 0; a < m->nn; a++)
-      for (int d = 0; d < 3; d++) y[j * b->nu + 3 * a + d] = x[j * b->nu + 3 * a + d] / m->mass[a];
-  return PETSC_SUCCESS;
-}
+/* y = A⁻¹x: A = M (lumped, DEF_EXP) or M + cK (DEF_LIM, stiffness.c) */
+static PetscErrorCode FemInverse(MbBody b, PetscInt n, const PetscReal x[], PetscReal y[]) { return MbFemSolve((Fem *)b->data, n, x, y); }
 
-static PetscErrorCode FemFactor(MbBody b, PetscReal c)
-{
-  PetscFunctionBegin;
-  PetscCheck(c == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": DEF_LIM (A = M + cK) is not implemented for finite-element bodies yet; use DEF_EXP", b->id);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+static PetscErrorCode FemFactor(MbBody b, PetscReal c) { return MbFemFactor((Fem *)b->data, b->q, c, b->id); }
 
 /* gravity on the lumped masses (= ∫ρ N_a g dV); loads are still to come */
 static PetscErrorCode FemExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[])
@@ -196,7 +169,7 @@ static PetscErrorCode FemInternal(MbBody b, const PetscReal u[], PetscReal f[])
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(f, b->nu));
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = ElemOf(m, e);
+    const MbFemElement *el  = MbFemElemOf(m, e);
     const PetscInt     *nod = &m->enode[m->eptr[e]];
     PetscReal           ve[3 * MB_FEM_MAX_NEN];
     for (PetscInt a = 0; a < el->nen; a++)
@@ -221,7 +194,7 @@ static PetscErrorCode FemStrainEnergy(MbBody b, PetscReal *W)
   Fem *m = (Fem *)b->data;
   *W     = 0;
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = ElemOf(m, e);
+    const MbFemElement *el  = MbFemElemOf(m, e);
     const PetscInt     *nod = &m->enode[m->eptr[e]];
     for (PetscInt a = 0; a < el->nen; a++)
       for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
@@ -244,7 +217,7 @@ static PetscErrorCode FemCriticalStep(MbBody b, PetscReal *h)
   PetscReal lmax = 0, omega, zeta;
   PetscFunctionBegin;
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = ElemOf(m, e);
+    const MbFemElement *el  = MbFemElemOf(m, e);
     const PetscInt     *nod = &m->enode[m->eptr[e]], n = 3 * el->nen;
     PetscReal           me[MB_FEM_MAX_NEN] = {0}, row[3 * MB_FEM_MAX_NEN] = {0};
     for (PetscInt a = 0; a < el->nen; a++)
@@ -282,7 +255,7 @@ static PetscInt Locate(MbBody b, const PetscReal X[3], PetscBool current, PetscR
   PetscInt  best = -1;
   PetscReal bout = 0.5; /* at most half a cell outside */
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = ElemOf(m, e);
+    const MbFemElement *el  = MbFemElemOf(m, e);
     const PetscInt     *nod = &m->enode[m->eptr[e]];
     PetscReal           x[3 * MB_FEM_MAX_NEN], lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL}, tol = 0, out = 0, t[3];
     for (PetscInt a = 0; a < el->nen; a++)
@@ -311,7 +284,7 @@ static PetscInt Locate(MbBody b, const PetscReal X[3], PetscBool current, PetscR
 static PetscErrorCode Interpolate(MbBody b, PetscInt e, const PetscReal xi[3], const PetscReal v[], PetscReal y[3])
 {
   Fem                *m  = (Fem *)b->data;
-  const MbFemElement *el = ElemOf(m, e);
+  const MbFemElement *el = MbFemElemOf(m, e);
   PetscReal           N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
   el->shape(xi, N, dN);
   y[0] = y[1] = y[2] = 0;
@@ -340,7 +313,7 @@ static PetscErrorCode FemToReferential(MbBody b, PetscInt prim, const PetscReal 
   PetscInt  e = -1;
   PetscFunctionBegin;
   if (prim >= 0 && prim < m->ne) {
-    const MbFemElement *el  = ElemOf(m, prim);
+    const MbFemElement *el  = MbFemElemOf(m, prim);
     const PetscInt     *nod = &m->enode[m->eptr[prim]];
     PetscReal           xe[3 * MB_FEM_MAX_NEN];
     for (PetscInt a = 0; a < el->nen; a++)
@@ -381,7 +354,7 @@ static PetscErrorCode FemOperatorH(MbBody b, const PetscReal X[3], const PetscRe
   const MbFemElement *el;
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
-  el = ElemOf(m, e);
+  el = MbFemElemOf(m, e);
   el->shape(xi, N, dN);
   PetscCall(PetscArrayzero(H, 3 * b->nu));
   for (PetscInt a = 0; a < el->nen; a++) {
@@ -516,7 +489,7 @@ static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(sigma, 9));
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = ElemOf(m, e);
+    const MbFemElement *el  = MbFemElemOf(m, e);
     const PetscInt     *nod = &m->enode[m->eptr[e]];
     for (PetscInt a = 0; a < el->nen; a++)
       for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];

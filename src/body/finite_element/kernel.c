@@ -91,3 +91,27 @@ void MbSvkCauchy(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscR
   for (int i = 0; i < 3; i++) /* σ = J⁻¹ (F S) Fᵀ */
     for (int j = 0; j < 3; j++) sigma[3 * i + j] = (FS[3 * i] * F[3 * j] + FS[3 * i + 1] * F[3 * j + 1] + FS[3 * i + 2] * F[3 * j + 2]) / J;
 }
+
+void MbSvkStiffness(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], PetscReal K[])
+{
+  PetscReal      F[9], S[9], FFt[9], f[3 * MB_FEM_MAX_NEN], Sg[3 * MB_FEM_MAX_NEN];
+  const PetscInt n = 3 * nen;
+  DefGrad(nen, G, u, F);
+  Svk(m, F, S, NULL, NULL);
+  for (int i = 0; i < 3; i++)
+    for (int k = 0; k < 3; k++) FFt[3 * i + k] = F[3 * i] * F[3 * k] + F[3 * i + 1] * F[3 * k + 1] + F[3 * i + 2] * F[3 * k + 2];
+  for (PetscInt a = 0; a < nen; a++) {
+    const PetscReal *g = &G[3 * a];
+    for (int i = 0; i < 3; i++) {
+      f[3 * a + i]  = F[3 * i] * g[0] + F[3 * i + 1] * g[1] + F[3 * i + 2] * g[2];
+      Sg[3 * a + i] = S[3 * i] * g[0] + S[3 * i + 1] * g[1] + S[3 * i + 2] * g[2];
+    }
+  }
+  for (PetscInt a = 0; a < nen; a++)
+    for (PetscInt b = 0; b < nen; b++) {
+      const PetscReal *ga = &G[3 * a], *fa = &f[3 * a], *fb = &f[3 * b], *Sgb = &Sg[3 * b];
+      PetscReal        gg = ga[0] * G[3 * b] + ga[1] * G[3 * b + 1] + ga[2] * G[3 * b + 2], gSg = ga[0] * Sgb[0] + ga[1] * Sgb[1] + ga[2] * Sgb[2];
+      for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) K[(3 * a + i) * n + 3 * b + k] += w * (m->lambda * fa[i] * fb[k] + m->mu * (FFt[3 * i + k] * gg + fb[i] * fa[k]) + (i == k ? gSg : 0));
+    }
+}
