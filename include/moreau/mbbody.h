@@ -16,7 +16,7 @@ typedef struct _p_MbScheme *MbScheme;
 typedef enum { MB_BODY_RIGID = 0, MB_BODY_OBSTACLE = 1, MB_BODY_PSEUDO_RIGID = 2, MB_BODY_FEM = 3 } MbBodyKind;
 PETSC_EXTERN const char *const MbBodyKinds[]; /* "RIGID", "OBSTACLE", ... */
 
-typedef enum { MB_LOAD_FORCE = 0, MB_LOAD_TORQUE = 1 } MbLoadKind;
+typedef enum { MB_LOAD_FORCE = 0, MB_LOAD_TORQUE = 1, MB_LOAD_PRESSURE = 2 } MbLoadKind;
 typedef enum { MB_FRAME_SPATIAL = 0, MB_FRAME_CONVECTED = 1 } MbFrame;
 
 /** A load callback at (q, u, t) with step h. It fills out (room for max(9, nu) numbers) and
@@ -86,6 +86,11 @@ PETSC_EXTERN PetscErrorCode MbBodyExternalForce(MbBody body, PetscReal t, PetscR
     (MB_LOAD_TORQUE, X ignored) along dir, spatial or convected, of magnitude given by a
     constant (ts == NULL) or a time series ts. */
 PETSC_EXTERN PetscErrorCode MbBodyAddLoad(MbBody body, MbLoadKind kind, MbFrame frame, const PetscReal X[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts);
+/** A pressure p (value, or ts(t) when ts is given) on the faces of the body's boundary with
+    surface id surfid, in the current placement (a follower load): the traction is −p n with
+    n the outward normal, so p > 0 pushes into the body (PRESSURE of Solfec-1.0). Errors for
+    a kind without a surface mesh (only FINITE_ELEMENT bodies take it). */
+PETSC_EXTERN PetscErrorCode MbBodyAddPressure(MbBody body, PetscInt surfid, PetscReal value, MbTimeSeries ts);
 /** Add a callback load (see MbLoadCallback); destroy(ctx) is called when the body goes. */
 PETSC_EXTERN PetscErrorCode MbBodyAddLoadCallback(MbBody body, MbLoadCallback fn, void *ctx, PetscErrorCode (*destroy)(void *));
 /** Set the time integration scheme (the body does not own it). Errors when the scheme does

@@ -19,7 +19,7 @@ import _moreau as _m
 __all__ = [
     'SOLFEC', 'BULK_MATERIAL', 'SURFACE_MATERIAL', 'SPHERE', 'HEX', 'CONVEX', 'HULL', 'MESH',
     'TRANSLATE', 'ROTATE', 'COPY', 'BODY', 'BODY_CHARS', 'INITIAL_VELOCITY', 'GRAVITY',
-    'FORCE', 'TORQUE', 'TIME_SERIES', 'OUTPUT', 'CALLBACK', 'RUN', 'GAUSS_SEIDEL_SOLVER',
+    'FORCE', 'TORQUE', 'PRESSURE', 'TIME_SERIES', 'OUTPUT', 'CALLBACK', 'RUN', 'GAUSS_SEIDEL_SOLVER',
     'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'IMBALANCE_TOLERANCE', 'FIX_POINT', 'FIX_DIRECTION',
     'SET_VELOCITY', 'PUT_RIGID_LINK', 'PUT_SPRING', 'SCHEME_PARAMETERS', 'CRITICAL_STEP', 'VIEWER', 'ENERGY', 'HISTORY',
     'BYLABEL', 'MASS_CENTER', 'DURATION', 'RANK', 'NCPU', 'HERE',
@@ -831,6 +831,10 @@ def _load(fn, body, kind, frame, point, direction, value, data):
     d = _vec(fn, 'direction', direction)
     if body.kind == 'OBSTACLE':
         raise ValueError('%s: body %d is an OBSTACLE: loads on it have no effect' % (fn, body._id))
+    if body.kind == 'FINITE_ELEMENT' and kind == 1:
+        raise ValueError('%s: body %d is FINITE_ELEMENT: a torque has no meaning for it, apply forces at points' % (fn, body._id))
+    if body.kind == 'FINITE_ELEMENT' and callable(value) and not isinstance(value, TimeSeries):
+        raise ValueError('%s: body %d is FINITE_ELEMENT: a callback load is not supported for it yet (a number or a TIME_SERIES is)' % (fn, body._id))
     if isinstance(value, TimeSeries):
         v, ts = 1.0, value._cap
     elif _isnum(value):
@@ -859,6 +863,25 @@ def FORCE(body, kind, point, direction, value, data=None):
 def TORQUE(body, kind, direction, value, data=None):
     """TORQUE(body, 'SPATIAL'|'CONVECTED', direction, value)."""
     _load('TORQUE', body, 1, kind, None, direction, value, data)
+
+
+def PRESSURE(body, surfid, value):
+    """PRESSURE(body, surfid, value): a pressure on the boundary faces of a FINITE_ELEMENT
+    body with surface id surfid, following the deformed surface; value > 0 pushes into the
+    body (traction -value n, n the outward normal); a number or a TIME_SERIES."""
+    fn = 'PRESSURE'
+    _check_body(fn, body)
+    if body.kind != 'FINITE_ELEMENT':
+        raise ValueError('%s: body %d is %s: only FINITE_ELEMENT bodies take a pressure on their surface' % (fn, body._id, body.kind))
+    surfid = _int(fn, 'surfid', surfid)
+    if isinstance(value, TimeSeries):
+        v, ts = 1.0, value._cap
+    elif _isnum(value):
+        v, ts = _num(fn, 'value', value), None
+    else:
+        raise TypeError('%s: value must be a number or a TIME_SERIES, got %r' % (fn, value))
+    if body._own:
+        _m.body_pressure(body._sol._h, body._id, surfid, v, ts)
 
 
 # ---------------------------------------------------------------- running

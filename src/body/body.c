@@ -345,6 +345,25 @@ PetscErrorCode MbBodyAddLoad(MbBody b, MbLoadKind kind, MbFrame frame, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodyAddPressure(MbBody b, PetscInt surfid, PetscReal value, MbTimeSeries ts)
+{
+  MbLoad   *l    = NULL;
+  PetscReal z[3] = {0, 0, 0};
+  PetscFunctionBegin;
+  PetscCheck(b->ops->pressure, PETSC_COMM_SELF, PETSC_ERR_SUP, "PRESSURE: body %" PetscInt_FMT " is %s: only FINITE_ELEMENT bodies take a pressure on their surface", b->id, b->ops->name);
+  PetscCheck(PetscIsNormalReal(value) || value == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PRESSURE: body %" PetscInt_FMT ": value is not finite: %g", b->id, (double)value);
+  PetscCall(PushLoad(b, &l));
+  l->kind   = MB_LOAD_PRESSURE;
+  l->frame  = MB_FRAME_SPATIAL;
+  l->surfid = surfid;
+  MbV3Copy(z, l->X);
+  MbV3Copy(z, l->dir);
+  l->value = value;
+  if (ts) PetscCall(MbTimeSeriesReference(ts));
+  l->ts = ts;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyAddLoadCallback(MbBody b, MbLoadCallback fn, void *ctx, PetscErrorCode (*destroy)(void *))
 {
   MbLoad *l = NULL;

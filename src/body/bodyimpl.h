@@ -12,6 +12,7 @@ typedef struct {
   const char *name;                                                                                /* model name */
   PetscInt    nq, nu;                                                                              /* sizes of q and u */
   PetscBool   movable;                                                                             /* integrated (an obstacle is not) */
+  PetscBool   pressure;                                                                            /* takes MB_LOAD_PRESSURE loads (its external op applies them) */
   const char *scheme;                                                                              /* default scheme; NULL: the domain's rigid default */
   PetscErrorCode (*sizes)(MbShape, PetscInt *, PetscInt *);                                        /* nq, nu of a body of this shape (NULL: the fixed nq, nu above) */
   PetscErrorCode (*create)(MbBody);                                                                /* private data; q in the reference configuration */
@@ -58,6 +59,7 @@ typedef struct {
   PetscErrorCode (*destroy)(void *); /* destroys ctx, or NULL */
   PetscInt ref;                      /* fn and ctx are entry ref of the domain's callback table (they
                                         migrate by that index), or −1 */
+  PetscInt surfid;                   /* MB_LOAD_PRESSURE: the surface id it acts on */
 } MbLoad;
 
 struct _p_MbBody {

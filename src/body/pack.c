@@ -106,6 +106,7 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
     Put(w, l->dir, 3 * sizeof(PetscReal));
     Put(w, &l->value, sizeof(PetscReal));
     Put(w, &l->ref, sizeof(PetscInt));
+    Put(w, &l->surfid, sizeof(PetscInt));
     if (l->ts) (void)MbTimeSeriesGetPoints(l->ts, &n, &t, &v);
     Put(w, &n, sizeof(PetscInt));
     if (n > 0) {
@@ -242,6 +243,7 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
       PetscCall(Get(&r, l->dir, 3 * sizeof(PetscReal)));
       PetscCall(Get(&r, &l->value, sizeof(PetscReal)));
       PetscCall(Get(&r, &l->ref, sizeof(PetscInt)));
+      PetscCall(Get(&r, &l->surfid, sizeof(PetscInt)));
       PetscCall(Get(&r, &n, sizeof(PetscInt)));
       b->nload++;
       if (n > 0) {

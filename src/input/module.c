@@ -1344,6 +1344,23 @@ static PyObject *py_body_load(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* body_pressure(h, id, surfid, value, ts or None): owner only */
+static PyObject *py_body_pressure(PyObject *self, PyObject *args)
+{
+  int          h;
+  long         id, surfid;
+  PyObject    *ots;
+  double       value;
+  MbTimeSeries ts = NULL;
+  Sol         *s;
+  MbBody       b;
+  if (!PyArg_ParseTuple(args, "illdO", &h, &id, &surfid, &value, &ots) || !(s = GetSol(h))) return NULL;
+  if (ots != Py_None && !(ts = (MbTimeSeries)PyCapsule_GetPointer(ots, TS_CAPSULE))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodyAddPressure(b, (PetscInt)surfid, value, ts));
+  Py_RETURN_NONE;
+}
+
 /* A load given by a Python callable, Solfec's value(data, q, u, t, h) or value(q, u, t, h),
    returning (spatial force, spatial torque, referential torque). Runs on the owner only,
    so an error here cannot be told to the other ranks: RUN aborts the job. */
@@ -1577,6 +1594,7 @@ static PyMethodDef Methods[] = {
     {"body_transform", py_body_transform, METH_VARARGS, "body_transform(h, id, R, c, d)"},
     {"body_scheme", py_body_scheme, METH_VARARGS, "body_scheme(h, id, name)"},
     {"body_damping", py_body_damping, METH_VARARGS, "body_damping(h, id, value)"},
+    {"body_pressure", py_body_pressure, METH_VARARGS, "body_pressure(h, id, surfid, value, ts)"},
     {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
     {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},
     {"body_owned", py_body_owned, METH_VARARGS, "body_owned(h, id) -> whether this rank owns the body now"},

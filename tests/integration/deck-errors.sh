@@ -55,6 +55,18 @@ $HEAD
 BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,0], [4, 0,1,2,3, 1, 4, 0,1,2,4, 1], 1), m)
 PY
 expect_error "FINITE_ELEMENT mesh with a flat tetrahedron" "MESH: element at position 6: MESH tetrahedron \\(4 nodes\\) has zero volume" "$MOREAU" "$TMP/fe_flat.py"
+deck fe_press <<PY
+$HEAD
+b = BODY(s, 'RIGID', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), m)
+PRESSURE(b, 1, 10.0)
+PY
+expect_error "PRESSURE on a RIGID body" "PRESSURE: body 0 is RIGID: only FINITE_ELEMENT bodies take a pressure on their surface" "$MOREAU" "$TMP/fe_press.py"
+deck fe_torque <<PY
+$HEAD
+b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m)
+TORQUE(b, 'SPATIAL', (0, 0, 1), 1.0)
+PY
+expect_error "TORQUE on a FINITE_ELEMENT body" "TORQUE: body 0 is FINITE_ELEMENT: a torque has no meaning for it, apply forces at points" "$MOREAU" "$TMP/fe_torque.py"
 deck fe_conf <<PY
 $HEAD
 b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m)

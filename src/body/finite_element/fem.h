@@ -74,6 +74,14 @@ typedef struct {
   PetscBool lu;       /* A was not positive definite once: factored by LU from then on */
   PetscBool factored; /* F holds A's numeric factors */
   PetscReal c;        /* A's coefficient of K (0: A = M, diagonal) */
+  /* loads (finite_element.c): the boundary's faces, made when a pressure first needs them,
+     and the element and reference point of each point force, found once */
+  PetscInt   nbf;    /* boundary faces (−1: not made yet) */
+  PetscInt  *bf;     /* 5 per face: its number of nodes (3 or 4), then the nodes, outward loop */
+  PetscInt  *bfsurf; /* their surface ids */
+  PetscInt   nlc;    /* loads located (the first nlc of the body's) */
+  PetscInt  *lelem;  /* their elements */
+  PetscReal *lxi;    /* their reference coordinates, 3 each */
 } Fem;
 
 #define FEM_QP_SIZE(nen) (3 * (nen) + 1)

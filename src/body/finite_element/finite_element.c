@@ -6,6 +6,7 @@
    This is the first part of the kind: DEF_EXP (A = M, diagonal), gravity, energies,
    momenta, a provable critical step and the point maps. DEF_LIM (A = M + cK), loads and
    contact with the mesh's surface are still to come and say so. */
+#include <stdlib.h>
 #include <string.h>
 #include <moreau/mbmath.h>
 #include "../bodyimpl.h"
@@ -100,6 +101,7 @@ static PetscErrorCode FemCreate(MbBody b)
   const PetscInt  *eptr, *enode;
   PetscFunctionBegin;
   PetscCall(PetscNew(&m));
+  m->nbf  = -1;
   b->data = m;
   PetscCall(MbShapeGetMesh(b->shape, &nn, &X, &ne, &eptr, &enode));
   if (!nn) PetscFunctionReturn(PETSC_SUCCESS); /* unpacking: the data follows */
@@ -121,6 +123,8 @@ static PetscErrorCode FemDestroy(MbBody b)
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbFemFactorDestroy(m));
+  PetscCall(PetscFree2(m->bf, m->bfsurf));
+  PetscCall(PetscFree2(m->lelem, m->lxi));
   PetscCall(PetscFree4(m->X, m->eptr, m->enode, m->ue));
   PetscCall(PetscFree(m->gptr));
   PetscCall(PetscFree(m->G));
@@ -151,14 +155,152 @@ static PetscErrorCode FemInverse(MbBody b, PetscInt n, const PetscReal x[], Pets
 
 static PetscErrorCode FemFactor(MbBody b, PetscReal c) { return MbFemFactor((Fem *)b->data, b->q, c, b->id); }
 
-/* gravity on the lumped masses (= ∫ρ N_a g dV); loads are still to come */
+static PetscInt Locate(MbBody, const PetscReal[3], PetscBool, PetscReal[3]);
+
+/* a face by its node set (sorted, −1 padded) */
+typedef struct {
+  PetscInt k[4], face;
+} FaceKey;
+
+static int CompareFaceKey(const void *x, const void *y)
+{
+  const FaceKey *a = (const FaceKey *)x, *b = (const FaceKey *)y;
+  for (int i = 0; i < 4; i++)
+    if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
+  return 0;
+}
+
+/* The faces of the mesh's boundary: the element faces (src/shape/element.c's loops,
+   outward) whose node set no other face has. */
+static PetscErrorCode BoundaryFaces(MbBody b)
+{
+  Fem     *m  = (Fem *)b->data;
+  MbShape  s  = b->shape;
+  PetscInt nf = 0, nb = 0, *inner;
+  FaceKey *key;
+  PetscFunctionBegin;
+  for (PetscInt e = 0; e < m->ne; e++) nf += s->prim[e].nf;
+  PetscCall(PetscMalloc1(nf, &key));
+  PetscCall(PetscCalloc1(nf, &inner));
+  nf = 0;
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbPrim *p = &s->prim[e];
+    for (PetscInt f = 0; f < p->nf; f++, nf++) {
+      PetscInt n   = p->fptr[f + 1] - p->fptr[f];
+      key[nf].k[0] = key[nf].k[1] = key[nf].k[2] = key[nf].k[3] = -1;
+      for (PetscInt v = 0; v < n; v++) key[nf].k[v] = m->enode[m->eptr[e] + p->fvert[p->fptr[f] + v]];
+      PetscCall(PetscSortInt(4, key[nf].k));
+      key[nf].face = nf;
+    }
+  }
+  qsort(key, (size_t)nf, sizeof(FaceKey), CompareFaceKey);
+  for (PetscInt f = 0; f + 1 < nf; f++)
+    if (!CompareFaceKey(&key[f], &key[f + 1])) inner[key[f].face] = inner[key[f + 1].face] = 1;
+  PetscCall(PetscMalloc2(5 * nf, &m->bf, nf, &m->bfsurf));
+  nf = 0;
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbPrim *p = &s->prim[e];
+    for (PetscInt f = 0; f < p->nf; f++, nf++) {
+      PetscInt n = p->fptr[f + 1] - p->fptr[f], *o = &m->bf[5 * nb];
+      if (inner[nf]) continue;
+      o[0] = n;
+      for (PetscInt v = 0; v < n; v++) o[1 + v] = m->enode[m->eptr[e] + p->fvert[p->fptr[f] + v]];
+      m->bfsurf[nb++] = p->fsurf ? p->fsurf[f] : 0;
+    }
+  }
+  m->nbf = nb;
+  PetscCall(PetscFree(key));
+  PetscCall(PetscFree(inner));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* f_a += −p ∫ N_a n da over the boundary faces with surface id sid, in the current
+   placement: a triangle gives each node a third of −p A n; a quadrilateral is integrated
+   with 2×2 Gauss points of its bilinear map (n da = x_ξ × x_η dξ dη) */
+static void AddPressure(MbBody b, PetscInt sid, PetscReal p, PetscReal f[])
+{
+  Fem            *m = (Fem *)b->data;
+  const PetscReal g = 0.57735026918962576451, s[4] = {-1, 1, 1, -1}, t[4] = {-1, -1, 1, 1}; /* the loop's corners in (ξ, η) */
+  for (PetscInt k = 0; k < m->nbf; k++) {
+    const PetscInt *o = &m->bf[5 * k];
+    PetscReal       x[4][3];
+    if (m->bfsurf[k] != sid) continue;
+    for (PetscInt v = 0; v < o[0]; v++)
+      for (int d = 0; d < 3; d++) x[v][d] = m->X[3 * o[1 + v] + d] + b->q[3 * o[1 + v] + d];
+    if (o[0] == 3) {
+      PetscReal e1[3], e2[3], n[3];
+      MbV3Sub(x[1], x[0], e1);
+      MbV3Sub(x[2], x[0], e2);
+      MbV3Cross(e1, e2, n); /* 2 A n */
+      for (PetscInt v = 0; v < 3; v++)
+        for (int d = 0; d < 3; d++) f[3 * o[1 + v] + d] -= p * n[d] / 6;
+      continue;
+    }
+    for (int gi = 0; gi < 4; gi++) {
+      PetscReal xi = gi & 1 ? g : -g, eta = gi & 2 ? g : -g, N[4], xx[3] = {0, 0, 0}, xe[3] = {0, 0, 0}, n[3];
+      for (int v = 0; v < 4; v++) {
+        N[v] = 0.25 * (1 + s[v] * xi) * (1 + t[v] * eta);
+        for (int d = 0; d < 3; d++) xx[d] += 0.25 * s[v] * (1 + t[v] * eta) * x[v][d], xe[d] += 0.25 * t[v] * (1 + s[v] * xi) * x[v][d];
+      }
+      MbV3Cross(xx, xe, n);
+      for (int v = 0; v < 4; v++)
+        for (int d = 0; d < 3; d++) f[3 * o[1 + v] + d] -= p * N[v] * n[d];
+    }
+  }
+}
+
+/* gravity on the lumped masses (= ∫ρ N_a g dV), point forces f_a += N_a(ξ) F at their
+   material points (a convected direction turned by F there), and pressures */
 static PetscErrorCode FemExternal(MbBody b, PetscReal t, PetscReal h, const PetscReal g[3], PetscReal f[])
 {
   Fem *m = (Fem *)b->data;
   PetscFunctionBegin;
-  PetscCheck(b->nload == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": FORCE and TORQUE loads are not implemented for finite-element bodies yet", b->id);
   for (PetscInt a = 0; a < m->nn; a++)
     for (int d = 0; d < 3; d++) f[3 * a + d] = g ? m->mass[a] * g[d] : 0;
+  if (!b->nload) PetscFunctionReturn(PETSC_SUCCESS);
+  if (m->nlc != b->nload) { /* locate the point loads once */
+    PetscCall(PetscFree2(m->lelem, m->lxi));
+    PetscCall(PetscMalloc2(b->nload, &m->lelem, 3 * b->nload, &m->lxi));
+    for (PetscInt i = 0; i < b->nload; i++) {
+      MbLoad *l   = &b->load[i];
+      m->lelem[i] = -1;
+      PetscCheck(!l->fn, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": FORCE with a callback is not supported for finite-element bodies yet", b->id);
+      PetscCheck(l->kind != MB_LOAD_TORQUE, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": TORQUE has no meaning for a finite-element body: apply forces at points", b->id);
+      if (l->kind != MB_LOAD_FORCE) continue;
+      m->lelem[i] = Locate(b, l->X, PETSC_FALSE, &m->lxi[3 * i]);
+      PetscCheck(m->lelem[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) of a FORCE is not in its mesh", b->id, (double)l->X[0], (double)l->X[1], (double)l->X[2]);
+    }
+    m->nlc = b->nload;
+  }
+  for (PetscInt i = 0; i < b->nload; i++) {
+    MbLoad             *l = &b->load[i];
+    PetscReal           v = l->value, d[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
+    const MbFemElement *el;
+    const PetscInt     *nod;
+    if (l->ts) PetscCall(MbTimeSeriesEvaluate(l->ts, t, &v));
+    if (l->kind == MB_LOAD_PRESSURE) {
+      if (m->nbf < 0) PetscCall(BoundaryFaces(b));
+      AddPressure(b, l->surfid, v, f);
+      continue;
+    }
+    el  = MbFemElemOf(m, m->lelem[i]);
+    nod = &m->enode[m->eptr[m->lelem[i]]];
+    MbV3Scale(v, l->dir, d);
+    el->shape(&m->lxi[3 * i], N, dN);
+    if (l->frame == MB_FRAME_CONVECTED) { /* F = I + Σ q_a ⊗ ∂N_a/∂X at the point */
+      PetscReal Xe[3 * MB_FEM_MAX_NEN], G[3 * MB_FEM_MAX_NEN], det, F[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, y[3];
+      for (PetscInt a = 0; a < el->nen; a++)
+        for (int k = 0; k < 3; k++) Xe[3 * a + k] = m->X[3 * nod[a] + k];
+      MbFemGradients(el, Xe, dN, G, &det);
+      for (PetscInt a = 0; a < el->nen; a++)
+        for (int r = 0; r < 3; r++)
+          for (int c = 0; c < 3; c++) F[3 * r + c] += b->q[3 * nod[a] + r] * G[3 * a + c];
+      MbM3Mult(F, d, y);
+      MbV3Copy(y, d);
+    }
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int k = 0; k < 3; k++) f[3 * nod[a] + k] += N[a] * d[k];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -577,6 +719,7 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .nu              = 0,
     .sizes           = FemSizes,
     .movable         = PETSC_TRUE,
+    .pressure        = PETSC_TRUE,
     .scheme          = "DEF_EXP",
     .create          = FemCreate,
     .destroy         = FemDestroy,
