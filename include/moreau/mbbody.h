@@ -72,6 +72,11 @@ PETSC_EXTERN PetscErrorCode MbBodyPointToSpatial(MbBody body, const PetscReal X[
 /** The current (spatial) vertices of primitive k of the body's shape, 3 per vertex (a
     sphere: its centre), in the order of the reference ones. */
 PETSC_EXTERN PetscErrorCode MbBodyPrimToSpatial(MbBody body, PetscInt k, PetscReal x[]);
+/** The velocities of primitive k's vertices (3 each; a sphere: its centre's). */
+PETSC_EXTERN PetscErrorCode MbBodyPrimVelocity(MbBody body, PetscInt k, PetscReal v[]);
+/** The mean Cauchy stress over primitive k (row-major; an element of a finite-element body,
+    the whole body for the homogeneous kinds, zero for rigid ones). */
+PETSC_EXTERN PetscErrorCode MbBodyPrimStress(MbBody body, PetscInt k, PetscReal sigma[9]);
 /** Spatial velocity of the referential point X. */
 PETSC_EXTERN PetscErrorCode MbBodyPointVelocity(MbBody body, const PetscReal X[3], PetscReal v[3]);
 /** H operator at referential point X in the local frame whose columns are base (row-major

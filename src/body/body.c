@@ -238,6 +238,34 @@ PetscErrorCode MbBodyCriticalStep(MbBody b, PetscReal *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodyPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
+{
+  MbPrim *p;
+  PetscFunctionBegin;
+  PetscCheck(k >= 0 && k < b->shape->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT " has no primitive %" PetscInt_FMT " (it has %" PetscInt_FMT ")", b->id, k, b->shape->n);
+  if (b->ops->prim_velocity) {
+    PetscCall(b->ops->prim_velocity(b, k, v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  p = &b->shape->prim[k];
+  if (p->kind == MB_PRIM_SPHERE)
+    PetscCall(b->ops->point_velocity(b, b->u, p->c, v));
+  else
+    for (PetscInt j = 0; j < p->nv; j++) PetscCall(b->ops->point_velocity(b, b->u, &p->v[3 * j], &v[3 * j]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyPrimStress(MbBody b, PetscInt k, PetscReal sigma[9])
+{
+  PetscBool has;
+  PetscFunctionBegin;
+  if (b->ops->prim_stress)
+    PetscCall(b->ops->prim_stress(b, k, sigma));
+  else
+    PetscCall(MbBodyGetStress(b, sigma, &has));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyGetStress(MbBody b, PetscReal sigma[9], PetscBool *has)
 {
   PetscFunctionBegin;

@@ -24,6 +24,8 @@ typedef struct {
   PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                          /* X ↦ x */
   PetscErrorCode (*to_referential)(MbBody, PetscInt, const PetscReal[3], PetscReal[3]);            /* x ↦ X; the primitive (element) x was found on, or −1: the kind extends its map outside the body (a contact point between two surfaces) */
   PetscErrorCode (*prim_to_spatial)(MbBody, PetscInt, PetscReal[]);                                /* the spatial vertices of primitive k (a sphere: its centre); NULL: to_spatial of each */
+  PetscErrorCode (*prim_velocity)(MbBody, PetscInt, PetscReal[]);                                  /* the velocities of primitive k's vertices (a sphere: its centre's); NULL: point_velocity of each */
+  PetscErrorCode (*prim_stress)(MbBody, PetscInt, PetscReal[9]);                                   /* the mean Cauchy stress of primitive k (an element); NULL: the body's */
   PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]);   /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
   PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);       /* H at X in a frame: 3×nu row-major */
   PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                                  /* angular (about the origin), linear */

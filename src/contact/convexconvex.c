@@ -78,6 +78,18 @@ static void EdgeAxes(const MbPoly *A, const MbPoly *B, PetscReal margin, PetscRe
       MbV3Sub(pb, pa, t);
       s = MbV3Dot(m, t);
       if (s > *smax) {
+        /* the edges are the support points only where the faces are planar: the faces of a
+           deformed finite element are warped, and a pair of nearly parallel edges can then
+           pass the arc test with an axis along which the bodies overlap by far more. A
+           would-be winner is checked against the full supports (kept when they agree to
+           round-off, so planar polyhedra are unchanged). */
+        PetscReal smin = PETSC_MAX_REAL, smaxA = -PETSC_MAX_REAL, s2;
+        for (PetscInt k = 0; k < B->g->nv; k++) smin = PetscMin(smin, MbV3Dot(m, &B->g->v[3 * k]));
+        for (PetscInt k = 0; k < A->g->nv; k++) smaxA = PetscMax(smaxA, MbV3Dot(m, &A->g->v[3 * k]));
+        s2 = smin - smaxA;
+        if (s2 < s - 1e-9 * (A->size + B->size)) s = s2;
+      }
+      if (s > *smax) {
         *smax = s;
         *ea   = i;
         *eb   = j;

@@ -464,7 +464,7 @@ static PetscErrorCode WriteFrame(MbOutput out)
   int64_t   c[C_N], off[C_N] = {0}, tot[C_N], *id;
   PetscInt  nb, f            = out->nframe, steps;
   MbBody   *bodies;
-  PetscReal t, *conf, *velo, *pts, *cvel, *sc, *sv, *stress, *cmis, *smis, *aff;
+  PetscReal t, *conf, *velo, *pts, *cvel, *sc, *sv, *stress, *cmis, *smis, *aff, *pdis, *pvel, *cstr;
   PetscBool changed = PETSC_FALSE;
   char      path[64];
   hid_t     g;
@@ -485,6 +485,7 @@ static PetscErrorCode WriteFrame(MbOutput out)
 
   PetscCall(PetscMalloc7(nb, &id, 12 * nb, &conf, 6 * nb, &velo, 3 * c[C_PTS], &pts, 3 * c[C_CELLS], &cvel, 3 * c[C_SPH], &sc, 3 * c[C_SPH], &sv));
   PetscCall(PetscMalloc4(6 * nb, &stress, c[C_CELLS] + 1, &cmis, c[C_SPH] + 1, &smis, 24 * nb, &aff));
+  PetscCall(PetscMalloc3(3 * c[C_PTS] + 1, &pdis, 3 * c[C_PTS] + 1, &pvel, 6 * c[C_CELLS] + 1, &cstr));
   for (PetscInt i = 0; i < nb; i++) {
     MbBody      b = bodies[i];
     MbShape     shape;
@@ -524,13 +525,24 @@ static PetscErrorCode WriteFrame(MbOutput out)
       }
       PetscCall(MbShapeGetConvex(shape, k, &nv, &v, &nf, &fptr, NULL, NULL));
       PetscCall(MbBodyPrimToSpatial(b, k, &pts[3 * p]));
+      PetscCall(MbBodyPrimVelocity(b, k, &pvel[3 * p]));
+      for (PetscInt j = 0; j < 3 * nv; j++) pdis[3 * p + j] = pts[3 * p + j] - v[j];
       p += nv;
-      for (PetscInt j = 0; j < nf; j++) {
-        int64_t nc = 0, nt = 0;
-        PolygonSize(fptr[j + 1] - fptr[j], &nc, &nt);
-        for (int64_t e = 0; e < nc; e++) {
-          cmis[cl] = mises;
-          MbV3Copy(vc, &cvel[3 * cl++]);
+      { /* the cells carry their piece's stress (an element's; the body's for the others) */
+        PetscReal ps[9], pc[6], pm, pp, ss = 0;
+        PetscCall(MbBodyPrimStress(b, k, ps));
+        pp    = (ps[0] + ps[4] + ps[8]) / 3;
+        pc[0] = ps[0], pc[1] = ps[4], pc[2] = ps[8], pc[3] = ps[1], pc[4] = ps[5], pc[5] = ps[6];
+        for (int q = 0; q < 9; q++) ss += PetscSqr(ps[q] - (q % 4 == 0 ? pp : 0));
+        pm = PetscSqrtReal(1.5 * ss);
+        for (PetscInt j = 0; j < nf; j++) {
+          int64_t nc = 0, nt = 0;
+          PolygonSize(fptr[j + 1] - fptr[j], &nc, &nt);
+          for (int64_t e = 0; e < nc; e++) {
+            cmis[cl] = pm;
+            for (int q = 0; q < 6; q++) cstr[6 * cl + q] = pc[q];
+            MbV3Copy(vc, &cvel[3 * cl++]);
+          }
         }
       }
     }
@@ -550,6 +562,10 @@ static PetscErrorCode WriteFrame(MbOutput out)
   PetscCall(WriteDataset(out, g, path, "stress", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], stress));
   PetscCall(WriteDataset(out, g, path, "surface_mises", H5T_NATIVE_DOUBLE, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cmis));
   PetscCall(WriteDataset(out, g, path, "sphere_mises", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], smis));
+  PetscCall(WriteDataset(out, g, path, "surface_displacement", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pdis));
+  PetscCall(WriteDataset(out, g, path, "surface_point_velo", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pvel));
+  PetscCall(WriteDataset(out, g, path, "surface_stress", H5T_NATIVE_DOUBLE, 6, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cstr));
+  PetscCall(PetscFree3(pdis, pvel, cstr));
   PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
   PetscCall(WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], aff));
   PetscCall(PetscFree4(stress, cmis, smis, aff));

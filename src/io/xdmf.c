@@ -86,6 +86,12 @@ static void WriteFrame(FILE *fp, const char *h5name, PetscInt f, PetscReal t, Pe
     Attribute(fp, "velocity", "Vector", "Cell", h5name, p, "Float", 8, mesh->ncells, 3);
     snprintf(p, sizeof(p), "%s/surface_mises", fr);
     Attribute(fp, "mises", "Scalar", "Cell", h5name, p, "Float", 8, mesh->ncells, 0);
+    snprintf(p, sizeof(p), "%s/surface_stress", fr);
+    Attribute(fp, "stress", "Tensor6", "Cell", h5name, p, "Float", 8, mesh->ncells, 6);
+    snprintf(p, sizeof(p), "%s/surface_displacement", fr);
+    Attribute(fp, "displacement", "Vector", "Node", h5name, p, "Float", 8, mesh->npts, 3);
+    snprintf(p, sizeof(p), "%s/surface_point_velo", fr);
+    Attribute(fp, "point_velocity", "Vector", "Node", h5name, p, "Float", 8, mesh->npts, 3);
     fprintf(fp, "    </Grid>\n");
   }
   if (mesh->nsph > 0) {

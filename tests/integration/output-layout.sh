@@ -76,7 +76,8 @@ def layout(f):
         n = fr["id"].shape[0]
         want = {"id": (n,), "conf": (n, 12), "velo": (n, 6), "surface_points": (m.attrs["points"], 3),
                 "surface_velo": (m.attrs["cells"], 3), "sphere_center": (m.attrs["spheres"], 3),
-                "sphere_velo": (m.attrs["spheres"], 3)}
+                "sphere_velo": (m.attrs["spheres"], 3), "surface_displacement": (m.attrs["points"], 3),
+                "surface_point_velo": (m.attrs["points"], 3), "surface_stress": (m.attrs["cells"], 6)}
         for k, shape in want.items():
             if k not in fr or fr[k].shape != shape:
                 bad.append("%s/%s: want %s" % (fr.name, k, shape))

@@ -43,6 +43,9 @@ if b is not None:
     tap(types == [5, 9], "pvpython: bodies cells are triangles and quads (VTK types %s)" % types)
     tap(b.GetCellData().GetArray("id") is not None and b.GetCellData().GetArray("velocity").GetNumberOfComponents() == 3,
         "pvpython: bodies cell arrays id, velocity")
+    st, pdis, pv = b.GetCellData().GetArray("stress"), b.GetPointData().GetArray("displacement"), b.GetPointData().GetArray("point_velocity")
+    tap(st is not None and st.GetNumberOfComponents() in (6, 9) and pdis is not None and pdis.GetNumberOfComponents() == 3 and pv is not None and pv.GetNumberOfComponents() == 3,
+        "pvpython: bodies cell array stress (a symmetric tensor), point arrays displacement and point_velocity")
 if s is not None:
     tap(s.GetNumberOfPoints() == nsph and s.GetNumberOfCells() == nsph,
         "pvpython: spheres has %d points, %d cells (want %d)" % (s.GetNumberOfPoints(), s.GetNumberOfCells(), nsph))

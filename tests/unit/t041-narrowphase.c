@@ -193,6 +193,34 @@ static void test_cube_on_slab(void **state)
   MB_OK(MbShapeDestroy(&cube));
 }
 
+/* A deformed hexahedral element resting on a slab (the bottom nodes of a FINITE_ELEMENT
+   brick, sunk by 3e-5 to 1e-4 each, so its faces are warped): the contact is its bottom
+   face on the slab, normal +z, four points at the nodes. Two of its bottom edges are nearly
+   parallel to the slab's; their cross product once passed the Gauss-map test as an edge
+   axis with a horizontal normal and a point 0.9 m away (the edges are the support points of
+   that axis only for planar faces). */
+static void test_warped_element_on_slab(void **state)
+{
+  const PetscReal e[24] = {0.54999999938578337,     0.099999814998686612, -3.1062821273567242e-05, 0.60001634299072315,     0.099999871602123272, -3.8229169626288238e-05, 0.60000230988166126,  0.20000641842044098,
+                           -9.8002786563724663e-05, 0.55000004024498328,  0.2000115540113378,      -6.7675854514522108e-05, 0.5500039498997642,   0.099984876358055016,    0.099879864336421043, 0.60000847616620834,
+                           0.099982146287240434,    0.09988029817866631,  0.600010537307195,       0.20001258952904349,     0.099891580002051783, 0.55000672722426613,     0.20000478824529264,  0.099888488926971344};
+  MbShape         slab  = Box(-1, -1, -0.2, 2, 1, 0, 1), el;
+  MbGeomPrim      a     = Convex(slab), b;
+  MbContactPoint  pts[MB_MAX_CONTACT_POINTS];
+  PetscInt        n, surf[6] = {1, 1, 1, 1, 1, 1};
+  MB_OK(MbShapeCreate(&el));
+  MB_OK(MbShapeAddHex(el, e, surf, 1));
+  b = Convex(el);
+  MB_OK(MbCollide(&a, &b, 1e-6, 1e-6, &n, pts));
+  assert_int_equal(n, 4);
+  for (PetscInt k = 0; k < n; k++) {
+    MB_CLOSE(pts[k].normal[2], 1.0, 1e-12);
+    if (!(pts[k].point[0] > 0.5 && pts[k].point[0] < 0.61 && pts[k].point[1] > 0.09 && pts[k].point[1] < 0.21)) fail_msg("point %d at (%g, %g, %g), outside the element's bottom face", (int)k, pts[k].point[0], pts[k].point[1], pts[k].point[2]);
+  }
+  MB_OK(MbShapeDestroy(&slab));
+  MB_OK(MbShapeDestroy(&el));
+}
+
 /* The unit cube centred on the z axis, turned 45° about it, sunk by 0.02: its bottom
    corners at distance √2/2 from the axis on the x and y axes. */
 static void test_cube_turned_on_slab(void **state)
@@ -535,9 +563,9 @@ static void test_box_and_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_sphere_sphere),       cmocka_unit_test(test_sphere_box),    cmocka_unit_test(test_cube_on_slab), cmocka_unit_test(test_cube_turned_on_slab),
-    cmocka_unit_test(test_cube_tilted_on_slab), cmocka_unit_test(test_cubes_crossed), cmocka_unit_test(test_separated),    cmocka_unit_test(test_tetrahedron_on_vertex),
-    cmocka_unit_test(test_prism_on_slab),       cmocka_unit_test(test_hull_sphere),   cmocka_unit_test(test_hull_hull),    cmocka_unit_test(test_box_and_bad_input),
+    cmocka_unit_test(test_sphere_sphere),       cmocka_unit_test(test_sphere_box),    cmocka_unit_test(test_cube_on_slab),      cmocka_unit_test(test_warped_element_on_slab), cmocka_unit_test(test_cube_turned_on_slab),
+    cmocka_unit_test(test_cube_tilted_on_slab), cmocka_unit_test(test_cubes_crossed), cmocka_unit_test(test_separated),         cmocka_unit_test(test_tetrahedron_on_vertex),  cmocka_unit_test(test_prism_on_slab),
+    cmocka_unit_test(test_hull_sphere),         cmocka_unit_test(test_hull_hull),     cmocka_unit_test(test_box_and_bad_input),
 };
 
 MB_TEST_MAIN(tests)

@@ -463,7 +463,7 @@ static PetscErrorCode FemToReferential(MbBody b, PetscInt prim, const PetscReal 
     if (MbFemInvert(el, xe, x, xi) && MbFemInside(el, xi, 0.5)) e = prim;
   }
   if (e < 0) e = Locate(b, x, PETSC_TRUE, xi);
-  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its deformed mesh", b->id, (double)x[0], (double)x[1], (double)x[2]);
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its deformed mesh (found on element %" PetscInt_FMT ")", b->id, (double)x[0], (double)x[1], (double)x[2], prim);
   PetscCall(Interpolate(b, e, xi, m->X, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -475,6 +475,36 @@ static PetscErrorCode FemPrimToSpatial(MbBody b, PetscInt k, PetscReal x[])
   for (PetscInt a = m->eptr[k]; a < m->eptr[k + 1]; a++)
     for (int d = 0; d < 3; d++) x[3 * (a - m->eptr[k]) + d] = m->X[3 * m->enode[a] + d] + b->q[3 * m->enode[a] + d];
   return PETSC_SUCCESS;
+}
+
+static PetscErrorCode FemPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
+{
+  Fem *m = (Fem *)b->data;
+  for (PetscInt a = m->eptr[k]; a < m->eptr[k + 1]; a++)
+    for (int d = 0; d < 3; d++) v[3 * (a - m->eptr[k]) + d] = b->u[3 * m->enode[a] + d];
+  return PETSC_SUCCESS;
+}
+
+/* the element's mean Cauchy stress (its quadrature points by their weights) */
+static PetscErrorCode FemPrimStress(MbBody b, PetscInt e, PetscReal sigma[9])
+{
+  Fem                *m   = (Fem *)b->data;
+  const MbFemElement *el  = MbFemElemOf(m, e);
+  const PetscInt     *nod = &m->enode[m->eptr[e]];
+  PetscReal           v   = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(sigma, 9));
+  for (PetscInt a = 0; a < el->nen; a++)
+    for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+  for (PetscInt k = 0; k < el->nqp; k++) {
+    const PetscReal *g = &m->G[m->gptr[e] + k * (3 * el->nen + 1)];
+    PetscReal        s[9];
+    MbSvkCauchy(&m->svk, el->nen, g, m->ue, s);
+    for (int i = 0; i < 9; i++) sigma[i] += g[3 * el->nen] * s[i];
+    v += g[3 * el->nen];
+  }
+  for (int i = 0; i < 9; i++) sigma[i] /= v;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
@@ -730,6 +760,8 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .to_spatial      = FemToSpatial,
     .to_referential  = FemToReferential,
     .prim_to_spatial = FemPrimToSpatial,
+    .prim_velocity   = FemPrimVelocity,
+    .prim_stress     = FemPrimStress,
     .point_velocity  = FemPointVelocity,
     .operator_h      = FemOperatorH,
     .momentum        = FemMomentum,

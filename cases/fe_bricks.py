@@ -1,0 +1,27 @@
+# Three FINITE_ELEMENT bricks (4x2x2 HEX8 each, DEF_EXP) standing in a row on an obstacle,
+# knocked by a rigid ball: contact between meshes, a rigid body and an obstacle, with
+# friction, on any number of ranks. The energy balance closes: kinetic + strain energy now
+# equals the start's kinetic energy plus the work of gravity and the contacts (dissipated by
+# friction and the inelastic impacts), to 1 % of the ball's energy.
+# Rendered for doc/img/fe-bricks.png (scripts/mbrender --color mises, see doc/deck-api.md).
+s = SOLFEC('DYNAMIC', 2e-4, 'out/fe_bricks')
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+brick = BULK_MATERIAL(s, young=5e6, poisson=0.25, density=2000, label='brick')
+steel = BULK_MATERIAL(s, young=2e11, poisson=0.3, density=7800, label='steel')
+SURFACE_MATERIAL(s, model='SIGNORINI_COULOMB', friction=0.4)
+BODY(s, 'OBSTACLE', HEX([-0.4, -0.2, -0.1, 1.0, -0.2, -0.1, 1.0, 0.4, -0.1, -0.4, 0.4, -0.1, -0.4, -0.2, 0, 1.0, -0.2, 0, 1.0, 0.4, 0, -0.4, 0.4, 0], 1, 1, 1, 2, [2] * 6), brick, label='floor')
+for k in range(3):
+    x0 = 0.25 * k
+    BODY(s, 'FINITE_ELEMENT', HEX([x0, 0, 0, x0 + 0.1, 0, 0, x0 + 0.1, 0.2, 0, x0, 0.2, 0, x0, 0, 0.4, x0 + 0.1, 0, 0.4, x0 + 0.1, 0.2, 0.4, x0, 0.2, 0.4], 2, 2, 4, 1, [1] * 6), brick, label='brick%d' % k)
+ball = BODY(s, 'RIGID', SPHERE((-0.15, 0.1, 0.3), 0.05, 3, 3), steel, label='ball')
+ball.velo = (0, 0, 0, 4.0, 0, 0)
+E0 = ENERGY(s)
+OUTPUT(s, 0.01)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 500), 0.3)
+kin, internal, external, contact, friction = ENERGY(s)
+start = E0[0]
+balance = kin + internal - (start + external + contact - friction)
+if RANK() == 0:
+    print('fe_bricks: kinetic %.4f + strain %.4f against %.4f + gravity %.4f + contacts %.4f - friction %.4f: off by %.2e of the ball energy %.4f' % (kin, internal, start, external, contact, friction, abs(balance) / start, start))
+    print('PASSED' if abs(balance) < 1e-2 * start else 'FAILED')
