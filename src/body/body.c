@@ -238,6 +238,14 @@ PetscErrorCode MbBodyCriticalStep(MbBody b, PetscReal *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodyCheckConfiguration(MbBody b, const PetscReal q[])
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < b->nq; k++) PetscCheck(isfinite(q[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": configuration entry %" PetscInt_FMT " is not finite: %g", b->id, k, (double)q[k]);
+  if (b->ops->check_conf) PetscCall(b->ops->check_conf(b, q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
 {
   MbPrim *p;

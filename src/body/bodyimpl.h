@@ -17,6 +17,7 @@ typedef struct {
   PetscErrorCode (*sizes)(MbShape, PetscInt *, PetscInt *);                                        /* nq, nu of a body of this shape (NULL: the fixed nq, nu above) */
   PetscErrorCode (*create)(MbBody);                                                                /* private data; q in the reference configuration */
   PetscErrorCode (*destroy)(MbBody);                                                               /* private data (may be NULL) */
+  PetscErrorCode (*check_conf)(MbBody, const PetscReal[]);                                         /* a configuration q the deck gives is one of the kind's (NULL: any) */
   PetscErrorCode (*reset)(MbBody);                                                                 /* q ← the reference configuration (after new mass characteristics) */
   PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                                  /* ½uᵀMu */
   PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);                     /* y_j = A⁻¹x_j for n vectors of length nu, one after another */

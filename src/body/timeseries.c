@@ -1,5 +1,6 @@
 /* Piecewise-linear scalar functions of time (Solfec's TIME_SERIES), reference counted so
    that several loads can share one table. */
+#include <stdio.h>
 #include "bodyimpl.h"
 
 struct _p_MbTimeSeries {
@@ -13,6 +14,12 @@ PetscErrorCode MbTimeSeriesCreate(PetscInt n, const PetscReal t[], const PetscRe
 {
   PetscFunctionBegin;
   PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "time series needs at least one (t, v) pair, got %" PetscInt_FMT, n);
+  for (PetscInt k = 0; k < n; k++)
+    if (!isfinite(t[k]) || !isfinite(v[k])) { /* the numbers as C prints them (PETSc's %g writes "nan.") */
+      char pt[64];
+      (void)snprintf(pt, sizeof(pt), "(%g, %g)", (double)t[k], (double)v[k]);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "time series point %" PetscInt_FMT " is not finite: (t, v) = %s", k, pt);
+    }
   for (PetscInt k = 1; k < n; k++) PetscCheck(t[k] > t[k - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "time series times must increase: t[%" PetscInt_FMT "] = %g after t[%" PetscInt_FMT "] = %g", k, (double)t[k], k - 1, (double)t[k - 1]);
   PetscCall(PetscNew(ts));
   (*ts)->n    = n;

@@ -7,6 +7,8 @@
 #include "../body/bodyimpl.h"
 #include "../scheme/schemeimpl.h"
 
+static PetscErrorCode FirstNonFinite(MbDomain, PetscInt *);
+
 PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
 {
   MbDomain d;
@@ -505,11 +507,21 @@ PetscErrorCode MbDomainStep(MbDomain d)
   {
     /* energies and the constraint count in one reduction */
     MbEnergy  l;
-    PetscReal loc[6], glob[6];
+    PetscReal loc[7], glob[7];
+    PetscInt  bad;
     PetscCall(LocalEnergy(d, &l));
     PetscCall(PetscArraycpy(loc, (PetscReal *)&l, 5));
     loc[5] = (PetscReal)(d->ncon + d->npen);
-    PetscCallMPI(MPI_Allreduce(loc, glob, 6, MPIU_REAL, MPIU_SUM, d->comm));
+    PetscCall(FirstNonFinite(d, &bad));
+    loc[6] = bad >= 0 ? 1 : 0; /* in the same reduction: no collective more per step */
+    PetscCallMPI(MPI_Allreduce(loc, glob, 7, MPIU_REAL, MPIU_SUM, d->comm));
+    if (glob[6] > 0) { /* blown up: stop before a monitor writes the state (every rank) */
+      PetscInt gbad, b = bad >= 0 ? bad : PETSC_MAX_INT;
+      PetscCallMPI(MPI_Allreduce(&b, &gbad, 1, MPIU_INT, MPI_MIN, d->comm));
+      SETERRQ(d->comm, PETSC_ERR_FP,
+              "the state of body %" PetscInt_FMT " is not finite after step %" PetscInt_FMT " (t = %g, h = %g): the run has blown up (a step above the critical step, or a load or stiffness too large for it?); stopped before writing it", gbad,
+              d->nsteps, (double)d->t, (double)d->h);
+    }
     PetscCall(PetscArraycpy((PetscReal *)&r->energy, glob, 5));
     r->contacts = (PetscInt)(glob[5] + 0.5);
   }
@@ -518,6 +530,32 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PetscTime(&now));
   r->walltime = now - d->run_start;
   PetscCall(PhaseEnd(d, MB_PHASE_REDUCE, t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The smallest id of this rank's bodies whose configuration or velocity holds a NaN or an
+   infinity, or whose kinetic energy overflows, or −1. */
+static PetscErrorCode FirstNonFinite(MbDomain d, PetscInt *id)
+{
+  PetscInt   nq, nu;
+  PetscReal *q, *u;
+  PetscFunctionBegin;
+  *id = -1;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody    b = d->body[i];
+    PetscReal s = 0;
+    PetscCall(MbBodyGetSizes(b, &nq, &nu));
+    PetscCall(MbBodyGetState(b, &q, &u));
+    PetscReal ek;
+    for (PetscInt k = 0; k < nq; k++) s += q[k] * 0; /* NaN·0 and Inf·0 are NaN */
+    for (PetscInt k = 0; k < nu; k++) s += u[k] * 0;
+    PetscCall(MbBodyKineticEnergy(b, &ek)); /* finite velocities whose energy overflows */
+    if (s != 0 || !isfinite(ek)) {
+      PetscInt bid;
+      PetscCall(MbBodyGetId(b, &bid));
+      if (*id < 0 || bid < *id) *id = bid;
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1237,8 +1237,18 @@ static PyObject *py_body_set_state(PyObject *self, PyObject *args)
         }
     }
     memcpy(u, x, sizeof(PetscReal) * (size_t)nu);
-  } else
+  } else {
+    ErrMsg[0] = 0;
+    (void)PetscPushErrorHandler(RecordError, NULL);
+    PetscErrorCode e = MbBodyCheckConfiguration(b, x);
+    (void)PetscPopErrorHandler();
+    if (e) {
+      PetscFree(x);
+      PyErr_SetString(PyExc_ValueError, ErrMsg);
+      return NULL;
+    }
     memcpy(q, x, sizeof(PetscReal) * (size_t)nq);
+  }
   PetscFree(x);
   Py_RETURN_NONE;
 }

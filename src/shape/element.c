@@ -9,16 +9,19 @@
 #include "shapeimpl.h"
 
 typedef struct {
-  const char *name;    /* element name, for messages */
-  PetscInt    nf;      /* number of faces */
-  PetscInt    fptr[7]; /* face offsets into fv */
-  PetscInt    fv[24];  /* faces, counter-clockwise from outside for the standard ordering */
+  const char *name;         /* element name, for messages */
+  PetscInt    nf;           /* number of faces */
+  PetscInt    fptr[7];      /* face offsets into fv */
+  PetscInt    fv[24];       /* faces, counter-clockwise from outside for the standard ordering */
+  PetscInt    ncorner;      /* corners where three edges meet */
+  PetscInt    corner[8][4]; /* a corner and its three neighbours along the edges, right-handed for the standard ordering */
 } ElementTopo;
 
-static const ElementTopo Tet = {"tetrahedron", 4, {0, 3, 6, 9, 12}, {0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3}};
-static const ElementTopo Pyr = {"pyramid", 5, {0, 4, 7, 10, 13, 16}, {0, 3, 2, 1, 0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4}};
-static const ElementTopo Wed = {"wedge", 5, {0, 3, 6, 10, 14, 18}, {0, 2, 1, 3, 4, 5, 0, 1, 4, 3, 1, 2, 5, 4, 2, 0, 3, 5}};
-static const ElementTopo Hex = {"hexahedron", 6, {0, 4, 8, 12, 16, 20, 24}, {0, 3, 2, 1, 4, 5, 6, 7, 0, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6, 3, 0, 4, 7}};
+static const ElementTopo Tet = {"tetrahedron", 4, {0, 3, 6, 9, 12}, {0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3}, 1, {{0, 1, 2, 3}}};
+static const ElementTopo Pyr = {"pyramid", 5, {0, 4, 7, 10, 13, 16}, {0, 3, 2, 1, 0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4}, 4, {{0, 1, 3, 4}, {1, 2, 0, 4}, {2, 3, 1, 4}, {3, 0, 2, 4}}};
+static const ElementTopo Wed = {"wedge", 5, {0, 3, 6, 10, 14, 18}, {0, 2, 1, 3, 4, 5, 0, 1, 4, 3, 1, 2, 5, 4, 2, 0, 3, 5}, 6, {{0, 1, 2, 3}, {1, 2, 0, 4}, {2, 0, 1, 5}, {3, 5, 4, 0}, {4, 3, 5, 1}, {5, 4, 3, 2}}};
+static const ElementTopo Hex = {
+    "hexahedron", 6, {0, 4, 8, 12, 16, 20, 24}, {0, 3, 2, 1, 4, 5, 6, 7, 0, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6, 3, 0, 4, 7}, 8, {{0, 1, 3, 4}, {1, 2, 0, 5}, {2, 3, 1, 6}, {3, 0, 2, 7}, {4, 7, 5, 0}, {5, 4, 6, 1}, {6, 5, 7, 2}, {7, 6, 4, 3}}};
 
 /* Newell's normal of a polygon (twice its vector area; exact for planar polygons and the
    natural average for a warped quadrilateral). */
@@ -88,6 +91,22 @@ PetscErrorCode MbShapeAddElement(MbShape s, PetscInt type, const PetscReal nodes
     fs[f] = surfids ? surfids[f] : 0;
   }
   PetscCheck(vol > 1e-12 * size * size * size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MESH %s (%" PetscInt_FMT " nodes) has zero volume: %g (nodes coincide or lie in one plane)", T->name, type, (double)vol);
+  {                              /* an element that is not twisted has the same orientation at every corner (the
+                                    Jacobian of its map there: the triple product of its three edges); both signs mean
+                                    a face folded over itself, e.g. a hexahedron with two nodes swapped (a bow-tie face) */
+    PetscInt npos = 0, nneg = 0; /* a corner of zero Jacobian (a collapsed edge: a hexahedron used as a wedge) counts neither way */
+    for (PetscInt k = 0; k < T->ncorner; k++) {
+      const PetscInt *q = T->corner[k];
+      PetscReal       e[3][3], cr[3], det;
+      for (int j = 0; j < 3; j++) MbV3Sub(&nodes[3 * q[j + 1]], &nodes[3 * q[0]], e[j]);
+      MbV3Cross(e[1], e[2], cr);
+      det = MbV3Dot(e[0], cr);
+      if (det > 1e-12 * size * size * size) npos++;
+      if (det < -1e-12 * size * size * size) nneg++;
+    }
+    PetscCheck(!(npos && nneg), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MESH %s (%" PetscInt_FMT " nodes) is twisted: its corners turn %" PetscInt_FMT " one way and %" PetscInt_FMT " the other (two nodes swapped? a face folded over itself)",
+               T->name, type, npos, nneg);
+  }
   PetscCall(MbShapeAddConvex(s, type, nodes, T->nf, T->fptr, fv, fs, volid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,3 +25,56 @@ PY
     check "$call on $np rank(s): -mb_solver_view prints '$want'" grep -q "$want" <<<"$out"
   done
 done
+
+# --- no NaN or infinity reaches the output: a TIME_SERIES with a NaN is refused at input;
+# a state that overflows (a speed of 1e200, a CDM body on a 1e12 N/m spring above its
+# critical step) stops the run on every rank naming the body, the step and the time
+cat >"$TMP/tsnan.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-tsnan')
+ts = TIME_SERIES([0, 0, 1, float('nan')])
+PY
+expect_error "TIME_SERIES with a NaN value" "TIME_SERIES: time series point 1 is not finite: \(t, v\) = \(1, nan\)" "$MOREAU" "$TMP/tsnan.py"
+cat >"$TMP/fast.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-fast')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s)
+BODY(s, 'RIGID', SPHERE((5, 0, 0), 1, 1, 1), m)
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+b.velo = (0, 0, 0, 1e200, 0, 0)
+OUTPUT(s, 1e-3)
+RUN(s, None, 0.01)
+PY
+for np in 1 2; do
+  expect_error "a body launched at 1e200 m/s on $np rank(s)" "the state of body 1 is not finite after step 1 \(t = 0.001, h = 0.001\): the run has blown up" timeout 60 $MPIRUN -np $np "$MOREAU" "$TMP/fast.py"
+done
+check "... and no NaN or infinity is in its output file" "$PY" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+ok = all(np.all(np.isfinite(f["frames"][k]["conf"][()])) and np.all(np.isfinite(f["frames"][k]["velo"][()])) for k in f["frames"])
+ok = ok and all(np.all(np.isfinite(f["history"][k][()])) for k in f["history"])
+sys.exit(0 if ok else 1)' "$TMP/out-fast/fast.h5"
+cat >"$TMP/stiff.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-stiff')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s)
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), m)
+b.scheme = 'CDM'
+PUT_SPRING(b, (0, 0, 0), None, (0, 0, -1), spring=1e12)
+b.velo = (0, 0, 0, 0, 0, 1)
+RUN(s, None, 1.0)
+PY
+expect_error "CDM on a 1e12 N/m spring above its critical step" "the state of body 0 is not finite after step [0-9]+ \(t = .*\): the run has blown up" timeout 60 "$MOREAU" "$TMP/stiff.py"
+
+# --- shapes and configurations that are not what they claim: a HEX with two nodes swapped
+# (a bow-tie face) is a twisted element; conf that is not a rotation
+cat >"$TMP/bowtie.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-bowtie')
+BODY(s, 'RIGID', HEX([0,0,0, 1,0,0, 0,1,0, 1,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), BULK_MATERIAL(s))
+PY
+expect_error "a HEX with nodes 2 and 3 swapped" "HEX: MESH hexahedron \(8 nodes\) is twisted: its corners turn 6 one way and 2 the other \(two nodes swapped\? a face folded over itself\)" "$MOREAU" "$TMP/bowtie.py"
+cat >"$TMP/conf.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-conf')
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), BULK_MATERIAL(s))
+b.conf = (2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0)
+PY
+expect_error "conf that is not a rotation" "body 0 \(RIGID\): the first 9 numbers of conf must be a rotation \(columns\), but its columns' dot products differ from the identity's by 3" "$MOREAU" "$TMP/conf.py"

@@ -78,6 +78,16 @@ static PetscErrorCode PrbDestroy(MbBody b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* q = [F row-wise, x̄]: det F > 0 */
+static PetscErrorCode PrbCheckConf(MbBody b, const PetscReal q[])
+{
+  PetscReal F[9];
+  PetscFunctionBegin;
+  GetF(q, F);
+  PetscCheck(MbM3Det(F) > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PSEUDO_RIGID body %" PetscInt_FMT ": the deformation gradient of conf must have det F > 0, got %g", b->id, (double)MbM3Det(F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PrbMaterial(MbBody b, PetscReal E, PetscReal nu)
 {
   PrbData *p = (PrbData *)b->data;
@@ -641,6 +651,7 @@ const MbBodyOps MbBodyOps_PseudoRigid = {
     .scheme         = "DEF_EXP",
     .create         = PrbCreate,
     .destroy        = PrbDestroy,
+    .check_conf     = PrbCheckConf,
     .reset          = PrbReset,
     .kinetic        = PrbKinetic,
     .inverse        = PrbInverse,

@@ -162,6 +162,21 @@ static PetscErrorCode RigidToReferential(MbBody b, PetscInt prim, const PetscRea
 }
 
 /* Reference configuration: Λ = I (column-wise), x̄ = X̄. */
+/* q = [Λ column-wise, x̄]: Λ must be a rotation, ΛᵀΛ = I and det Λ = 1 to 1e-8 */
+static PetscErrorCode RigidCheckConf(MbBody b, const PetscReal q[])
+{
+  PetscReal L[9], e = 0;
+  PetscFunctionBegin;
+  for (int i = 0; i < 3; i++) /* L = ΛᵀΛ − I with Λ's columns q[3j .. 3j+2] */
+    for (int j = 0; j < 3; j++) L[3 * i + j] = q[3 * i] * q[3 * j] + q[3 * i + 1] * q[3 * j + 1] + q[3 * i + 2] * q[3 * j + 2] - (i == j);
+  for (int k = 0; k < 9; k++) e = PetscMax(e, PetscAbsReal(L[k]));
+  PetscCheck(e <= 1e-8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "body %" PetscInt_FMT " (%s): the first 9 numbers of conf must be a rotation (columns), but its columns' dot products differ from the identity's by %g (columns (%g, %g, %g), (%g, %g, %g), (%g, %g, %g))", b->id, b->ops->name, (double)e,
+             (double)q[0], (double)q[1], (double)q[2], (double)q[3], (double)q[4], (double)q[5], (double)q[6], (double)q[7], (double)q[8]);
+  PetscCheck(MbM3Det(q) > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT " (%s): the first 9 numbers of conf are a reflection (determinant %g), not a rotation", b->id, b->ops->name, (double)MbM3Det(q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RigidReset(MbBody b)
 {
   PetscArrayzero(b->q, 12);
@@ -226,6 +241,7 @@ const MbBodyOps MbBodyOps_Rigid = {
     .movable        = PETSC_TRUE,
     .scheme         = NULL, /* the domain's rigid default, -mb_scheme */
     .create         = RigidCreate,
+    .check_conf     = RigidCheckConf,
     .reset          = RigidReset,
     .kinetic        = RigidKinetic,
     .inverse        = RigidInverse,
@@ -268,6 +284,7 @@ const MbBodyOps MbBodyOps_Obstacle = {
     .nu             = 6,
     .movable        = PETSC_FALSE,
     .create         = RigidCreate,
+    .check_conf     = RigidCheckConf,
     .reset          = RigidReset,
     .kinetic        = ObstacleZeroScalar,
     .inverse        = ObstacleInverse,

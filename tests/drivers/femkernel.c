@@ -1,0 +1,125 @@
+/* Speed of the finite-element kernels (issue 18's targets; results in doc/benchmarks.md).
+
+     femkernel [-nx 40 -ny 25 -nz 10] [-tets] [-reps 20] [-steps 100] [-lim 5]
+
+   A free box of nx×ny×nz HEX8 elements (or 6 TET4 per cell with -tets), E = 1e7, stretched
+   by 0.1 %, then:
+   - f_int: element evaluations per second of the internal force (MbBody's internal op);
+   - DEF_EXP: steps per second of the free body at half its critical step;
+   - DEF_LIM: seconds per step (K assembly, A = M + cK factorization, solve) over -lim steps;
+   - memory: bytes per element of the body's data (quadrature data, masses, K and its
+     factor after the DEF_LIM steps), from PetscMallocGetCurrentUsage. */
+#include <moreau/moreau.h>
+#include "body/bodyimpl.h"
+#include "body/finite_element/fem.h"
+
+static PetscErrorCode Box(PetscInt nx, PetscInt ny, PetscInt nz, PetscBool tets, MbShape *s)
+{
+  static const int T[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6}, {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
+  const PetscInt   nn = (nx + 1) * (ny + 1) * (nz + 1), ne = nx * ny * nz * (tets ? 6 : 1);
+  PetscInt        *eptr, *enode, e = 0, surf[6] = {1, 1, 1, 1, 1, 1};
+  PetscReal       *X;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(3 * nn, &X, ne + 1, &eptr, 8 * ne, &enode));
+  for (PetscInt k = 0, n = 0; k <= nz; k++)
+    for (PetscInt j = 0; j <= ny; j++)
+      for (PetscInt i = 0; i <= nx; i++, n++) X[3 * n] = 0.1 * i, X[3 * n + 1] = 0.1 * j, X[3 * n + 2] = 0.1 * k;
+  PetscCall(MbShapeCreate(s));
+  eptr[0] = 0;
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        PetscInt h[8], c = (k * (ny + 1) + j) * (nx + 1) + i, dx = 1, dy = nx + 1, dz = (nx + 1) * (ny + 1);
+        h[0] = c, h[1] = c + dx, h[2] = c + dx + dy, h[3] = c + dy;
+        for (int v = 0; v < 4; v++) h[4 + v] = h[v] + dz;
+        for (int t = 0; t < (tets ? 6 : 1); t++, e++) {
+          PetscInt  nv = tets ? 4 : 8;
+          PetscReal x[24];
+          for (PetscInt v = 0; v < nv; v++) {
+            enode[eptr[e] + v] = tets ? h[T[t][v]] : h[v];
+            for (int d = 0; d < 3; d++) x[3 * v + d] = X[3 * enode[eptr[e] + v] + d];
+          }
+          PetscCall(MbShapeAddElement(*s, nv, x, surf, 1));
+          eptr[e + 1] = eptr[e] + nv;
+        }
+      }
+  PetscCall(MbShapeSetMesh(*s, nn, X, ne, eptr, enode));
+  PetscCall(PetscFree3(X, eptr, enode));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt       nx = 40, ny = 25, nz = 10, reps = 20, steps = 100, lim = 5, ne, id;
+  PetscBool      tets = PETSC_FALSE;
+  MbShape        s;
+  MbBody         b;
+  MbDomain       dom;
+  MbScheme       sch;
+  PetscReal     *f, *z, hc;
+  PetscLogDouble t0, t1, m0, m1;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nx", &nx, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ny", &ny, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nz", &nz, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-lim", &lim, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-tets", &tets, NULL));
+  PetscCall(MbInitialize());
+  PetscCall(Box(nx, ny, nz, tets, &s));
+  ne = nx * ny * nz * (tets ? 6 : 1);
+  PetscCall(PetscMallocGetCurrentUsage(&m0));
+  PetscCall(MbDomainCreate(PETSC_COMM_SELF, &dom));
+  PetscCall(MbDomainSetVerbose(dom, PETSC_FALSE));
+  PetscCall(MbDomainNextBodyId(dom, &id));
+  PetscCall(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "box", &b));
+  PetscCall(MbBodySetMaterial(b, 1e7, 0.3));
+  {
+    const PetscReal *X;
+    PetscInt         nn;
+    PetscCall(MbShapeGetMesh(s, &nn, &X, NULL, NULL, NULL));
+    for (PetscInt a = 0; a < nn; a++) b->q[3 * a] = 1e-3 * X[3 * a];
+  }
+  PetscCall(PetscCalloc2(b->nu, &f, b->nu, &z));
+  PetscCall(PetscTime(&t0));
+  for (PetscInt r = 0; r < reps; r++) PetscCall(b->ops->internal(b, z, f));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "femkernel: %" PetscInt_FMT " %s elements, %" PetscInt_FMT " nodes\n", ne, tets ? "TET4" : "HEX8", b->nu / 3));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "f_int: %.3g element evaluations per second (%" PetscInt_FMT " evaluations in %.3f s)\n", (double)(reps * ne / (t1 - t0)), reps, (double)(t1 - t0)));
+  PetscCall(MbBodyCriticalStep(b, &hc));
+  PetscCall(MbDomainSetStep(dom, 0.5 * hc));
+  PetscCall(MbDomainGetScheme(dom, "DEF_EXP", &sch));
+  PetscCall(MbBodySetScheme(b, sch));
+  PetscCall(MbDomainAddBody(dom, b));
+  PetscCall(PetscTime(&t0));
+  for (PetscInt k = 0; k < steps; k++) PetscCall(MbDomainStep(dom));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "DEF_EXP: %.3g steps per second (%" PetscInt_FMT " steps in %.3f s, h = %.3g)\n", (double)(steps / (t1 - t0)), steps, (double)(t1 - t0), (double)(0.5 * hc)));
+  if (lim > 0) {
+    Fem           *m  = (Fem *)b->data;
+    PetscLogDouble ta = 0, tf = 0, ts = 0, a0, a1;
+    PetscReal      c = 0.25 * (10 * hc) * (10 * hc);
+    for (PetscInt k = 0; k < lim; k++) {
+      PetscCall(PetscTime(&a0));
+      PetscCall(MbFemAssembleK(m, b->q));
+      PetscCall(PetscTime(&a1));
+      ta += a1 - a0;
+      PetscCall(MbFemFactor(m, b->q, c, b->id)); /* assembles again: its own time less ta's share */
+      PetscCall(PetscTime(&a0));
+      tf += a0 - a1;
+      PetscCall(MbFemSolve(m, 1, f, z));
+      PetscCall(PetscTime(&a1));
+      ts += a1 - a0;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "DEF_LIM: per step K assembly %.3f s, assembly + factorization (%s) %.3f s, solve %.4f s\n", (double)(ta / lim), m->lu ? "LU" : "Cholesky", (double)(tf / lim), (double)(ts / lim)));
+  }
+  PetscCall(PetscMallocGetCurrentUsage(&m1));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "memory: %.0f bytes per element (body data%s)\n", (double)((m1 - m0) / ne), lim > 0 ? ", K and its factor included" : ""));
+  PetscCall(PetscFree2(f, z));
+  PetscCall(MbShapeDestroy(&s));
+  PetscCall(MbDomainDestroy(&dom));
+  PetscCall(MbFinalize());
+  PetscCall(PetscFinalize());
+  return 0;
+}
