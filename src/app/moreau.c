@@ -83,7 +83,13 @@ int main(int argc, char **argv)
   if (!pargv) return 1;
   for (int i = 0; i < pargc; i++) pargv[i] = argv[i];
   pargv[pargc] = NULL;
-  ierr         = PetscInitialize(&pargc, &pargv, NULL, Help);
+  /* Open MPI's sharedfp/lockedfile component, which MPI-IO loads when HDF5 opens a file,
+     copies the file's path into a fixed buffer: a path of about 246 characters aborts the
+     run ("buffer overflow detected"). moreau never uses shared file pointers: leave that
+     component out unless the user chose the components (Open MPI reads this variable at
+     MPI_Init; other MPIs ignore it). */
+  setenv("OMPI_MCA_sharedfp", "^lockedfile", 0);
+  ierr = PetscInitialize(&pargc, &pargv, NULL, Help);
   if (ierr) return (int)ierr;
 
   ierr = MbInitialize();

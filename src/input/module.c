@@ -576,6 +576,7 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
   Sol        *s;
   if (!PyArg_ParseTuple(args, "ds", &step, &dir)) return NULL;
   if (CheckPeers()) return NULL;
+  if (strlen(dir) >= sizeof(odir)) return PyErr_Format(PyExc_ValueError, "the output directory's path has %zu characters; at most %d are supported", strlen(dir), (int)sizeof(odir) - 1);
   if (NSol == CapSol) {
     CapSol = CapSol ? 2 * CapSol : 4;
     MB_TRY(PyExc_MemoryError, PetscRealloc(sizeof(Sol) * CapSol, &Sols));

@@ -687,6 +687,9 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   PetscCheck(name && name[0], comm, PETSC_ERR_ARG_WRONG, "output name must not be empty");
   PetscCheck(!strchr(name, '/'), comm, PETSC_ERR_ARG_WRONG, "output name '%s' must not contain '/': put directories in dir", name);
   PetscCheck(interval >= 0 && PetscIsNormalReal(interval + 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "output interval must be >= 0, got %g", (double)interval);
+  /* a path the system cannot take is refused, not cut (the cut directories were created) */
+  PetscCheck(strlen(dir) + strlen(name) + 5 < PETSC_MAX_PATH_LEN, comm, PETSC_ERR_ARG_OUTOFRANGE, "the output file %s/%s.h5 would have a path of %zu characters; at most %d are supported: choose a shorter output directory", dir, name,
+             strlen(dir) + strlen(name) + 4, PETSC_MAX_PATH_LEN - 1);
   PetscCall(PetscNew(&out));
   out->dom       = dom;
   out->comm      = comm;

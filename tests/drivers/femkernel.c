@@ -8,7 +8,7 @@
    - DEF_EXP: steps per second of the free body at half its critical step;
    - DEF_LIM: seconds per step (K assembly, A = M + cK factorization, solve) over -lim steps;
    - memory: bytes per element of the body's data (quadrature data, masses, K and its
-     factor after the DEF_LIM steps), from PetscMallocGetCurrentUsage. */
+     factor after the DEF_LIM steps), the growth of the resident set. */
 #include <moreau/moreau.h>
 #include "body/bodyimpl.h"
 #include "body/finite_element/fem.h"
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
   PetscCall(MbInitialize());
   PetscCall(Box(nx, ny, nz, tets, &s));
   ne = nx * ny * nz * (tets ? 6 : 1);
-  PetscCall(PetscMallocGetCurrentUsage(&m0));
+  PetscCall(PetscMemoryGetCurrentUsage(&m0));
   PetscCall(MbDomainCreate(PETSC_COMM_SELF, &dom));
   PetscCall(MbDomainSetVerbose(dom, PETSC_FALSE));
   PetscCall(MbDomainNextBodyId(dom, &id));
@@ -112,9 +112,13 @@ int main(int argc, char **argv)
       PetscCall(PetscTime(&a1));
       ts += a1 - a0;
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "DEF_LIM: per step K assembly %.3f s, assembly + factorization (%s) %.3f s, solve %.4f s\n", (double)(ta / lim), m->lu ? "LU" : "Cholesky", (double)(tf / lim), (double)(ts / lim)));
+    {
+      MatSolverType st;
+      PetscCall(MatFactorGetSolverType(m->F, &st));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "DEF_LIM: per step K assembly %.3f s, assembly + factorization (%s %s) %.3f s, solve %.4f s\n", (double)(ta / lim), st, m->lu ? "LU" : "Cholesky", (double)(tf / lim), (double)(ts / lim)));
+    }
   }
-  PetscCall(PetscMallocGetCurrentUsage(&m1));
+  PetscCall(PetscMemoryGetCurrentUsage(&m1));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "memory: %.0f bytes per element (body data%s)\n", (double)((m1 - m0) / ne), lim > 0 ? ", K and its factor included" : ""));
   PetscCall(PetscFree2(f, z));
   PetscCall(MbShapeDestroy(&s));

@@ -71,9 +71,11 @@ static PetscErrorCode FormA(Fem *m, PetscReal c)
 {
   Vec d;
   PetscFunctionBegin;
-  if (!m->A)
+  if (!m->A) {
     PetscCall(MatConvert(m->K, MATSEQAIJ, MAT_INITIAL_MATRIX, &m->A));
-  else
+    PetscCall(MatSetOption(m->A, MAT_SYMMETRIC, PETSC_TRUE)); /* SVK's K is (hyperelastic) */
+    PetscCall(MatSetOption(m->A, MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
+  } else
     PetscCall(MatConvert(m->K, MATSEQAIJ, MAT_REUSE_MATRIX, &m->A));
   PetscCall(MatScale(m->A, c));
   PetscCall(MatCreateVecs(m->A, &d, NULL));
@@ -97,8 +99,16 @@ static PetscErrorCode Factor(Fem *m, PetscBool *ok)
   PetscFunctionBegin;
   PetscCall(MatFactorInfoInitialize(&info));
   if (!m->F) {
-    PetscCall(MatGetFactor(m->A, MATSOLVERPETSC, m->lu ? MAT_FACTOR_LU : MAT_FACTOR_CHOLESKY, &m->F));
-    PetscCall(MatGetOrdering(m->A, MATORDERINGND, &rperm, &cperm));
+    MatFactorType type = m->lu ? MAT_FACTOR_LU : MAT_FACTOR_CHOLESKY;
+    PetscBool     has  = PETSC_FALSE;
+    /* a supernodal factorization where PETSc has one (CHOLMOD for Cholesky, UMFPACK for LU:
+       they call the BLAS on dense blocks; PETSc's own is far slower on a 3-D mesh,
+       doc/benchmarks.md), else PETSc's */
+    MatSolverType solver = m->lu ? MATSOLVERUMFPACK : MATSOLVERCHOLMOD;
+    PetscCall(MatGetFactorAvailable(m->A, solver, type, &has));
+    if (!has) solver = MATSOLVERPETSC;
+    PetscCall(MatGetFactor(m->A, solver, type, &m->F));
+    PetscCall(MatGetOrdering(m->A, has ? MATORDERINGNATURAL : MATORDERINGND, &rperm, &cperm));
     if (m->lu)
       PetscCall(MatLUFactorSymbolic(m->F, m->A, rperm, cperm, &info));
     else
