@@ -137,7 +137,7 @@ PetscErrorCode MbAdaptSetParameter(MbAdapt a, const char name[], PetscReal value
   if (p->flag) {
     PetscCheck(value == 0 || value == 1, a->comm, PETSC_ERR_ARG_OUTOFRANGE, "step-size controller %s: %s is a yes/no switch (0 or 1), got %g", a->type, name, (double)value);
   } else {
-    PetscBool ok = PetscIsNormalReal(value) || value == 0;
+    PetscBool ok = isfinite(value);
     if (p->lo_open ? !(value > p->lo) : !(value >= p->lo)) ok = PETSC_FALSE;
     if (p->hi_open ? !(value < p->hi) : !(value <= p->hi)) ok = PETSC_FALSE;
     if (!ok) { /* the bounds as C prints them (PETSc's %g adds a "." to whole numbers) */

@@ -365,7 +365,7 @@ PetscErrorCode MbBodyAddLoad(MbBody b, MbLoadKind kind, MbFrame frame, const Pet
 {
   MbLoad *l = NULL;
   PetscFunctionBegin;
-  PetscCheck(PetscIsNormalReal(value) || value == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": load value is not finite: %g", b->id, (double)value);
+  PetscCheck(isfinite(value), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": load value is not finite: %g", b->id, (double)value);
   PetscCheck(MbV3Norm(dir) > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": load direction must be non-zero", b->id);
   PetscCall(PushLoad(b, &l));
   l->kind  = kind;
@@ -387,7 +387,7 @@ PetscErrorCode MbBodyAddPressure(MbBody b, PetscInt surfid, PetscReal value, MbT
   PetscReal z[3] = {0, 0, 0};
   PetscFunctionBegin;
   PetscCheck(b->ops->pressure, PETSC_COMM_SELF, PETSC_ERR_SUP, "PRESSURE: body %" PetscInt_FMT " is %s: only FINITE_ELEMENT bodies take a pressure on their surface", b->id, b->ops->name);
-  PetscCheck(PetscIsNormalReal(value) || value == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PRESSURE: body %" PetscInt_FMT ": value is not finite: %g", b->id, (double)value);
+  PetscCheck(isfinite(value), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PRESSURE: body %" PetscInt_FMT ": value is not finite: %g", b->id, (double)value);
   PetscCall(PushLoad(b, &l));
   l->kind   = MB_LOAD_PRESSURE;
   l->frame  = MB_FRAME_SPATIAL;

@@ -74,7 +74,7 @@ PetscErrorCode MbSpringEvaluate(MbSpring *sp, PetscInt index, MbBody b[2], Petsc
   if (sp->stroke >= sp->lo && sp->stroke <= sp->hi) {
     if (sp->fn) {
       PetscCall(sp->fn(sp->ctx, sp->stroke, sp->velocity, &F));
-      PetscCheck(PetscIsNormalReal(F) || F == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "PUT_SPRING %" PetscInt_FMT ": its function returned %g for stroke %g and velocity %g at t = %g", index, (double)F, (double)sp->stroke, (double)sp->velocity, (double)t);
+      PetscCheck(isfinite(F), PETSC_COMM_SELF, PETSC_ERR_FP, "PUT_SPRING %" PetscInt_FMT ": its function returned %g for stroke %g and velocity %g at t = %g", index, (double)F, (double)sp->stroke, (double)sp->velocity, (double)t);
     } else
       F = -sp->k * sp->stroke - sp->c * sp->velocity;
   }

@@ -166,7 +166,7 @@ PetscErrorCode MbDomainSetStep(MbDomain d, PetscReal h)
 PetscErrorCode MbDomainSetGravity(MbDomain d, const PetscReal g[3])
 {
   PetscFunctionBegin;
-  for (int k = 0; k < 3; k++) PetscCheck(PetscIsNormalReal(g[k]) || g[k] == 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "gravity component %d is not finite: %g", k, (double)g[k]);
+  for (int k = 0; k < 3; k++) PetscCheck(isfinite(g[k]), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "gravity component %d is not finite: %g", k, (double)g[k]);
   MbV3Copy(g, d->g);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -74,7 +74,7 @@ PetscErrorCode MbDomainAddSpring(MbDomain d, PetscInt b1, PetscInt b2, const Pet
                (double)dir[2]);
     MbV3Scale(1.0 / len, dir, sp->dir);
   }
-  PetscCheck(PetscIsNanReal(rest) || PetscIsNormalReal(rest) || rest == 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": rest length must be finite, got %g", b1, b2, (double)rest);
+  PetscCheck(PetscIsNanReal(rest) || isfinite(rest), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": rest length must be finite, got %g", b1, b2, (double)rest);
   PetscCheck(PetscIsNanReal(rest) || rest > 0 || dir, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": rest length must be > 0 for a spring along the line of its points, got %g", b1, b2,
              (double)rest);
   sp->rest    = rest;

@@ -964,7 +964,7 @@ static PetscErrorCode PyVelocityCall(void *ctx, PetscReal t, PetscReal *v)
     PyErr_Clear();
     SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "SET_VELOCITY callback must return a number at t = %g", (double)t);
   }
-  PetscCheck(PetscIsNormalReal(*v) || *v == 0, PETSC_COMM_SELF, MB_ERR_DECK, "SET_VELOCITY callback returned %g at t = %g", (double)*v, (double)t);
+  PetscCheck(isfinite(*v), PETSC_COMM_SELF, MB_ERR_DECK, "SET_VELOCITY callback returned %g at t = %g", (double)*v, (double)t);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

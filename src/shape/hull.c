@@ -325,7 +325,7 @@ PetscErrorCode MbShapeAddHull(MbShape shape, PetscInt np, const PetscReal p[], P
   PetscInt  s[4] = {0, 0, 0, 0}, *stack, *start, *vis, id[4];
   PetscFunctionBegin;
   PetscCheck(np >= 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HULL: at least 4 points are needed, got %" PetscInt_FMT, np);
-  for (PetscInt k = 0; k < 3 * np; k++) PetscCheck(PetscIsNormalReal(p[k]) || p[k] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HULL: coordinate %" PetscInt_FMT " of point %" PetscInt_FMT " is not finite: %g", k % 3, k / 3, (double)p[k]);
+  for (PetscInt k = 0; k < 3 * np; k++) PetscCheck(isfinite(p[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "HULL: coordinate %" PetscInt_FMT " of point %" PetscInt_FMT " is not finite: %g", k % 3, k / 3, (double)p[k]);
   for (int d = 0; d < 3; d++) {
     lo[d] = PETSC_MAX_REAL;
     hi[d] = -PETSC_MAX_REAL;

@@ -156,7 +156,7 @@ PetscErrorCode MbShapeAddConvex(MbShape s, PetscInt nv, const PetscReal v[], Pet
   nfv = fptr[nf];
   for (PetscInt f = 0; f < nf; f++) PetscCheck(fptr[f + 1] - fptr[f] >= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face %" PetscInt_FMT " has %" PetscInt_FMT " vertices; a face needs at least 3", f, fptr[f + 1] - fptr[f]);
   for (PetscInt k = 0; k < nfv; k++) PetscCheck(fvert[k] >= 0 && fvert[k] < nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face vertex index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", fvert[k], nv);
-  for (PetscInt k = 0; k < 3 * nv; k++) PetscCheck(PetscIsNormalReal(v[k]) || v[k] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "vertex coordinate %" PetscInt_FMT " is not finite: %g", k, (double)v[k]);
+  for (PetscInt k = 0; k < 3 * nv; k++) PetscCheck(isfinite(v[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "vertex coordinate %" PetscInt_FMT " is not finite: %g", k, (double)v[k]);
   PetscCall(ConvexCheckClosed(nv, nf, fptr, fvert));
   PetscCall(ShapePush(s, &p));
   p->kind  = MB_PRIM_CONVEX;

@@ -102,3 +102,15 @@ done
 printf "s = SOLFEC('DYNAMIC', 1e-3, '%s')\n" "$p42" >"$TMP/toolong.py"
 expect_error "an output directory of ${#p42} characters is refused" "the output directory's path has ${#p42} characters; at most 4095 are supported" "$MOREAU" "$TMP/toolong.py"
 check "... and no directory of it is made" test ! -e "$TMP/lr"
+
+# --- a denormal coordinate (1e-310: finite) is accepted, not refused as "not finite"
+cat >"$TMP/denormal.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-denormal')
+s.verbose = 'OFF'
+BODY(s, 'RIGID', HEX([1e-310,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), BULK_MATERIAL(s))
+BODY(s, 'RIGID', SPHERE((5, 1e-310, 0), 1, 1, 1), BULK_MATERIAL(s))
+RUN(s, None, 0.002)
+print('DENORMAL OK')
+PY
+out=$(timeout 60 "$MOREAU" "$TMP/denormal.py" 2>&1)
+check "a coordinate of 1e-310 is accepted" grep -qx "DENORMAL OK" <<<"$out"
