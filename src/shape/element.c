@@ -58,8 +58,7 @@ PetscErrorCode MbShapeAddElement(MbShape s, PetscInt type, const PetscReal nodes
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MESH element type %" PetscInt_FMT " is not supported: the number of nodes must be 4 (tetrahedron), 5 (pyramid), 6 (wedge) or 8 (hexahedron)", type);
   }
-  for (PetscInt k = 0; k < 3 * type; k++)
-    PetscCheck(isfinite(nodes[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MESH %s: coordinate %" PetscInt_FMT " of node %" PetscInt_FMT " is not finite: %g", T->name, k % 3, k / 3, (double)nodes[k]);
+  for (PetscInt k = 0; k < 3 * type; k++) PetscCheck(isfinite(nodes[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MESH %s: coordinate %" PetscInt_FMT " of node %" PetscInt_FMT " is not finite: %g", T->name, k % 3, k / 3, (double)nodes[k]);
   for (int d = 0; d < 3; d++) {
     lo[d] = PETSC_MAX_REAL;
     hi[d] = -PETSC_MAX_REAL;
