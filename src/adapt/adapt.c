@@ -49,7 +49,10 @@ PetscErrorCode MbAdaptDestroy(MbAdapt *a)
 {
   PetscFunctionBegin;
   if (!*a) PetscFunctionReturn(PETSC_SUCCESS);
-  if ((*a)->ops.destroy) PetscCall((*a)->ops.destroy(*a));
+  if ((*a)->ops.destroy)
+    PetscCall((*a)->ops.destroy(*a));
+  else
+    PetscCall(PetscFree((*a)->data)); /* plain data (MbAdaptSetUpData's) */
   PetscCall(PetscFree((*a)->type));
   PetscCall(PetscFree(*a));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -64,7 +67,10 @@ PetscErrorCode MbAdaptSetType(MbAdapt a, const char type[])
   PetscCall(PetscStrcmp(a->type, type, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbRegistryFind(a->comm, MbAdaptList, "step-size controller", "step-size controllers", type, (void (**)(void)) & create));
-  if (a->ops.destroy) PetscCall(a->ops.destroy(a));
+  if (a->ops.destroy)
+    PetscCall(a->ops.destroy(a));
+  else
+    PetscCall(PetscFree(a->data));
   PetscCall(PetscMemzero(&a->ops, sizeof(a->ops)));
   a->data    = NULL;
   a->params  = NULL;

@@ -22,7 +22,7 @@ typedef struct {
   PetscErrorCode (*start)(MbAdapt, PetscReal, PetscReal, PetscReal *);                           /* first step of a run */
   PetscErrorCode (*post)(MbAdapt, const MbAdaptData *, PetscBool, MbAdaptAction *, PetscReal *); /* next step, action */
   PetscErrorCode (*view)(MbAdapt, PetscViewer);                                                  /* optional */
-  PetscErrorCode (*destroy)(MbAdapt);                                                            /* free data */
+  PetscErrorCode (*destroy)(MbAdapt);                                                            /* free data (NULL: PetscFree of a plain data block) */
 } MbAdaptOps;
 
 struct _p_MbAdapt {

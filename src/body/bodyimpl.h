@@ -119,6 +119,17 @@ PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, voi
 /* f += s Hᵀ P: the generalized force of the local force P (components in the frame base)
    at referential point X, scaled by s (f has nu entries). */
 PETSC_INTERN PetscErrorCode MbBodyAddPointForce(MbBody, const PetscReal X[3], const PetscReal base[9], const PetscReal P[3], PetscReal s, PetscReal f[]);
+/* Saint Venant–Kirchhoff's Lamé constants from Young's modulus E > 0 and Poisson's ratio
+   ν ∈ (−1, ½) (seed 003), the deformable kinds' material op; errors name the body. */
+static inline PetscErrorCode MbBodySvkLame(MbBody b, PetscReal E, PetscReal nu, PetscReal *lambda, PetscReal *mu)
+{
+  PetscFunctionBegin;
+  PetscCheck(E > 0 && PetscIsNormalReal(E), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s body %" PetscInt_FMT ": Young's modulus must be > 0, got %g", b->ops->name, b->id, (double)E);
+  PetscCheck(nu > -1 && nu < 0.5, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s body %" PetscInt_FMT ": Poisson's ratio must be in (-1, 0.5), got %g", b->ops->name, b->id, (double)nu);
+  *lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
+  *mu     = E / (2 + 2 * nu);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 /* The referential point of spatial point x: the inverse of to_spatial. */
 static inline PetscErrorCode MbBodyPointToReferential(MbBody b, const PetscReal x[3], PetscReal X[3]) { return b->ops->to_referential(b, -1, x, X); }
 /* The same for a point found on primitive prim of the body's shape (a contact point). */

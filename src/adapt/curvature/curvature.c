@@ -129,20 +129,12 @@ static PetscErrorCode CurvView(MbAdapt a, PetscViewer v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CurvDestroy(MbAdapt a)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(a->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbAdaptCreate_Curvature(MbAdapt a)
 {
   PetscFunctionBegin;
   PetscCall(MbAdaptSetUpData(a, sizeof(Curv), PETSC_STATIC_ARRAY_LENGTH(CurvParams), CurvParams));
-  a->ops.start   = CurvStart;
-  a->ops.post    = CurvPost;
-  a->ops.view    = CurvView;
-  a->ops.destroy = CurvDestroy;
+  a->ops.start = CurvStart;
+  a->ops.post  = CurvPost;
+  a->ops.view  = CurvView;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,21 +20,13 @@ static PetscErrorCode FixedPost(MbAdapt a, const MbAdaptData *dat, PetscBool las
   return PETSC_SUCCESS;
 }
 
-static PetscErrorCode FixedDestroy(MbAdapt a)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(a->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbAdaptCreate_Fixed(MbAdapt a)
 {
   Fixed *f;
   PetscFunctionBegin;
   PetscCall(PetscNew(&f));
-  a->data        = f;
-  a->ops.start   = FixedStart;
-  a->ops.post    = FixedPost;
-  a->ops.destroy = FixedDestroy;
+  a->data      = f;
+  a->ops.start = FixedStart;
+  a->ops.post  = FixedPost;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

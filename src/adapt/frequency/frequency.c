@@ -61,20 +61,12 @@ static PetscErrorCode FreqView(MbAdapt a, PetscViewer v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FreqDestroy(MbAdapt a)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(a->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbAdaptCreate_Frequency(MbAdapt a)
 {
   PetscFunctionBegin;
   PetscCall(MbAdaptSetUpData(a, sizeof(Freq), PETSC_STATIC_ARRAY_LENGTH(FreqParams), FreqParams));
-  a->ops.start   = FreqStart;
-  a->ops.post    = FreqPost;
-  a->ops.view    = FreqView;
-  a->ops.destroy = FreqDestroy;
+  a->ops.start = FreqStart;
+  a->ops.post  = FreqPost;
+  a->ops.view  = FreqView;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -72,20 +72,12 @@ static PetscErrorCode LocalView(MbAdapt a, PetscViewer v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LocalDestroy(MbAdapt a)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(a->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbAdaptCreate_LocalError(MbAdapt a)
 {
   PetscFunctionBegin;
   PetscCall(MbAdaptSetUpData(a, sizeof(Local), PETSC_STATIC_ARRAY_LENGTH(LocalParams), LocalParams));
-  a->ops.start   = LocalStart;
-  a->ops.post    = LocalPost;
-  a->ops.view    = LocalView;
-  a->ops.destroy = LocalDestroy;
+  a->ops.start = LocalStart;
+  a->ops.post  = LocalPost;
+  a->ops.view  = LocalView;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -44,20 +44,12 @@ static PetscErrorCode TruncView(MbAdapt a, PetscViewer v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TruncDestroy(MbAdapt a)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(a->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbAdaptCreate_Truncation(MbAdapt a)
 {
   PetscFunctionBegin;
   PetscCall(MbAdaptSetUpData(a, sizeof(Trunc), PETSC_STATIC_ARRAY_LENGTH(TruncParams), TruncParams));
-  a->ops.start   = TruncStart;
-  a->ops.post    = TruncPost;
-  a->ops.view    = TruncView;
-  a->ops.destroy = TruncDestroy;
+  a->ops.start = TruncStart;
+  a->ops.post  = TruncPost;
+  a->ops.view  = TruncView;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

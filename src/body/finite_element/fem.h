@@ -87,6 +87,16 @@ typedef struct {
 #define FEM_QP_SIZE(nen) (3 * (nen) + 1)
 
 static inline const MbFemElement *MbFemElemOf(const Fem *m, PetscInt e) { return MbFemElementOfSize(m->eptr[e + 1] - m->eptr[e]); }
+/* Element e's type, with the displacements of its nodes (from q) gathered into ue. */
+static inline const MbFemElement *MbFemGather(const Fem *m, PetscInt e, const PetscReal q[], PetscReal ue[])
+{
+  const PetscInt *nod = &m->enode[m->eptr[e]], n = m->eptr[e + 1] - m->eptr[e];
+  for (PetscInt a = 0; a < n; a++)
+    for (int d = 0; d < 3; d++) ue[3 * a + d] = q[3 * nod[a] + d];
+  return MbFemElementOfSize(n);
+}
+/* The gradients and weight (the last of the 3·nen + 1 numbers) of element e's point k. */
+static inline const PetscReal *MbFemPoint(const Fem *m, PetscInt e, PetscInt k, PetscInt nen) { return &m->G[m->gptr[e] + k * (3 * nen + 1)]; }
 
 /* stiffness.c: A = M + cK(q) factorized for the body's inverse op (c > 0), K assembled from
    the elements at q; A⁻¹ on n right-hand sides of length 3·nn; freeing it all. */

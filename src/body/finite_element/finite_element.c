@@ -17,12 +17,9 @@ static PetscErrorCode FemMaterial(MbBody b, PetscReal E, PetscReal nu)
 {
   Fem *m = (Fem *)b->data;
   PetscFunctionBegin;
-  PetscCheck(E > 0 && PetscIsNormalReal(E), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": Young's modulus must be > 0, got %g", b->id, (double)E);
-  PetscCheck(nu > -1 && nu < 0.5, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": Poisson's ratio must be in (-1, 0.5), got %g", b->id, (double)nu);
-  m->young      = E;
-  m->poisson    = nu;
-  m->svk.lambda = E * nu / ((1 + nu) * (1 - 2 * nu));
-  m->svk.mu     = E / (2 + 2 * nu);
+  PetscCall(MbBodySvkLame(b, E, nu, &m->svk.lambda, &m->svk.mu));
+  m->young   = E;
+  m->poisson = nu;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -52,7 +49,7 @@ static PetscErrorCode SetUpElements(MbBody b, PetscReal rho)
       for (PetscInt a = 0; a < el->nen; a++)
         for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * nod[a] + d];
       for (PetscInt k = 0; k < el->nqp; k++) {
-        PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)], det;
+        PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)], det; /* written here */
         el->shape(&el->qp[3 * k], N, dN);
         MbFemGradients(el, Xe, dN, g, &det);
         g[3 * el->nen] = det * el->qw[k];
@@ -321,7 +318,7 @@ static PetscErrorCode FemInternal(MbBody b, const PetscReal u[], PetscReal f[])
         m->fe[3 * a + d] = 0;
       }
     for (PetscInt k = 0; k < el->nqp; k++) {
-      const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
+      const PetscReal *g = MbFemPoint(m, e, k, el->nen);
       MbSvkForce(&m->svk, el->nen, g, g[3 * el->nen], m->ue, m->fe, NULL);
       if (b->damping > 0) MbSvkTangentMult(&m->svk, el->nen, g, g[3 * el->nen], m->ue, ve, m->fe);
     }
@@ -336,12 +333,9 @@ static PetscErrorCode FemStrainEnergy(MbBody b, PetscReal *W)
   Fem *m = (Fem *)b->data;
   *W     = 0;
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = MbFemElemOf(m, e);
-    const PetscInt     *nod = &m->enode[m->eptr[e]];
-    for (PetscInt a = 0; a < el->nen; a++)
-      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+    const MbFemElement *el = MbFemGather(m, e, b->q, m->ue);
     for (PetscInt k = 0; k < el->nqp; k++) {
-      const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
+      const PetscReal *g = MbFemPoint(m, e, k, el->nen);
       MbSvkForce(&m->svk, el->nen, g, g[3 * el->nen], m->ue, NULL, W);
     }
   }
@@ -373,7 +367,7 @@ static PetscErrorCode FemCriticalStep(MbBody b, PetscReal *h)
       PetscReal v[3 * MB_FEM_MAX_NEN] = {0}, y[3 * MB_FEM_MAX_NEN] = {0};
       v[j] = 1;
       for (PetscInt k = 0; k < el->nqp; k++) {
-        const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
+        const PetscReal *g = MbFemPoint(m, e, k, el->nen);
         MbSvkTangentMult(&m->svk, el->nen, g, g[3 * el->nen], m->ue, v, y);
       }
       for (PetscInt i = 0; i < n; i++) row[i] += PetscAbsReal(y[i]);
@@ -485,26 +479,28 @@ static PetscErrorCode FemPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
   return PETSC_SUCCESS;
 }
 
-/* the element's mean Cauchy stress (its quadrature points by their weights) */
-static PetscErrorCode FemPrimStress(MbBody b, PetscInt e, PetscReal sigma[9])
+/* element e's mean Cauchy stress (its quadrature points by their weights) and volume */
+static void ElementStress(MbBody b, PetscInt e, PetscReal sigma[9], PetscReal *vol)
 {
-  Fem                *m   = (Fem *)b->data;
-  const MbFemElement *el  = MbFemElemOf(m, e);
-  const PetscInt     *nod = &m->enode[m->eptr[e]];
-  PetscReal           v   = 0;
-  PetscFunctionBegin;
-  PetscCall(PetscArrayzero(sigma, 9));
-  for (PetscInt a = 0; a < el->nen; a++)
-    for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+  Fem                *m  = (Fem *)b->data;
+  const MbFemElement *el = MbFemGather(m, e, b->q, m->ue);
+  *vol                   = 0;
+  for (int i = 0; i < 9; i++) sigma[i] = 0;
   for (PetscInt k = 0; k < el->nqp; k++) {
-    const PetscReal *g = &m->G[m->gptr[e] + k * (3 * el->nen + 1)];
+    const PetscReal *g = MbFemPoint(m, e, k, el->nen);
     PetscReal        s[9];
     MbSvkCauchy(&m->svk, el->nen, g, m->ue, s);
     for (int i = 0; i < 9; i++) sigma[i] += g[3 * el->nen] * s[i];
-    v += g[3 * el->nen];
+    *vol += g[3 * el->nen];
   }
-  for (int i = 0; i < 9; i++) sigma[i] /= v;
-  PetscFunctionReturn(PETSC_SUCCESS);
+  for (int i = 0; i < 9; i++) sigma[i] /= *vol;
+}
+
+static PetscErrorCode FemPrimStress(MbBody b, PetscInt e, PetscReal sigma[9])
+{
+  PetscReal v;
+  ElementStress(b, e, sigma, &v);
+  return PETSC_SUCCESS;
 }
 
 static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
@@ -653,7 +649,8 @@ static PetscErrorCode FemAffine(MbBody b, PetscReal out[24])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the volume average of the Cauchy stress over the reference volume */
+/* the volume average of the Cauchy stress over the reference volume: the elements' means by
+   their volumes */
 static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
 {
   Fem      *m = (Fem *)b->data;
@@ -661,17 +658,10 @@ static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(sigma, 9));
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = MbFemElemOf(m, e);
-    const PetscInt     *nod = &m->enode[m->eptr[e]];
-    for (PetscInt a = 0; a < el->nen; a++)
-      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
-    for (PetscInt k = 0; k < el->nqp; k++) {
-      const PetscReal *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)];
-      PetscReal        s[9];
-      MbSvkCauchy(&m->svk, el->nen, g, m->ue, s);
-      for (int i = 0; i < 9; i++) sigma[i] += g[3 * el->nen] * s[i];
-      v += g[3 * el->nen];
-    }
+    PetscReal se[9], ve;
+    ElementStress(b, e, se, &ve);
+    for (int i = 0; i < 9; i++) sigma[i] += ve * se[i];
+    v += ve;
   }
   for (int i = 0; i < 9; i++) sigma[i] /= v;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -50,13 +50,11 @@ PetscErrorCode MbFemAssembleK(Fem *m, const PetscReal q[])
   if (!m->K) PetscCall(CreatePattern(m, &m->K));
   PetscCall(MatZeroEntries(m->K));
   for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el  = MbFemElemOf(m, e);
+    const MbFemElement *el  = MbFemGather(m, e, q, m->ue);
     const PetscInt     *nod = &m->enode[m->eptr[e]], n = 3 * el->nen;
     PetscCall(PetscArrayzero(Ke, n * n));
-    for (PetscInt a = 0; a < el->nen; a++)
-      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = q[3 * nod[a] + d];
     for (PetscInt k = 0; k < el->nqp; k++) {
-      const PetscReal *g = &m->G[m->gptr[e] + k * (3 * el->nen + 1)];
+      const PetscReal *g = MbFemPoint(m, e, k, el->nen);
       MbSvkStiffness(&m->svk, el->nen, g, g[3 * el->nen], m->ue, Ke);
     }
     PetscCall(MatSetValuesBlocked(m->K, el->nen, nod, el->nen, nod, Ke, ADD_VALUES));

@@ -92,12 +92,9 @@ static PetscErrorCode PrbMaterial(MbBody b, PetscReal E, PetscReal nu)
 {
   PrbData *p = (PrbData *)b->data;
   PetscFunctionBegin;
-  PetscCheck(E > 0 && PetscIsNormalReal(E), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PSEUDO_RIGID body %" PetscInt_FMT ": Young's modulus must be > 0, got %g", b->id, (double)E);
-  PetscCheck(nu > -1 && nu < 0.5, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PSEUDO_RIGID body %" PetscInt_FMT ": Poisson's ratio must be in (-1, 0.5), got %g", b->id, (double)nu);
+  PetscCall(MbBodySvkLame(b, E, nu, &p->lambda, &p->mu));
   p->young   = E;
   p->poisson = nu;
-  p->lambda  = E * nu / ((1 + nu) * (1 - 2 * nu)); /* seed 003 */
-  p->mu      = E / (2 + 2 * nu);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
