@@ -21,6 +21,7 @@
 #         curvature (b = 0.005, ζ = 1, Δt_max = 0.0025 s, Δt_min = 2.9412e-5 s; no rejection,
 #         as the paper's dolly run), curvature-rej (the same with rejection), local_error
 #         (Zienkiewicz–Xie, η̄ = LOCAL_TOL), apparent_frequency (Park–Underwood, ratio RATIO),
+#         truncation (seed 002, local truncation error TRUNC_TOL),
 #         fixed=H (any fixed step H)
 #   SCHEME: CDM (default), EGALPHA, CHUNG_LEE
 #   T: simulated time (default 0.2 s)
@@ -39,7 +40,7 @@ m, M, I = 8.7563, 525.3804, 6.7791
 k, c, K = 87563.43, 700.51, 175126.85
 L, W, fmax, tbar = 0.6096, 5151.04, 2224.11, 0.025
 dtmin, dtmax = 2.9412e-5, 0.0025
-LOCAL_TOL, RATIO = 1e-3, 0.1
+LOCAL_TOL, RATIO, TRUNC_TOL = 1e-3, 0.1, 1e-6
 d_wheel = -W / (4 * K)                     # eq. (16)
 d_plat = -W / (4 * (k * K / (k + K)))
 ZP = 0.5                                   # platform centre height when the springs are unloaded
@@ -81,6 +82,8 @@ elif mode == 'local_error':
     TIME_ADAPT(solfec, 'LOCAL_ERROR', dtmin=dtmin, dtmax=dtmax, tol=LOCAL_TOL)
 elif mode == 'apparent_frequency':
     TIME_ADAPT(solfec, 'APPARENT_FREQUENCY', dtmin=dtmin, dtmax=dtmax, ratio=RATIO)
+elif mode == 'truncation':
+    TIME_ADAPT(solfec, 'TRUNCATION', dtmin=dtmin, dtmax=dtmax, tol=TRUNC_TOL)
 elif mode.startswith('fixed'):
     TIME_ADAPT(solfec, 'FIXED')  # the curvature still goes to /history
 else:

@@ -7,7 +7,7 @@
 #   than fixed CDM at 0.1 Δt_crit, in no more steps (kept + discarded); the ratio is printed;
 # - LOCAL_ERROR (with rejection), APPARENT_FREQUENCY and TRUNCATION on the dolly: the same
 #   events within 1 ms, a varying step, the end reached;
-# - the same step sequence on 1 and 3 ranks (dolly, CURVATURE with rejection; relative 1e-12);
+# - the same step sequence on 1 and 3 ranks for every controller (dolly: CURVATURE with rejection, LOCAL_ERROR, APPARENT_FREQUENCY, TRUNCATION, FIXED; relative 1e-12);
 # - bad input, by message.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
@@ -70,24 +70,26 @@ if ef is None or ec is None:
 print("# error ratio fixed/curvature = %.1f, steps curvature/fixed = %.3f" % (ef / ec, nc / nf))
 sys.exit(0 if ef >= 10 * ec and nc <= nf else 1)' "$fixed" "$curv"
 
-# --- the same steps on 1 and 3 ranks
-for np in 1 3; do
-  timeout 300 $MPIRUN -np $np "$MOREAU" -mb_output_dir "$TMP/ranks$np" "$CASES/lages_dolly.py" curvature-rej CDM 0.2 >"$TMP/ranks$np.log" 2>&1 \
-    || { tail -n 8 "$TMP/ranks$np.log" | sed 's/^/# /'; }
-done
-check "dolly, CURVATURE with rejection: the same step sequence on 1 and 3 ranks" \
-  $PY -c '
+# --- the same steps on 1 and 3 ranks, for every controller (issue 22)
+for mode in curvature-rej local_error apparent_frequency truncation fixed; do
+  for np in 1 3; do
+    timeout 300 $MPIRUN -np $np "$MOREAU" -mb_output_dir "$TMP/ranks-$mode-$np" "$CASES/lages_dolly.py" $mode CDM 0.2 >"$TMP/ranks$np.log" 2>&1 \
+      || { tail -n 8 "$TMP/ranks$np.log" | sed 's/^/# /'; }
+  done
+  check "dolly, $mode: the same step sequence on 1 and 3 ranks" \
+    $PY -c '
 import sys, h5py, numpy as np
 a = h5py.File(sys.argv[1], "r")["history/step"][()]
 b = h5py.File(sys.argv[2], "r")["history/step"][()]
 ok = len(a) == len(b) and len(a) > 10 and np.max(np.abs(a - b) / a) < 1e-12
 print("# %d and %d steps%s" % (len(a), len(b), ", largest relative difference %.1e" % np.max(np.abs(a - b) / a) if len(a) == len(b) else ""))
-sys.exit(0 if ok else 1)' "$TMP/ranks1/lages_dolly.h5" "$TMP/ranks3/lages_dolly.h5"
+sys.exit(0 if ok else 1)' "$TMP/ranks-$mode-1/lages_dolly.h5" "$TMP/ranks-$mode-3/lages_dolly.h5"
+done
 check "/history has curvature, estimate and rejected datasets, some steps rejected" \
   $PY -c '
 import sys, h5py
 h = h5py.File(sys.argv[1], "r")["history"]
-sys.exit(0 if h["curvature"][()].max() > 0 and h["estimate"][()].max() > 0 and h["rejected"][()][-1] > 0 else 1)' "$TMP/ranks1/lages_dolly.h5"
+sys.exit(0 if h["curvature"][()].max() > 0 and h["estimate"][()].max() > 0 and h["rejected"][()][-1] > 0 else 1)' "$TMP/ranks-curvature-rej-1/lages_dolly.h5"
 
 # --- bad input
 deck() { cat >"$TMP/$1.py"; }
