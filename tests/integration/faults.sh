@@ -114,3 +114,16 @@ print('DENORMAL OK')
 PY
 out=$(timeout 60 "$MOREAU" "$TMP/denormal.py" 2>&1)
 check "a coordinate of 1e-310 is accepted" grep -qx "DENORMAL OK" <<<"$out"
+
+# --- contradictory joints (FIX_POINT and SET_VELOCITY at one point): the solver cannot meet
+# both, and the summary says so (it said "0 steps missed its tolerance")
+cat >"$TMP/contra.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-contra')
+m = BULK_MATERIAL(s)
+b = BODY(s, 'RIGID', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), m)
+FIX_POINT(b, (0, 0, 0))
+SET_VELOCITY(b, (0, 0, 0), (1, 0, 0), 1.0)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-4, 1000), 0.01)
+PY
+out=$(timeout 60 "$MOREAU" "$TMP/contra.py" 2>&1)
+check "contradictory joints: every step is reported as missing the tolerance" grep -q "solver gauss_seidel, 10 steps missed its tolerance" <<<"$out"
