@@ -82,6 +82,15 @@ typedef struct {
   PetscInt   nlc;    /* loads located (the first nlc of the body's) */
   PetscInt  *lelem;  /* their elements */
   PetscReal *lxi;    /* their reference coordinates, 3 each */
+  /* referential points already located (contact and joint points: their element and
+     reference coordinates never change, the reference mesh being fixed): an open-addressing
+     table keyed by the point's bits, so that H, the point's velocity and place cost no
+     search after the point was mapped (finite_element.c) */
+  struct MbFemPointCache {
+    PetscReal X[3], xi[3];
+    PetscInt  e; /* −1: empty slot */
+  } * pc;
+  PetscInt npc, cappc;
 } Fem;
 
 #define FEM_QP_SIZE(nen) (3 * (nen) + 1)

@@ -6,6 +6,7 @@
    This is the first part of the kind: DEF_EXP (A = M, diagonal), gravity, energies,
    momenta, a provable critical step and the point maps. DEF_LIM (A = M + cK), loads and
    contact with the mesh's surface are still to come and say so. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <moreau/mbmath.h>
@@ -122,6 +123,7 @@ static PetscErrorCode FemDestroy(MbBody b)
   PetscCall(MbFemFactorDestroy(m));
   PetscCall(PetscFree2(m->bf, m->bfsurf));
   PetscCall(PetscFree2(m->lelem, m->lxi));
+  PetscCall(PetscFree(m->pc));
   PetscCall(PetscFree4(m->X, m->eptr, m->enode, m->ue));
   PetscCall(PetscFree(m->gptr));
   PetscCall(PetscFree(m->G));
@@ -153,6 +155,7 @@ static PetscErrorCode FemInverse(MbBody b, PetscInt n, const PetscReal x[], Pets
 static PetscErrorCode FemFactor(MbBody b, PetscReal c) { return MbFemFactor((Fem *)b->data, b->q, c, b->id); }
 
 static PetscInt Locate(MbBody, const PetscReal[3], PetscBool, PetscReal[3]);
+static PetscInt LocateSearch(MbBody, const PetscReal[3], PetscBool, PetscReal[3]);
 
 /* a face by its node set (sorted, −1 padded) */
 typedef struct {
@@ -385,7 +388,64 @@ static PetscErrorCode FemCriticalStep(MbBody b, PetscReal *h)
    element whose map reaches it with the reference coordinates least outside its cell
    (extrapolated); −1 when none is near. With current = true, X is a spatial point and
    the elements are taken in the current placement. */
+/* the slot of X in the point cache: its own, or the empty one where it would go */
+static PetscInt CacheSlot(const Fem *m, const PetscReal X[3])
+{
+  uint64_t h = 1469598103934665603ULL; /* FNV-1a over the coordinates' bits */
+  for (int d = 0; d < 3; d++) {
+    uint64_t w;
+    memcpy(&w, &X[d], sizeof(w));
+    h = (h ^ w) * 1099511628211ULL;
+  }
+  for (PetscInt k = (PetscInt)(h % (uint64_t)m->cappc);; k = (k + 1) % m->cappc) {
+    const struct MbFemPointCache *c = &m->pc[k];
+    if (c->e < 0 || (c->X[0] == X[0] && c->X[1] == X[1] && c->X[2] == X[2])) return k;
+  }
+}
+
+/* remember that referential point X lies at xi of element e (the table doubles at half
+   full, up to 2^20 slots; then it starts afresh) */
+static void CacheInsert(Fem *m, const PetscReal X[3], PetscInt e, const PetscReal xi[3])
+{
+  PetscInt k;
+  if (2 * (m->npc + 1) > m->cappc) {
+    struct MbFemPointCache *old = m->pc;
+    PetscInt                n = m->cappc, cap = n ? (n < (1 << 20) ? 2 * n : n) : 64;
+    if (PetscMalloc1(cap, &m->pc)) { /* no memory: no cache */
+      m->pc = old;
+      return;
+    }
+    m->cappc = cap;
+    m->npc   = 0;
+    for (PetscInt j = 0; j < cap; j++) m->pc[j].e = -1;
+    for (PetscInt j = 0; j < n && cap > n; j++)
+      if (old[j].e >= 0) CacheInsert(m, old[j].X, old[j].e, old[j].xi);
+    (void)PetscFree(old);
+  }
+  k = CacheSlot(m, X);
+  if (m->pc[k].e < 0) m->npc++;
+  m->pc[k].e = e;
+  for (int d = 0; d < 3; d++) m->pc[k].X[d] = X[d], m->pc[k].xi[d] = xi[d];
+}
+
+/* Locate through the point cache for referential points */
 static PetscInt Locate(MbBody b, const PetscReal X[3], PetscBool current, PetscReal xi[3])
+{
+  Fem     *m = (Fem *)b->data;
+  PetscInt e;
+  if (!current && m->cappc) {
+    const struct MbFemPointCache *c = &m->pc[CacheSlot(m, X)];
+    if (c->e >= 0) {
+      for (int d = 0; d < 3; d++) xi[d] = c->xi[d];
+      return c->e;
+    }
+  }
+  e = LocateSearch(b, X, current, xi);
+  if (e >= 0 && !current) CacheInsert(m, X, e, xi);
+  return e;
+}
+
+static PetscInt LocateSearch(MbBody b, const PetscReal X[3], PetscBool current, PetscReal xi[3])
 {
   Fem      *m    = (Fem *)b->data;
   PetscInt  best = -1;
@@ -454,11 +514,12 @@ static PetscErrorCode FemToReferential(MbBody b, PetscInt prim, const PetscReal 
     PetscReal           xe[3 * MB_FEM_MAX_NEN];
     for (PetscInt a = 0; a < el->nen; a++)
       for (int d = 0; d < 3; d++) xe[3 * a + d] = m->X[3 * nod[a] + d] + b->q[3 * nod[a] + d];
-    if (MbFemInvert(el, xe, x, xi) && MbFemInside(el, xi, 0.5)) e = prim;
+    if (MbFemInvert(el, xe, x, xi) && MbFemInside(el, xi, 2.0)) e = prim; /* a contact point lies between two surfaces: outside its element by up to the overlap */
   }
   if (e < 0) e = Locate(b, x, PETSC_TRUE, xi);
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its deformed mesh (found on element %" PetscInt_FMT ")", b->id, (double)x[0], (double)x[1], (double)x[2], prim);
   PetscCall(Interpolate(b, e, xi, m->X, X));
+  CacheInsert(m, X, e, xi); /* H, the velocity and the place of X will be asked for */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
