@@ -364,6 +364,32 @@ static void test_pack(void **state)
   MB_OK(MbShapeDestroy(&s));
 }
 
+/* MbBodySetSpatialVelocity: the mass centre's velocity and a spin; what is not given is kept */
+static void test_set_velocity(void **state)
+{
+  MbShape   s;
+  MbBody    b;
+  PetscReal v[3] = {0.3, -0.2, 0.1}, w[3] = {0, 0, 2}, L[3], p[3], M;
+  Bar(3, 1, 1, 1.0, 0.4, 0.4, 0.0, PETSC_FALSE, &s);
+  MB_OK(Body(s, 1e6, &b));
+  M = SumMass(b);
+  MB_OK(MbBodySetSpatialVelocity(b, v, NULL));
+  MB_OK(MbBodyMomentum(b, L, p));
+  for (int d = 0; d < 3; d++) MB_CLOSE(p[d], M * v[d], 1e-12 * M);
+  MB_OK(MbBodySetSpatialVelocity(b, NULL, w)); /* the spin alone: the drift stays */
+  MB_OK(MbBodyMomentum(b, L, p));
+  for (int d = 0; d < 3; d++) MB_CLOSE(p[d], M * v[d], 1e-12 * M);
+  /* the velocity of the far corner (1, 0.4, 0.4) against v + ω × (x − x̄), x̄ = (0.5, 0.2, 0.2) */
+  {
+    PetscReal X[3] = {1, 0.4, 0.4}, u[3], r[3] = {0.5, 0.2, 0.2}, wr[3];
+    MbV3Cross(w, r, wr);
+    MB_OK(MbBodyPointVelocity(b, X, u));
+    for (int d = 0; d < 3; d++) MB_CLOSE(u[d], v[d] + wr[d], 1e-12);
+  }
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbShapeDestroy(&s));
+}
+
 static void test_bad(void **state)
 {
   const PetscReal flat[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}, tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -394,6 +420,7 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch), cmocka_unit_test(test_tangent), cmocka_unit_test(test_def_exp), cmocka_unit_test(test_def_lim), cmocka_unit_test(test_pack), cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch), cmocka_unit_test(test_tangent),      cmocka_unit_test(test_def_exp),
+    cmocka_unit_test(test_def_lim),  cmocka_unit_test(test_pack),  cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
 };
 MB_TEST_MAIN(tests)

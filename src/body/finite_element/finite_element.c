@@ -621,17 +621,24 @@ static void Centre(MbBody b, PetscReal c[3])
   for (int d = 0; d < 3; d++) c[d] /= s;
 }
 
-/* u_a = v + ω × (x_a − x̄); a referential ω is spatial here (the mesh keeps no rotation) */
+/* a referential ω is taken as spatial (the mesh keeps no rotation of its own) */
 static PetscErrorCode FemSetVelocity(MbBody b, const PetscReal v[3], const PetscReal w[3], PetscBool spatial)
 {
   Fem      *m = (Fem *)b->data;
-  PetscReal c[3];
+  PetscReal c[3], vbar[3] = {0, 0, 0}, M = 0;
   Centre(b, c);
   for (PetscInt a = 0; a < m->nn; a++) {
-    PetscReal r[3], wr[3] = {0, 0, 0};
-    for (int d = 0; d < 3; d++) r[d] = m->X[3 * a + d] + b->q[3 * a + d] - c[d];
-    if (w) MbV3Cross(w, r, wr);
-    for (int d = 0; d < 3; d++) b->u[3 * a + d] = (v ? v[d] : b->u[3 * a + d] * (w ? 0 : 1)) + wr[d];
+    for (int d = 0; d < 3; d++) vbar[d] += m->mass[a] * b->u[3 * a + d];
+    M += m->mass[a];
+  }
+  for (int d = 0; d < 3; d++) vbar[d] /= M;
+  /* u_a = v̄ + ω × (x_a − x̄): the mass centre's velocity and the spin given replace the
+     body's; what is not given is kept (the rest of the motion about the mass centre) */
+  for (PetscInt a = 0; a < m->nn; a++) {
+    PetscReal r[3], rel[3];
+    for (int d = 0; d < 3; d++) r[d] = m->X[3 * a + d] + b->q[3 * a + d] - c[d], rel[d] = b->u[3 * a + d] - vbar[d];
+    if (w) MbV3Cross(w, r, rel);
+    for (int d = 0; d < 3; d++) b->u[3 * a + d] = (v ? v[d] : vbar[d]) + rel[d];
   }
   return PETSC_SUCCESS;
 }
