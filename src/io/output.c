@@ -710,6 +710,24 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   PetscCallMPI(MPI_Allreduce(&err, &gerr, 1, MPI_INT, MPI_MAX, comm));
   if (gerr) PetscCall(PetscFree(out));
   PetscCheck(!gerr, comm, PETSC_ERR_FILE_OPEN, "cannot write output directory '%s': %s", dir, strerror(gerr));
+  { /* a directory where a file must go: moreau's one line, not HDF5's stack of messages */
+    struct stat st;
+    for (int k = 0; k < 2; k++) {
+      const char *f = k ? out->xmf : out->h5;
+      if (!stat(f, &st) && S_ISDIR(st.st_mode)) {
+        char msg[PETSC_MAX_PATH_LEN + 64];
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "cannot write %s: a directory of that name is in the way", f));
+        PetscCall(PetscFree(out));
+        SETERRQ(comm, PETSC_ERR_FILE_OPEN, "%s", msg);
+      }
+    }
+  }
+  { /* HDF5 prints its own stack on every failure; moreau's errors name the file and the
+       call, so the stack is shown only with -mb_hdf5_debug */
+    PetscBool debug = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mb_hdf5_debug", &debug, NULL));
+    if (!debug) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  }
 
   MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
   MbH5Call(H5Pset_fapl_mpio, (fapl, comm, MPI_INFO_NULL), out->h5);

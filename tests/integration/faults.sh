@@ -139,3 +139,10 @@ b = SOLFEC('DYNAMIC', 1e-3, '$TMP/./two/')
 PY
 expect_error "a second SOLFEC object on the same output directory" "SOLFEC: another SOLFEC object of this deck already writes .*two/two.h5: give this one another output directory" "$MOREAU" "$TMP/two.py"
 check "... and the first one's file is readable" "$PY" -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r"); sys.exit(0 if len(f["history/time"]) == 2 else 1)' "$TMP/two/two.h5"
+
+# --- the output file's name is taken by a directory: one line of moreau's, no HDF5 stack
+mkdir -p "$TMP/taken/taken.h5"
+printf "s = SOLFEC('DYNAMIC', 1e-3, '%s')\n" "$TMP/taken" >"$TMP/taken.py"
+expect_error "a directory where the .h5 goes" "cannot write .*taken/taken.h5: a directory of that name is in the way" "$MOREAU" "$TMP/taken.py"
+out=$(timeout 60 "$MOREAU" "$TMP/taken.py" 2>&1)
+check "... with no HDF5 diagnostic stack (that is -mb_hdf5_debug's)" bash -c '! grep -q HDF5-DIAG <<<"$0"' "$out"
