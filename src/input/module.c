@@ -11,8 +11,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
-#include <limits.h>
-#include <stdlib.h>
 #include <moreau/mbmath.h>
 #include <moreau/mboutput.h>
 #include "inputimpl.h"
@@ -606,21 +604,6 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
     MB_TRY(PyExc_ValueError, MbDomainGetScheme(s->dom, def, &sch));
   }
   MB_TRY(PyExc_ValueError, MbDomainSetStep(s->dom, step));
-  { /* two SOLFEC objects writing one file left it unreadable: the second is refused (the
-       same directory by its real path, the same deck name) */
-    char here[PATH_MAX], dir[PATH_MAX], there[PATH_MAX];
-    if (realpath(odir, here))
-      for (int k = 0; k < NSol - 1; k++) {
-        const char *h5, *xmf, *slash;
-        if (!Sols[k].out) continue;
-        MB_TRY(PyExc_RuntimeError, MbOutputGetPaths(Sols[k].out, &h5, &xmf));
-        slash = strrchr(h5, '/');
-        if (!slash || (size_t)(slash - h5) >= sizeof(dir)) continue;
-        memcpy(dir, h5, (size_t)(slash - h5));
-        dir[slash - h5] = 0;
-        if (realpath(dir, there) && !strcmp(here, there)) return PyErr_Format(PyExc_ValueError, "SOLFEC: another SOLFEC object of this deck already writes %s: give this one another output directory", h5);
-      }
-  }
   MB_TRY(PyExc_OSError, MbOutputCreate(s->dom, odir, name, 0.0, &s->out));
   return PyLong_FromLong(NSol - 1);
 }
