@@ -246,22 +246,31 @@ PetscErrorCode MbBodyCheckConfiguration(MbBody b, const PetscReal q[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbBodyPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
+/* A point map of the current state: place or velocity of referential point X. */
+typedef PetscErrorCode (*PointMap)(MbBody, const PetscReal[3], PetscReal[3]);
+static PetscErrorCode VelocityAt(MbBody b, const PetscReal X[3], PetscReal v[3]) { return b->ops->point_velocity(b, b->u, X, v); }
+
+/* The kind's own map of primitive k's vertices (own, may be NULL), else map of each: the
+   place and the velocity of a primitive's vertices are found alike. */
+static PetscErrorCode PrimMap(MbBody b, PetscInt k, PetscErrorCode (*own)(MbBody, PetscInt, PetscReal[]), PointMap map, PetscReal x[])
 {
-  MbPrim *p;
+  const MbPrim *p;
   PetscFunctionBegin;
   PetscCheck(k >= 0 && k < b->shape->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT " has no primitive %" PetscInt_FMT " (it has %" PetscInt_FMT ")", b->id, k, b->shape->n);
-  if (b->ops->prim_velocity) {
-    PetscCall(b->ops->prim_velocity(b, k, v));
+  if (own) {
+    PetscCall(own(b, k, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   p = &b->shape->prim[k];
   if (p->kind == MB_PRIM_SPHERE)
-    PetscCall(b->ops->point_velocity(b, b->u, p->c, v));
+    PetscCall(map(b, p->c, x));
   else
-    for (PetscInt j = 0; j < p->nv; j++) PetscCall(b->ops->point_velocity(b, b->u, &p->v[3 * j], &v[3 * j]));
+    for (PetscInt v = 0; v < p->nv; v++) PetscCall(map(b, &p->v[3 * v], &x[3 * v]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MbBodyPrimToSpatial(MbBody b, PetscInt k, PetscReal x[]) { return PrimMap(b, k, b->ops->prim_to_spatial, b->ops->to_spatial, x); }
+PetscErrorCode MbBodyPrimVelocity(MbBody b, PetscInt k, PetscReal v[]) { return PrimMap(b, k, b->ops->prim_velocity, VelocityAt, v); }
 
 PetscErrorCode MbBodyPrimStress(MbBody b, PetscInt k, PetscReal sigma[9])
 {
@@ -325,23 +334,6 @@ PetscErrorCode MbBodyBound(MbBody b, PetscReal c[3], PetscReal *r) { return b->o
 PetscErrorCode MbBodyKineticEnergy(MbBody b, PetscReal *ek) { return b->ops->kinetic(b, ek); }
 PetscErrorCode MbBodyInverseInertia(MbBody b, const PetscReal x[], PetscReal y[]) { return b->ops->inverse(b, 1, x, y); }
 PetscErrorCode MbBodyPointToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3]) { return b->ops->to_spatial(b, X, x); }
-
-PetscErrorCode MbBodyPrimToSpatial(MbBody b, PetscInt k, PetscReal x[])
-{
-  MbPrim *p;
-  PetscFunctionBegin;
-  PetscCheck(k >= 0 && k < b->shape->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT " has no primitive %" PetscInt_FMT " (it has %" PetscInt_FMT ")", b->id, k, b->shape->n);
-  if (b->ops->prim_to_spatial) {
-    PetscCall(b->ops->prim_to_spatial(b, k, x));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  p = &b->shape->prim[k];
-  if (p->kind == MB_PRIM_SPHERE)
-    PetscCall(b->ops->to_spatial(b, p->c, x));
-  else
-    for (PetscInt v = 0; v < p->nv; v++) PetscCall(b->ops->to_spatial(b, &p->v[3 * v], &x[3 * v]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode MbBodyPointVelocity(MbBody b, const PetscReal X[3], PetscReal v[3]) { return b->ops->point_velocity(b, b->u, X, v); }
 PetscErrorCode MbBodyOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[]) { return b->ops->operator_h(b, X, base, H); }

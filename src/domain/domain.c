@@ -7,8 +7,6 @@
 #include "../body/bodyimpl.h"
 #include "../scheme/schemeimpl.h"
 
-static PetscErrorCode FirstNonFinite(MbDomain, PetscInt *);
-
 PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
 {
   MbDomain d;
@@ -288,14 +286,25 @@ PetscErrorCode MbDomainAddMonitor(MbDomain d, PetscReal interval, MbMonitorFn fn
 }
 
 /* Local energies, in the order of MbEnergy. */
-static PetscErrorCode LocalEnergy(MbDomain d, MbEnergy *e)
+/* This rank's energies; and, when bad is given, the smallest id of its bodies whose
+   configuration or velocity holds a NaN or an infinity or whose kinetic energy overflows
+   (−1: none), found in the same pass over the bodies. */
+static PetscErrorCode LocalEnergy(MbDomain d, MbEnergy *e, PetscInt *bad)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(e, sizeof(*e)));
+  if (bad) *bad = -1;
   for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody    b = d->body[i];
     PetscReal ek;
-    PetscCall(MbBodyKineticEnergy(d->body[i], &ek));
+    PetscCall(MbBodyKineticEnergy(b, &ek));
     e->kinetic += ek;
+    if (bad) {
+      PetscReal s = isfinite(ek) ? 0 : 1;
+      for (PetscInt k = 0; k < b->nq; k++) s += b->q[k] * 0; /* NaN·0 and Inf·0 are NaN */
+      for (PetscInt k = 0; k < b->nu; k++) s += b->u[k] * 0;
+      if (s != 0 && (*bad < 0 || b->id < *bad)) *bad = b->id;
+    }
     e->external += d->body[i]->work;
     PetscCall(MbBodyStrainEnergy(d->body[i], &ek));
     e->internal += ek;
@@ -310,7 +319,7 @@ PetscErrorCode MbDomainGetEnergy(MbDomain d, MbEnergy *e)
 {
   MbEnergy l;
   PetscFunctionBegin;
-  PetscCall(LocalEnergy(d, &l));
+  PetscCall(LocalEnergy(d, &l, NULL));
   PetscCallMPI(MPI_Allreduce(&l, e, 5, MPIU_REAL, MPIU_SUM, d->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -509,10 +518,9 @@ PetscErrorCode MbDomainStep(MbDomain d)
     MbEnergy  l;
     PetscReal loc[7], glob[7];
     PetscInt  bad;
-    PetscCall(LocalEnergy(d, &l));
+    PetscCall(LocalEnergy(d, &l, &bad));
     PetscCall(PetscArraycpy(loc, (PetscReal *)&l, 5));
     loc[5] = (PetscReal)(d->ncon + d->npen);
-    PetscCall(FirstNonFinite(d, &bad));
     loc[6] = bad >= 0 ? 1 : 0; /* in the same reduction: no collective more per step */
     PetscCallMPI(MPI_Allreduce(loc, glob, 7, MPIU_REAL, MPIU_SUM, d->comm));
     if (glob[6] > 0) { /* blown up: stop before a monitor writes the state (every rank) */
@@ -530,32 +538,6 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PetscTime(&now));
   r->walltime = now - d->run_start;
   PetscCall(PhaseEnd(d, MB_PHASE_REDUCE, t0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The smallest id of this rank's bodies whose configuration or velocity holds a NaN or an
-   infinity, or whose kinetic energy overflows, or −1. */
-static PetscErrorCode FirstNonFinite(MbDomain d, PetscInt *id)
-{
-  PetscInt   nq, nu;
-  PetscReal *q, *u;
-  PetscFunctionBegin;
-  *id = -1;
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody    b = d->body[i];
-    PetscReal s = 0;
-    PetscCall(MbBodyGetSizes(b, &nq, &nu));
-    PetscCall(MbBodyGetState(b, &q, &u));
-    PetscReal ek;
-    for (PetscInt k = 0; k < nq; k++) s += q[k] * 0; /* NaN·0 and Inf·0 are NaN */
-    for (PetscInt k = 0; k < nu; k++) s += u[k] * 0;
-    PetscCall(MbBodyKineticEnergy(b, &ek)); /* finite velocities whose energy overflows */
-    if (s != 0 || !isfinite(ek)) {
-      PetscInt bid;
-      PetscCall(MbBodyGetId(b, &bid));
-      if (*id < 0 || bid < *id) *id = bid;
-    }
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

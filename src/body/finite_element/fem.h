@@ -71,6 +71,7 @@ typedef struct {
      kept across steps (the pattern is the mesh's) */
   Mat       K, A, F;
   Vec       x, y;     /* wrap a right-hand side and its solution */
+  Vec       Md;       /* the lumped masses, 3 per node: A's diagonal part */
   PetscBool lu;       /* A was not positive definite once: factored by LU from then on */
   PetscBool factored; /* F holds A's numeric factors */
   PetscReal c;        /* A's coefficient of K (0: A = M, diagonal) */

@@ -67,7 +67,6 @@ PetscErrorCode MbFemAssembleK(Fem *m, const PetscReal q[])
 /* A ← M + cK as an AIJ matrix (what the Cholesky and LU of PETSc and CHOLMOD take) */
 static PetscErrorCode FormA(Fem *m, PetscReal c)
 {
-  Vec d;
   PetscFunctionBegin;
   if (!m->A) {
     PetscCall(MatConvert(m->K, MATSEQAIJ, MAT_INITIAL_MATRIX, &m->A));
@@ -76,16 +75,15 @@ static PetscErrorCode FormA(Fem *m, PetscReal c)
   } else
     PetscCall(MatConvert(m->K, MATSEQAIJ, MAT_REUSE_MATRIX, &m->A));
   PetscCall(MatScale(m->A, c));
-  PetscCall(MatCreateVecs(m->A, &d, NULL));
-  {
+  if (!m->Md) { /* made once: the masses do not change */
     PetscScalar *v;
-    PetscCall(VecGetArray(d, &v));
+    PetscCall(MatCreateVecs(m->A, &m->Md, NULL));
+    PetscCall(VecGetArray(m->Md, &v));
     for (PetscInt a = 0; a < m->nn; a++)
       for (int k = 0; k < 3; k++) v[3 * a + k] = m->mass[a];
-    PetscCall(VecRestoreArray(d, &v));
+    PetscCall(VecRestoreArray(m->Md, &v));
   }
-  PetscCall(MatDiagonalSet(m->A, d, ADD_VALUES));
-  PetscCall(VecDestroy(&d));
+  PetscCall(MatDiagonalSet(m->A, m->Md, ADD_VALUES));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -181,5 +179,6 @@ PetscErrorCode MbFemFactorDestroy(Fem *m)
   PetscCall(MatDestroy(&m->F));
   PetscCall(VecDestroy(&m->x));
   PetscCall(VecDestroy(&m->y));
+  PetscCall(VecDestroy(&m->Md));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
