@@ -298,6 +298,14 @@ PetscErrorCode MbBodyAddPointForce(MbBody b, const PetscReal X[3], const PetscRe
 {
   PetscReal Hs[3 * MB_BODY_SMALL_NU], *H = Hs;
   PetscFunctionBegin;
+  if (b->ops->operator_hs) { /* a body of many velocities: H's few nonzero columns */
+    PetscInt  n, col[MB_BODY_HS_MAX];
+    PetscReal Hv[3 * MB_BODY_HS_MAX];
+    PetscCall(b->ops->operator_hs(b, X, base, &n, col, Hv));
+    for (int r = 0; r < 3; r++)
+      for (PetscInt k = 0; k < n; k++) f[col[k]] += Hv[n * r + k] * (s * P[r]);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (b->nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc1(3 * b->nu, &H));
   PetscCall(b->ops->operator_h(b, X, base, H));
   for (int r = 0; r < 3; r++)

@@ -8,27 +8,41 @@
    src/body/ and registers its table in body.c (Kinds[]); nothing outside src/body/ and
    src/scheme/ asks a body for its kind. Optional operations are NULL where a kind has no
    such thing (a rigid body has no internal force). */
+/* A constraint point on a body, as the local dynamics hands it to the body: referential point
+   X, the frame (columns: the local axes) and the sign s (+1 master, −1 slave). */
 typedef struct {
-  const char *name;                                                                                /* model name */
-  PetscInt    nq, nu;                                                                              /* sizes of q and u */
-  PetscBool   movable;                                                                             /* integrated (an obstacle is not) */
-  PetscBool   pressure;                                                                            /* takes MB_LOAD_PRESSURE loads (its external op applies them) */
-  const char *scheme;                                                                              /* default scheme; NULL: the domain's rigid default */
-  PetscErrorCode (*sizes)(MbShape, PetscInt *, PetscInt *);                                        /* nq, nu of a body of this shape (NULL: the fixed nq, nu above) */
-  PetscErrorCode (*create)(MbBody);                                                                /* private data; q in the reference configuration */
-  PetscErrorCode (*destroy)(MbBody);                                                               /* private data (may be NULL) */
-  PetscErrorCode (*check_conf)(MbBody, const PetscReal[]);                                         /* a configuration q the deck gives is one of the kind's (NULL: any) */
-  PetscErrorCode (*reset)(MbBody);                                                                 /* q ← the reference configuration (after new mass characteristics) */
-  PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                                  /* ½uᵀMu */
-  PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);                     /* y_j = A⁻¹x_j for n vectors of length nu, one after another */
-  PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);       /* generalized external force */
-  PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                          /* X ↦ x */
-  PetscErrorCode (*to_referential)(MbBody, PetscInt, const PetscReal[3], PetscReal[3]);            /* x ↦ X; the primitive (element) x was found on, or −1: the kind extends its map outside the body (a contact point between two surfaces) */
-  PetscErrorCode (*prim_to_spatial)(MbBody, PetscInt, PetscReal[]);                                /* the spatial vertices of primitive k (a sphere: its centre); NULL: to_spatial of each */
-  PetscErrorCode (*prim_velocity)(MbBody, PetscInt, PetscReal[]);                                  /* the velocities of primitive k's vertices (a sphere: its centre's); NULL: point_velocity of each */
-  PetscErrorCode (*prim_stress)(MbBody, PetscInt, PetscReal[9]);                                   /* the mean Cauchy stress of primitive k (an element); NULL: the body's */
-  PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]);   /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
-  PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);       /* H at X in a frame: 3×nu row-major */
+  const PetscReal *X, *base;
+  PetscReal        s;
+} MbBodyPoint;
+
+/* The most nonzero columns of a sparse H (operator_hs): a HEX8's 8 nodes × 3. */
+#define MB_BODY_HS_MAX 24
+
+typedef struct {
+  const char *name;                                                                              /* model name */
+  PetscInt    nq, nu;                                                                            /* sizes of q and u */
+  PetscBool   movable;                                                                           /* integrated (an obstacle is not) */
+  PetscBool   pressure;                                                                          /* takes MB_LOAD_PRESSURE loads (its external op applies them) */
+  const char *scheme;                                                                            /* default scheme; NULL: the domain's rigid default */
+  PetscErrorCode (*sizes)(MbShape, PetscInt *, PetscInt *);                                      /* nq, nu of a body of this shape (NULL: the fixed nq, nu above) */
+  PetscErrorCode (*create)(MbBody);                                                              /* private data; q in the reference configuration */
+  PetscErrorCode (*destroy)(MbBody);                                                             /* private data (may be NULL) */
+  PetscErrorCode (*check_conf)(MbBody, const PetscReal[]);                                       /* a configuration q the deck gives is one of the kind's (NULL: any) */
+  PetscErrorCode (*reset)(MbBody);                                                               /* q ← the reference configuration (after new mass characteristics) */
+  PetscErrorCode (*kinetic)(MbBody, PetscReal *);                                                /* ½uᵀMu */
+  PetscErrorCode (*inverse)(MbBody, PetscInt, const PetscReal[], PetscReal[]);                   /* y_j = A⁻¹x_j for n vectors of length nu, one after another */
+  PetscErrorCode (*external)(MbBody, PetscReal, PetscReal, const PetscReal[3], PetscReal[]);     /* generalized external force */
+  PetscErrorCode (*to_spatial)(MbBody, const PetscReal[3], PetscReal[3]);                        /* X ↦ x */
+  PetscErrorCode (*to_referential)(MbBody, PetscInt, const PetscReal[3], PetscReal[3]);          /* x ↦ X; the primitive (element) x was found on, or −1: the kind extends its map outside the body (a contact point between two surfaces) */
+  PetscErrorCode (*prim_to_spatial)(MbBody, PetscInt, PetscReal[]);                              /* the spatial vertices of primitive k (a sphere: its centre); NULL: to_spatial of each */
+  PetscErrorCode (*prim_velocity)(MbBody, PetscInt, PetscReal[]);                                /* the velocities of primitive k's vertices (a sphere: its centre's); NULL: point_velocity of each */
+  PetscErrorCode (*prim_stress)(MbBody, PetscInt, PetscReal[9]);                                 /* the mean Cauchy stress of primitive k (an element); NULL: the body's */
+  PetscErrorCode (*point_velocity)(MbBody, const PetscReal[], const PetscReal[3], PetscReal[3]); /* velocity of X when the body's velocity is u (b->u, or b->u0 at the start of the step) */
+  PetscErrorCode (*operator_h)(MbBody, const PetscReal[3], const PetscReal[9], PetscReal[]);     /* H at X in a frame: 3×nu row-major */
+  PetscErrorCode (*operator_hs)(MbBody, const PetscReal[3], const PetscReal[9], PetscInt *, PetscInt[], PetscReal[]); /* H's nonzero columns: n ≤ MB_BODY_HS_MAX indices and the 3×n values, row-major (NULL: operator_h, dense) */
+  PetscErrorCode (*delassus)(MbBody, PetscInt, const MbBodyPoint[], PetscReal, PetscReal[],
+                             PetscReal[]); /* for n points: W = h S H A⁻¹ Hᵀ S into a (3n)×(3n) row-major array and B = S H u into 3n (S the signs); NULL: the local dynamics forms them from operator_h and inverse (bodies of a few velocities) */
+  PetscErrorCode (*impulse)(MbBody, PetscInt, const MbBodyPoint[], const PetscReal[], PetscReal);  /* with delassus: u += h A⁻¹ Σ s_j H_jᵀ R_j for the n points' reactions R (3n) */
   PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                                  /* angular (about the origin), linear */
   PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool);       /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
   PetscErrorCode (*transform)(MbBody, const PetscReal[9], const PetscReal[3], const PetscReal[3]); /* move the placement by x ↦ R(x − c) + c + d */

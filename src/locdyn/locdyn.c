@@ -134,7 +134,7 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
     if (i == 0 || key[i] != key[i - 1]) {
       d->ld->wbid[m]   = key[i];
       d->ld->wptr[m++] = i;
-      nu               = d->all[key[i]]->nu; /* once a body: its struct is not in cache */
+      nu               = d->all[key[i]]->ops->delassus ? 0 : d->all[key[i]]->nu; /* once a body: its struct is not in cache; a body with its own delassus op keeps no G */
     }
     d->ld->wadj[i]      = val[i];
     d->ld->wgoff[i + 1] = d->ld->wgoff[i] + 3 * nu;
@@ -243,6 +243,46 @@ __attribute__((target("avx2"))) static void DenseBlocksAVX2(PetscInt deg, const 
 }
 #endif
 
+/* The constraint points of owned body i (d->ld->wbid[i]) as its ops take them */
+static PetscErrorCode BodyPoints(MbDomain d, PetscInt i, MbBodyPoint pt[])
+{
+  const PetscInt id = d->ld->wbid[i];
+  for (PetscInt j = d->ld->wptr[i]; j < d->ld->wptr[i + 1]; j++) {
+    const MbCon *c         = Row(d, d->ld->wadj[j]);
+    const int    m         = c->body[0] == id ? 0 : 1;
+    pt[j - d->ld->wptr[i]] = (MbBodyPoint){c->X[m], c->base, m ? -1.0 : 1.0};
+  }
+  return PETSC_SUCCESS;
+}
+
+/* InsertBlocks for a body that forms its own blocks (its delassus op: a finite-element
+   body, whose H is sparse and whose A⁻¹ is a factorization): all of them in one call, and
+   its parts of B into the owned rows' array Ba or queued for other ranks (orow, Bo, *no). */
+static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscInt i, PetscBool covered[], PetscReal Ba[], PetscInt orow[], PetscReal Bo[], PetscInt *no)
+{
+  MbBody         b   = d->all[d->ld->wbid[i]];
+  const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
+  MbBodyPoint   *pt;
+  PetscReal     *V, *Bb;
+  PetscInt      *rows;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(deg, &pt, 9 * deg * deg, &V, 3 * deg, &Bb, deg, &rows));
+  PetscCall(BodyPoints(d, i, pt));
+  PetscCall(b->ops->delassus(b, deg, pt, d->h, V, Bb));
+  for (PetscInt j = 0; j < deg; j++) {
+    const PetscInt  row = Row(d, d->ld->wadj[d->ld->wptr[i] + j])->row;
+    const PetscBool own = row >= d->rstart && row < d->rend ? PETSC_TRUE : PETSC_FALSE;
+    PetscReal      *Bp  = own ? &Ba[3 * (row - d->rstart)] : &Bo[3 * *no];
+    rows[j]             = row;
+    if (own) covered[row - d->rstart] = PETSC_TRUE;
+    for (int r = 0; r < 3; r++) Bp[r] += Bb[3 * j + r];
+    if (!own) orow[(*no)++] = row;
+  }
+  PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
+  PetscCall(PetscFree4(pt, V, Bb, rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W, and its
    part of the free velocity, B_α += s_α H_α u_free, into B (zeroed by the caller; a row
    has two parts at most, so their sum is the same whichever comes first: B does not depend
@@ -263,6 +303,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 #endif
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->ld->wnb; i++) {
+    if (d->all[d->ld->wbid[i]]->ops->delassus) continue; /* its own buffers */
     maxdeg = PetscMax(maxdeg, d->ld->wptr[i + 1] - d->ld->wptr[i]);
     maxnu  = PetscMax(maxnu, d->all[d->ld->wbid[i]]->nu);
   }
@@ -279,6 +320,10 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
     if (i + 1 < d->ld->wnb) {
       PrefetchState(d, d->ld->wbid[i + 1]);
       for (PetscInt j = d->ld->wptr[i + 1]; j < d->ld->wptr[i + 2]; j++) PetscPrefetchBlock(Row(d, d->ld->wadj[j]), 1, 0, PETSC_PREFETCH_HINT_T0);
+    }
+    if (b->ops->delassus) {
+      PetscCall(BodyDelassus(d, A, i, covered, Ba, orow, Bo, &no));
+      continue;
     }
     for (PetscInt j = 0; j < deg; j++) {
       MbCon    *c = Row(d, d->ld->wadj[d->ld->wptr[i] + j]);
@@ -577,6 +622,21 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
                        compiler knows, every product waited on the store before it (2 % of the run) */
     if (i + 2 < d->ld->wnb) PrefetchBody(d, d->ld->wbid[i + 2]);
     if (i + 1 < d->ld->wnb) PrefetchState(d, d->ld->wbid[i + 1]);
+    if (b->ops->impulse) { /* the body applies its reactions itself */
+      const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
+      MbBodyPoint   *pt;
+      PetscReal     *Rb;
+      PetscCall(PetscMalloc2(deg, &pt, 3 * deg, &Rb));
+      PetscCall(BodyPoints(d, i, pt));
+      for (PetscInt j = 0; j < deg; j++) {
+        const PetscInt     row = d->ld->wadj[d->ld->wptr[i] + j];
+        const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
+        for (int m = 0; m < 3; m++) Rb[3 * j + m] = PetscRealPart(R[m]);
+      }
+      PetscCall(b->ops->impulse(b, deg, pt, Rb, d->h));
+      PetscCall(PetscFree2(pt, Rb));
+      continue;
+    }
     if (b->nu != 6) { /* a deformable body: the same sums over its nu velocities */
       const PetscInt nu = b->nu;
       for (PetscInt j = d->ld->wptr[i]; j < d->ld->wptr[i + 1]; j++) {

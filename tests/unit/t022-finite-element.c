@@ -6,6 +6,8 @@
      without drift below the critical step; the critical step a bound (below the true one,
      measured by power iteration on M⁻¹K) that is not absurdly low, and blow-up just above
      the true one (the check can fail);
+   - the body's blocks of W, B and the reactions' impulse (its delassus and impulse ops,
+     sparse H) against the dense products of operator_h and inverse;
    - a pack round trip; bad input named. */
 #include "mbtest.h"
 #include "body/bodyimpl.h"
@@ -336,6 +338,85 @@ static void test_def_lim(void **state)
   if (!(u10 < 1 && u50 < 1)) fail_msg("DEF_LIM not bounded at 10 and 50 h_crit: max |u| %g, %g", u10, u50);
 }
 
+/* The body's own local dynamics (delassus.c: sparse H, A⁻¹ by batched solves) against the
+   dense products through operator_h and inverse, for A = M (DEF_EXP) and A = M + cK at a
+   deformed state (DEF_LIM): W = h S H A⁻¹ Hᵀ S, B = S H u and the impulse h A⁻¹ Σ s Hᵀ R,
+   for points in HEX8 and TET4 meshes with random frames, signs and a repeated point. */
+static void Delassus(PetscBool tets, PetscReal c, PetscReal *errW, PetscReal *errB, PetscReal *errI)
+{
+  enum { NP = 7 };
+  MbShape     s;
+  MbBody      b;
+  PetscReal   X[NP][3], base[NP][9], h = 1e-3, *Hd, *G, W[9 * NP * NP], Bv[3 * NP], Wd, R[3 * NP], *u0, *ud, scale = 0;
+  MbBodyPoint pt[NP];
+  Bar(4, 2, 2, 1.0, 0.5, 0.5, 0.2, tets, &s);
+  MB_OK(Body(s, 1e6, &b));
+  for (PetscInt k = 0; k < b->nu; k++) b->q[k] = 1e-2 * sin(0.37 * k), b->u[k] = cos(0.11 * k);
+  MB_OK(b->ops->factor(b, c));
+  for (int j = 0; j < NP; j++) {
+    PetscReal a = 0.9 * j + 0.3, t = 0.4 * j, cs = cos(a), sn = sin(a), ct = cos(t), st = sin(t);
+    PetscReal Rz[9] = {cs, -sn, 0, sn, cs, 0, 0, 0, 1}, Rx[9] = {1, 0, 0, 0, ct, -st, 0, st, ct};
+    X[j][0] = j == NP - 1 ? X[0][0] : 0.05 + 0.15 * j, X[j][1] = j == NP - 1 ? X[0][1] : 0.5 * (0.1 + 0.13 * j), X[j][2] = j == NP - 1 ? X[0][2] : (j % 2 ? 0.5 : 0.25 * (j % 3));
+    MbM3MatMult(Rz, Rx, base[j]);
+    pt[j]    = (MbBodyPoint){X[j], base[j], j % 3 ? 1.0 : -1.0};
+    R[3 * j] = 0.3 * j - 1, R[3 * j + 1] = 0.2 + 0.1 * j, R[3 * j + 2] = 2 - 0.2 * j;
+  }
+  MB_OK(b->ops->delassus(b, NP, pt, h, W, Bv));
+  MB_OK(PetscMalloc4(3 * b->nu * NP, &Hd, 3 * b->nu * NP, &G, b->nu, &u0, b->nu, &ud));
+  for (int j = 0; j < NP; j++) {
+    MB_OK(b->ops->operator_h(b, X[j], base[j], &Hd[3 * b->nu * j]));
+    for (PetscInt k = 0; k < 3 * b->nu; k++) Hd[3 * b->nu * j + k] *= pt[j].s;
+    MB_OK(b->ops->inverse(b, 3, &Hd[3 * b->nu * j], &G[3 * b->nu * j]));
+  }
+  *errW = *errB = *errI = 0;
+  for (int j = 0; j < NP; j++)
+    for (int l = 0; l < NP; l++)
+      for (int r = 0; r < 3; r++)
+        for (int q = 0; q < 3; q++) {
+          Wd = 0;
+          for (PetscInt k = 0; k < b->nu; k++) Wd += h * Hd[3 * b->nu * j + b->nu * r + k] * G[3 * b->nu * l + b->nu * q + k];
+          scale = PetscMax(scale, PetscAbsReal(Wd));
+          *errW = PetscMax(*errW, PetscAbsReal(Wd - W[(3 * j + r) * 3 * NP + 3 * l + q]));
+        }
+  *errW /= scale;
+  for (int j = 0; j < NP; j++)
+    for (int r = 0; r < 3; r++) {
+      PetscReal Bd = 0;
+      for (PetscInt k = 0; k < b->nu; k++) Bd += Hd[3 * b->nu * j + b->nu * r + k] * b->u[k];
+      *errB = PetscMax(*errB, PetscAbsReal(Bd - Bv[3 * j + r]) / (PetscAbsReal(Bd) + 1));
+    }
+  MB_OK(PetscArrayzero(b->u, b->nu)); /* the impulse alone, not lost in u's round-off */
+  MB_OK(PetscArraycpy(u0, b->u, b->nu));
+  MB_OK(b->ops->impulse(b, NP, pt, R, h));
+  for (PetscInt k = 0; k < b->nu; k++) {
+    PetscReal du = 0;
+    for (int j = 0; j < NP; j++)
+      for (int r = 0; r < 3; r++) du += h * G[3 * b->nu * j + b->nu * r + k] * R[3 * j + r];
+    ud[k] = u0[k] + du;
+  }
+  {
+    PetscReal dmax = 0, emax = 0;
+    for (PetscInt k = 0; k < b->nu; k++) dmax = PetscMax(dmax, PetscAbsReal(ud[k] - u0[k])), emax = PetscMax(emax, PetscAbsReal(ud[k] - b->u[k]));
+    *errI = emax / dmax;
+  }
+  MB_OK(PetscFree4(Hd, G, u0, ud));
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbShapeDestroy(&s));
+}
+
+static void test_delassus(void **state)
+{
+  PetscReal w[4], bb[4], im[4];
+  Delassus(PETSC_FALSE, 0, &w[0], &bb[0], &im[0]);
+  Delassus(PETSC_FALSE, 2.5e-7, &w[1], &bb[1], &im[1]);
+  Delassus(PETSC_TRUE, 0, &w[2], &bb[2], &im[2]);
+  Delassus(PETSC_TRUE, 2.5e-7, &w[3], &bb[3], &im[3]);
+  print_message("# the body's W blocks against dense H A^-1 H^T: HEX8 A = M %.2g, A = M + cK %.2g; TET4 %.2g, %.2g (relative); B %.2g %.2g %.2g %.2g; impulse %.2g %.2g %.2g %.2g\n", (double)w[0], (double)w[1], (double)w[2], (double)w[3],
+                (double)bb[0], (double)bb[1], (double)bb[2], (double)bb[3], (double)im[0], (double)im[1], (double)im[2], (double)im[3]);
+  for (int k = 0; k < 4; k++)
+    if (!(w[k] < 1e-12 && bb[k] < 1e-12 && im[k] < 1e-12)) fail_msg("case %d: W off by %g, B by %g, impulse by %g", k, w[k], bb[k], im[k]);
+}
+
 /* pack and unpack: the same forces from the copy */
 static void test_pack(void **state)
 {
@@ -420,7 +501,7 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch), cmocka_unit_test(test_tangent),      cmocka_unit_test(test_def_exp),
-    cmocka_unit_test(test_def_lim),  cmocka_unit_test(test_pack),  cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch), cmocka_unit_test(test_tangent),      cmocka_unit_test(test_def_exp), cmocka_unit_test(test_def_lim),
+    cmocka_unit_test(test_delassus), cmocka_unit_test(test_pack),  cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
 };
 MB_TEST_MAIN(tests)

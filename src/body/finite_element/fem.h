@@ -8,6 +8,7 @@
 
 #include <petscmat.h>
 #include <moreau/mbsys.h>
+#include "../bodyimpl.h"
 
 #define MB_FEM_MAX_NEN 8 /* nodes of the largest element (HEX8) */
 #define MB_FEM_MAX_NQP 8 /* quadrature points of the largest rule */
@@ -92,6 +93,9 @@ typedef struct {
     PetscInt  e; /* −1: empty slot */
   } * pc;
   PetscInt npc, cappc;
+  /* the local dynamics (delassus.c): a column → position map, −1 between uses, and a force */
+  PetscInt  *wpos;
+  PetscReal *wrk;
 } Fem;
 
 #define FEM_QP_SIZE(nen) (3 * (nen) + 1)
@@ -114,5 +118,12 @@ PETSC_INTERN PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c
 PETSC_INTERN PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]);
 PETSC_INTERN PetscErrorCode MbFemAssembleK(Fem *m, const PetscReal q[]);
 PETSC_INTERN PetscErrorCode MbFemFactorDestroy(Fem *m);
+
+/* finite_element.c: H at referential point X in a frame by its nonzero columns (the body's
+   operator_hs). delassus.c: the body's blocks of W and B for its constraint points and the
+   impulse of their reactions (the body's delassus and impulse ops). */
+PETSC_INTERN PetscErrorCode MbFemOperatorHs(MbBody, const PetscReal[3], const PetscReal[9], PetscInt *, PetscInt[], PetscReal[]);
+PETSC_INTERN PetscErrorCode MbFemDelassus(MbBody, PetscInt, const MbBodyPoint[], PetscReal, PetscReal[], PetscReal[]);
+PETSC_INTERN PetscErrorCode MbFemImpulse(MbBody, PetscInt, const MbBodyPoint[], const PetscReal[], PetscReal);
 
 #endif

@@ -124,6 +124,7 @@ static PetscErrorCode FemDestroy(MbBody b)
   PetscCall(PetscFree2(m->bf, m->bfsurf));
   PetscCall(PetscFree2(m->lelem, m->lxi));
   PetscCall(PetscFree(m->pc));
+  PetscCall(PetscFree2(m->wpos, m->wrk));
   PetscCall(PetscFree4(m->X, m->eptr, m->enode, m->ue));
   PetscCall(PetscFree(m->gptr));
   PetscCall(PetscFree(m->G));
@@ -594,6 +595,30 @@ static PetscErrorCode FemOperatorH(MbBody b, const PetscReal X[3], const PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The same H by its nonzero columns: the element's nodes, 3 each (with N_a = 0 at a node of
+   the element away from X, a few may be zero) */
+PetscErrorCode MbFemOperatorHs(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscInt *n, PetscInt col[], PetscReal H[])
+{
+  Fem                *m = (Fem *)b->data;
+  PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
+  PetscInt            e = Locate(b, X, PETSC_FALSE, xi), nc;
+  const MbFemElement *el;
+  PetscFunctionBegin;
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
+  el = MbFemElemOf(m, e);
+  el->shape(xi, N, dN);
+  nc = 3 * el->nen;
+  for (PetscInt a = 0; a < el->nen; a++) {
+    PetscInt nd = m->enode[m->eptr[e] + a];
+    for (int d = 0; d < 3; d++) {
+      col[3 * a + d] = 3 * nd + d;
+      for (int r = 0; r < 3; r++) H[r * nc + 3 * a + d] = base[3 * d + r] * N[a];
+    }
+  }
+  *n = nc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FemMomentum(MbBody b, PetscReal L[3], PetscReal p[3])
 {
   Fem *m = (Fem *)b->data;
@@ -822,6 +847,9 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .prim_stress     = FemPrimStress,
     .point_velocity  = FemPointVelocity,
     .operator_h      = FemOperatorH,
+    .operator_hs     = MbFemOperatorHs,
+    .delassus        = MbFemDelassus,
+    .impulse         = MbFemImpulse,
     .momentum        = FemMomentum,
     .set_velocity    = FemSetVelocity,
     .transform       = FemTransform,

@@ -161,6 +161,15 @@ PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->x));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->y));
   }
+  if (n > 1) { /* one solve of many columns (CHOLMOD's supernodal solve runs the BLAS on them) */
+    Mat Bm, Xm;
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nu, n, (PetscScalar *)x, &Bm));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nu, n, y, &Xm));
+    PetscCall(MatMatSolve(m->F, Bm, Xm));
+    PetscCall(MatDestroy(&Bm));
+    PetscCall(MatDestroy(&Xm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt j = 0; j < n; j++) {
     PetscCall(VecPlaceArray(m->x, x + j * nu));
     PetscCall(VecPlaceArray(m->y, y + j * nu));
