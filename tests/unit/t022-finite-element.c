@@ -342,9 +342,9 @@ static void test_def_lim(void **state)
    dense products through operator_h and inverse, for A = M (DEF_EXP) and A = M + cK at a
    deformed state (DEF_LIM): W = h S H A⁻¹ Hᵀ S, B = S H u and the impulse h A⁻¹ Σ s Hᵀ R,
    for points in HEX8 and TET4 meshes with random frames, signs and a repeated point. */
-static void Delassus(PetscBool tets, PetscReal c, PetscReal *errW, PetscReal *errB, PetscReal *errI)
+static void Delassus(PetscBool tets, PetscReal c, PetscBool clustered, PetscReal *errW, PetscReal *errB, PetscReal *errI)
 {
-  enum { NP = 7 };
+  enum { NP = 13 };
   MbShape     s;
   MbBody      b;
   PetscReal   X[NP][3], base[NP][9], h = 1e-3, *Hd, *G, W[9 * NP * NP], Bv[3 * NP], Wd, R[3 * NP], *u0, *ud, scale = 0;
@@ -356,7 +356,11 @@ static void Delassus(PetscBool tets, PetscReal c, PetscReal *errW, PetscReal *er
   for (int j = 0; j < NP; j++) {
     PetscReal a = 0.9 * j + 0.3, t = 0.4 * j, cs = cos(a), sn = sin(a), ct = cos(t), st = sin(t);
     PetscReal Rz[9] = {cs, -sn, 0, sn, cs, 0, 0, 0, 1}, Rx[9] = {1, 0, 0, 0, ct, -st, 0, st, ct};
-    X[j][0] = j == NP - 1 ? X[0][0] : 0.05 + 0.15 * j, X[j][1] = j == NP - 1 ? X[0][1] : 0.5 * (0.1 + 0.13 * j), X[j][2] = j == NP - 1 ? X[0][2] : (j % 2 ? 0.5 : 0.25 * (j % 3));
+    if (clustered) /* in the corner cell: they share its nodes */
+      X[j][0] = 0.01 + 0.009 * j, X[j][1] = 0.12 - 0.008 * j, X[j][2] = j % 2 ? 0 : 0.01 * (j % 5);
+    else
+      X[j][0] = 0.05 + 0.07 * j, X[j][1] = 0.5 * (0.1 + 0.06 * j), X[j][2] = j % 2 ? 0.5 : 0.25 * (j % 3);
+    if (j == NP - 1) MbV3Copy(X[0], X[j]); /* a repeated point */
     MbM3MatMult(Rz, Rx, base[j]);
     pt[j]    = (MbBodyPoint){X[j], base[j], j % 3 ? 1.0 : -1.0};
     R[3 * j] = 0.3 * j - 1, R[3 * j + 1] = 0.2 + 0.1 * j, R[3 * j + 2] = 2 - 0.2 * j;
@@ -406,14 +410,17 @@ static void Delassus(PetscBool tets, PetscReal c, PetscReal *errW, PetscReal *er
 
 static void test_delassus(void **state)
 {
-  PetscReal w[4], bb[4], im[4];
-  Delassus(PETSC_FALSE, 0, &w[0], &bb[0], &im[0]);
-  Delassus(PETSC_FALSE, 2.5e-7, &w[1], &bb[1], &im[1]);
-  Delassus(PETSC_TRUE, 0, &w[2], &bb[2], &im[2]);
-  Delassus(PETSC_TRUE, 2.5e-7, &w[3], &bb[3], &im[3]);
-  print_message("# the body's W blocks against dense H A^-1 H^T: HEX8 A = M %.2g, A = M + cK %.2g; TET4 %.2g, %.2g (relative); B %.2g %.2g %.2g %.2g; impulse %.2g %.2g %.2g %.2g\n", (double)w[0], (double)w[1], (double)w[2], (double)w[3],
-                (double)bb[0], (double)bb[1], (double)bb[2], (double)bb[3], (double)im[0], (double)im[1], (double)im[2], (double)im[3]);
-  for (int k = 0; k < 4; k++)
+  PetscReal w[6], bb[6], im[6], bmax = 0, imax = 0;
+  Delassus(PETSC_FALSE, 0, PETSC_FALSE, &w[0], &bb[0], &im[0]);
+  Delassus(PETSC_FALSE, 2.5e-7, PETSC_FALSE, &w[1], &bb[1], &im[1]); /* 3 solves a point */
+  Delassus(PETSC_TRUE, 0, PETSC_FALSE, &w[2], &bb[2], &im[2]);
+  Delassus(PETSC_TRUE, 2.5e-7, PETSC_FALSE, &w[3], &bb[3], &im[3]);
+  Delassus(PETSC_FALSE, 2.5e-7, PETSC_TRUE, &w[4], &bb[4], &im[4]); /* through the shared columns */
+  Delassus(PETSC_TRUE, 2.5e-7, PETSC_TRUE, &w[5], &bb[5], &im[5]);
+  for (int k = 0; k < 6; k++) bmax = PetscMax(bmax, bb[k]), imax = PetscMax(imax, im[k]);
+  print_message("# the body's W blocks against dense H A^-1 H^T (relative): HEX8 A = M %.2g, A = M + cK %.2g; TET4 %.2g, %.2g; points sharing nodes: HEX8 %.2g, TET4 %.2g; B at most %.2g, impulse at most %.2g\n", (double)w[0], (double)w[1],
+                (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)bmax, (double)imax);
+  for (int k = 0; k < 6; k++)
     if (!(w[k] < 1e-12 && bb[k] < 1e-12 && im[k] < 1e-12)) fail_msg("case %d: W off by %g, B by %g, impulse by %g", k, w[k], bb[k], im[k]);
 }
 

@@ -6,14 +6,18 @@
    the solves:
    - DEF_EXP, A = M diagonal: W_jl = h Σ_k H_j[:,k] H_l[:,k]ᵀ / m_k over the columns the two
      points share, zero for points with no node in common; no solve at all.
-   - DEF_LIM, A = M + cK: A⁻¹H_lᵀ is dense. Its three columns per point are solved for in
-     batches of right-hand sides (one multi-column solve each, MbFemSolve), and each batch
-     is read only where the H_j are nonzero, then dropped: memory nu × batch, not nu × 3n.
+   - DEF_LIM, A = M + cK: A⁻¹H_lᵀ is dense, but W needs A⁻¹ only among the columns the
+     points touch. When they are fewer than 3 per point (points sharing nodes), that block
+     of A⁻¹ is solved for column by column (ThroughDofs); else A⁻¹H_lᵀ, three columns per
+     point. Either way the right-hand sides go in batches (one multi-column solve each,
+     MbFemSolve), each read only where needed, then dropped: memory nu × batch.
      The impulse is one solve of Σ s_j H_jᵀ R_j. */
 #include "fem.h"
 
 /* right-hand sides per solve of the DEF_LIM blocks (a multiple of 3) */
 #define FEM_W_BATCH 96
+/* the most distinct columns whose block of A⁻¹ is formed (8·4000² bytes = 128 MB) */
+#define FEM_W_MAXDOF 4000
 
 /* the points' sparse H_j, signed: 3·nen ≤ MB_BODY_HS_MAX columns each */
 static PetscErrorCode SignedH(MbBody b, PetscInt n, const MbBodyPoint pt[], PetscInt nc[], PetscInt col[], PetscReal H[])
@@ -34,6 +38,78 @@ static PetscErrorCode Scratch(MbBody b)
   if (m->wpos) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc2(b->nu, &m->wpos, b->nu, &m->wrk));
   for (PetscInt k = 0; k < b->nu; k++) m->wpos[k] = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The distinct columns of the points' H (into cd, when not NULL, in first-seen order);
+   m->wpos is left at −1. */
+static PetscInt Distinct(Fem *m, PetscInt n, const PetscInt nc[], const PetscInt col[], PetscInt cd[])
+{
+  PetscInt nd = 0;
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt k = 0; k < nc[j]; k++) {
+      const PetscInt c = col[MB_BODY_HS_MAX * j + k];
+      if (m->wpos[c] >= 0) continue;
+      if (cd) cd[nd] = c;
+      m->wpos[c] = nd++;
+    }
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt k = 0; k < nc[j]; k++) m->wpos[col[MB_BODY_HS_MAX * j + k]] = -1;
+  return nd;
+}
+
+/* DEF_LIM's blocks through the inverse's entries among the nd distinct columns c the points
+   touch: (A⁻¹)_cc by nd solves of unit vectors (batched), then W_jl = h H_j (A⁻¹)_cc H_lᵀ
+   with each H in its own columns. Fewer solves than 3 per point whenever the points share
+   nodes (four contact points of a face on a floor share its four nodes: 12 solves against
+   12 per point); MbFemDelassus chooses. */
+static PetscErrorCode ThroughDofs(MbBody b, PetscInt n, const PetscInt nc[], const PetscInt col[], const PetscReal H[], PetscReal h, PetscReal W[])
+{
+  Fem           *m  = (Fem *)b->data;
+  const PetscInt nu = b->nu, ld = 3 * n;
+  PetscInt       nd, *cd, nbat;
+  PetscReal     *C, *Z, *Y, *Q;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(MB_BODY_HS_MAX * n, &cd));
+  nd   = Distinct(m, n, nc, col, cd);
+  nbat = PetscMin(FEM_W_BATCH, nd);
+  PetscCall(PetscMalloc4(nd * nd, &C, nbat * nu, &Z, nbat * nu, &Y, 3 * nd, &Q));
+  for (PetscInt i0 = 0; i0 < nd; i0 += nbat) { /* C = (A⁻¹)_cc, column by column (symmetric) */
+    const PetscInt i1 = PetscMin(nd, i0 + nbat);
+    PetscCall(PetscArrayzero(Z, (i1 - i0) * nu));
+    for (PetscInt i = i0; i < i1; i++) Z[(i - i0) * nu + cd[i]] = 1;
+    PetscCall(MbFemSolve(m, i1 - i0, Z, Y));
+    for (PetscInt i = i0; i < i1; i++)
+      for (PetscInt r = 0; r < nd; r++) C[i * nd + r] = Y[(i - i0) * nu + cd[r]];
+  }
+  for (PetscInt i = 0; i < nd; i++) m->wpos[cd[i]] = i;
+  for (PetscInt l = 0; l < n; l++) {
+    const PetscInt  *cl = &col[MB_BODY_HS_MAX * l], nl = nc[l];
+    const PetscReal *Hl = &H[3 * MB_BODY_HS_MAX * l];
+    /* Q = C H_lᵀ, nd × 3 (stored by columns) */
+    PetscCall(PetscArrayzero(Q, 3 * nd));
+    for (PetscInt k = 0; k < nl; k++) {
+      const PetscReal *Ck = &C[m->wpos[cl[k]] * nd];
+      for (int c = 0; c < 3; c++) {
+        const PetscReal hk = Hl[nl * c + k];
+        if (hk != 0)
+          for (PetscInt r = 0; r < nd; r++) Q[c * nd + r] += Ck[r] * hk;
+      }
+    }
+    for (PetscInt j = 0; j <= l; j++) {
+      const PetscInt  *cj = &col[MB_BODY_HS_MAX * j], nj = nc[j];
+      const PetscReal *Hj = &H[3 * MB_BODY_HS_MAX * j];
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+          PetscReal v = 0;
+          for (PetscInt k = 0; k < nj; k++) v += Hj[nj * r + k] * Q[c * nd + m->wpos[cj[k]]];
+          W[(3 * j + r) * ld + 3 * l + c] = W[(3 * l + c) * ld + 3 * j + r] = h * v;
+        }
+    }
+  }
+  for (PetscInt i = 0; i < nd; i++) m->wpos[cd[i]] = -1;
+  PetscCall(PetscFree4(C, Z, Y, Q));
+  PetscCall(PetscFree(cd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -77,6 +153,8 @@ PetscErrorCode MbFemDelassus(MbBody b, PetscInt n, const MbBodyPoint pt[], Petsc
       }
       for (PetscInt k = 0; k < nl; k++) m->wpos[cl[k]] = -1;
     }
+  } else if (Distinct(m, n, nc, col, NULL) < 3 * n && Distinct(m, n, nc, col, NULL) <= FEM_W_MAXDOF) {
+    PetscCall(ThroughDofs(b, n, nc, col, H, h, W));
   } else { /* A⁻¹H_lᵀ by batches of right-hand sides */
     const PetscInt nb = PetscMin(FEM_W_BATCH / 3, n);
     PetscReal     *Z, *Y;

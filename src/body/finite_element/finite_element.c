@@ -575,46 +575,45 @@ static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* H = baseᵀ [N_1 I … N_n I](ξ): zero outside the element holding X */
+/* H = baseᵀ [N_1 I … N_n I](ξ): zero outside the element holding X (MbFemOperatorHs's
+   columns, scattered) */
 static PetscErrorCode FemOperatorH(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscReal H[])
 {
-  Fem                *m = (Fem *)b->data;
-  PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
-  PetscInt            e = Locate(b, X, PETSC_FALSE, xi);
-  const MbFemElement *el;
+  PetscInt  n, col[MB_BODY_HS_MAX];
+  PetscReal Hs[3 * MB_BODY_HS_MAX];
   PetscFunctionBegin;
-  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
-  el = MbFemElemOf(m, e);
-  el->shape(xi, N, dN);
+  PetscCall(MbFemOperatorHs(b, X, base, &n, col, Hs));
   PetscCall(PetscArrayzero(H, 3 * b->nu));
-  for (PetscInt a = 0; a < el->nen; a++) {
-    PetscInt n = m->enode[m->eptr[e] + a];
-    for (int r = 0; r < 3; r++)
-      for (int d = 0; d < 3; d++) H[r * b->nu + 3 * n + d] = base[3 * d + r] * N[a];
-  }
+  for (int r = 0; r < 3; r++)
+    for (PetscInt k = 0; k < n; k++) H[r * b->nu + col[k]] = Hs[r * n + k];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The same H by its nonzero columns: the element's nodes, 3 each (with N_a = 0 at a node of
-   the element away from X, a few may be zero) */
+/* The same H by its nonzero columns: the element's nodes, 3 each, less the nodes whose
+   N_a(ξ) is below 1e-10. A point on a face, found by Newton's method a few ulps off it, has
+   no weight on the nodes away from the face (1e-10 moves the point by that fraction of the
+   element, far below any tolerance); dropping them halves the columns a floor's contact
+   points touch, the cost of delassus.c. */
 PetscErrorCode MbFemOperatorHs(MbBody b, const PetscReal X[3], const PetscReal base[9], PetscInt *n, PetscInt col[], PetscReal H[])
 {
   Fem                *m = (Fem *)b->data;
-  PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
-  PetscInt            e = Locate(b, X, PETSC_FALSE, xi), nc;
+  PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Hc[3][MB_BODY_HS_MAX];
+  PetscInt            e = Locate(b, X, PETSC_FALSE, xi), nc = 0;
   const MbFemElement *el;
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
   el = MbFemElemOf(m, e);
   el->shape(xi, N, dN);
-  nc = 3 * el->nen;
   for (PetscInt a = 0; a < el->nen; a++) {
     PetscInt nd = m->enode[m->eptr[e] + a];
-    for (int d = 0; d < 3; d++) {
-      col[3 * a + d] = 3 * nd + d;
-      for (int r = 0; r < 3; r++) H[r * nc + 3 * a + d] = base[3 * d + r] * N[a];
+    if (PetscAbsReal(N[a]) < 1e-10) continue;
+    for (int d = 0; d < 3; d++, nc++) {
+      col[nc] = 3 * nd + d;
+      for (int r = 0; r < 3; r++) Hc[r][nc] = base[3 * d + r] * N[a];
     }
   }
+  for (int r = 0; r < 3; r++)
+    for (PetscInt k = 0; k < nc; k++) H[r * nc + k] = Hc[r][k];
   *n = nc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
