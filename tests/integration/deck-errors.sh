@@ -55,6 +55,12 @@ $HEAD
 BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,0], [4, 0,1,2,3, 1, 4, 0,1,2,4, 1], 1), m)
 PY
 expect_error "FINITE_ELEMENT mesh with a flat tetrahedron" "MESH: element at position 6: MESH tetrahedron \\(4 nodes\\) has zero volume" "$MOREAU" "$TMP/fe_flat.py"
+deck fe_nonmanifold <<PY
+$HEAD
+# three tetrahedra on the face (0, 1, 2): apexes above, below and above again
+BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0.2,0.2,1, 0.2,0.2,-1, 0.3,0.3,0.5], [4, 0,1,2,3, 1, 4, 0,2,1,4, 1, 4, 0,1,2,5, 1], 1), m)
+PY
+expect_error "FINITE_ELEMENT mesh that is not a manifold, on 3 ranks" "FINITE_ELEMENT body 0: the face of nodes 0, 1, 2 belongs to three elements or more \\(elements 0, 1 and 2, counted from 0\\): the mesh is not a manifold there" timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/fe_nonmanifold.py"
 deck fe_press <<PY
 $HEAD
 b = BODY(s, 'RIGID', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), m)

@@ -91,6 +91,8 @@ static PetscErrorCode FemSizes(MbShape s, PetscInt *nq, PetscInt *nu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode CheckManifold(MbBody);
+
 static PetscErrorCode FemCreate(MbBody b)
 {
   Fem             *m;
@@ -111,6 +113,7 @@ static PetscErrorCode FemCreate(MbBody b)
   PetscCall(PetscArraycpy(m->eptr, eptr, ne + 1));
   PetscCall(PetscArraycpy(m->enode, enode, eptr[ne]));
   PetscCall(SetUpElements(b, b->mp.mass / b->mp.volume));
+  PetscCall(CheckManifold(b));
   PetscCall(FemMaterial(b, 1e6, 0.25)); /* BULK_MATERIAL's defaults until the deck's */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -171,18 +174,17 @@ static int CompareFaceKey(const void *x, const void *y)
   return 0;
 }
 
-/* The faces of the mesh's boundary: the element faces (src/shape/element.c's loops,
-   outward) whose node set no other face has. */
-static PetscErrorCode BoundaryFaces(MbBody b)
+/* Every element face by its node set, sorted (faces in src/shape/element.c's loops, numbered
+   element after element). */
+static PetscErrorCode FaceKeys(MbBody b, FaceKey **keyp, PetscInt *nfp)
 {
   Fem     *m  = (Fem *)b->data;
   MbShape  s  = b->shape;
-  PetscInt nf = 0, nb = 0, *inner;
+  PetscInt nf = 0;
   FaceKey *key;
   PetscFunctionBegin;
   for (PetscInt e = 0; e < m->ne; e++) nf += s->prim[e].nf;
-  PetscCall(PetscMalloc1(nf, &key));
-  PetscCall(PetscCalloc1(nf, &inner));
+  PetscCall(PetscMalloc1(nf + 1, &key));
   nf = 0;
   for (PetscInt e = 0; e < m->ne; e++) {
     const MbPrim *p = &s->prim[e];
@@ -195,6 +197,56 @@ static PetscErrorCode BoundaryFaces(MbBody b)
     }
   }
   qsort(key, (size_t)nf, sizeof(FaceKey), CompareFaceKey);
+  *keyp = key;
+  *nfp  = nf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The element whose faces include face number f (FaceKeys' numbering). */
+static PetscInt FaceElement(MbBody b, PetscInt f)
+{
+  PetscInt e = 0;
+  while (f >= b->shape->prim[e].nf) f -= b->shape->prim[e++].nf;
+  return e;
+}
+
+/* A face may belong to two elements at most: a third makes the mesh non-manifold there, so
+   its surface — what contact detection and pressures take — is undefined. */
+static PetscErrorCode CheckManifold(MbBody b)
+{
+  FaceKey *key;
+  PetscInt nf;
+  PetscFunctionBegin;
+  PetscCall(FaceKeys(b, &key, &nf));
+  for (PetscInt f = 0; f + 2 < nf; f++)
+    if (!CompareFaceKey(&key[f], &key[f + 1]) && !CompareFaceKey(&key[f], &key[f + 2])) {
+      PetscInt e[3] = {FaceElement(b, key[f].face), FaceElement(b, key[f + 1].face), FaceElement(b, key[f + 2].face)};
+      char     nodes[96];
+      size_t   len = 0;
+      nodes[0]     = 0;
+      for (int v = 0; v < 4; v++)
+        if (key[f].k[v] >= 0) len += (size_t)snprintf(nodes + len, sizeof(nodes) - len, "%s%lld", len ? ", " : "", (long long)key[f].k[v]);
+      PetscCall(PetscFree(key));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+              "FINITE_ELEMENT body %" PetscInt_FMT ": the face of nodes %s belongs to three elements or more (elements %" PetscInt_FMT ", %" PetscInt_FMT " and %" PetscInt_FMT
+              ", counted from 0): the mesh is not a manifold there, so its surface is undefined",
+              b->id, nodes, e[0], e[1], e[2]);
+    }
+  PetscCall(PetscFree(key));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The faces of the mesh's boundary: the element faces (src/shape/element.c's loops,
+   outward) whose node set no other face has. */
+static PetscErrorCode BoundaryFaces(MbBody b)
+{
+  Fem     *m  = (Fem *)b->data;
+  MbShape  s  = b->shape;
+  PetscInt nf = 0, nb = 0, *inner;
+  FaceKey *key;
+  PetscFunctionBegin;
+  PetscCall(FaceKeys(b, &key, &nf));
+  PetscCall(PetscCalloc1(nf + 1, &inner));
   for (PetscInt f = 0; f + 1 < nf; f++)
     if (!CompareFaceKey(&key[f], &key[f + 1])) inner[key[f].face] = inner[key[f + 1].face] = 1;
   PetscCall(PetscMalloc2(5 * nf, &m->bf, nf, &m->bfsurf));
