@@ -59,33 +59,75 @@ static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, cons
     }                                                                                                                                                                                                                                                    \
   } while (0)
 
-PetscErrorCode MbModuleSyncFailure(int local, int *nfailed)
+/* The failure exchange. It is the one collective the deck API makes before each of its
+   collective calls (CheckPeers), at the end of each CALLBACK call (PyMonitorCall, which
+   also reduces the callbacks' stop requests in it) and at the end of the deck
+   (MbInputRunDeck), and it is always the same MPI_Allreduce: ranks that got to different
+   places - one whose CALLBACK raised, another inside ENERGY in the same CALLBACK - still
+   meet in it and all learn of the failure, instead of pairing two different collectives.
+   Each rank also counts itself at its site; when no rank failed but the sites differ, the
+   deck made a collective call on some ranks only: every rank not at the end of the deck
+   then fails with a message naming the sites (SiteMismatch). */
+static const char *const SiteName[MB_SITE_COUNT] = {"the end of the deck", "the end of a CALLBACK call", "SOLFEC", "RUN", "ENERGY", "HISTORY", "CRITICAL_STEP", "sync()"};
+static char              SiteMismatch[512]; /* set when ranks reached different sites */
+
+static PetscErrorCode Exchange(MbSite site, int local, int stop, int *nfailed, PetscBool *stopall)
 {
   PetscFunctionBegin;
+  if (stopall) *stopall = PETSC_FALSE;
   if (!FailureKnown) {
-    int n;
-    PetscCallMPI(MPI_Allreduce(&local, &n, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD));
-    if (n) {
+    int l[2 + MB_SITE_COUNT] = {0}, g[2 + MB_SITE_COUNT], nsites = 0; /* failed, stop, ranks at each site */
+    l[0]        = local;
+    l[1]        = stop;
+    l[2 + site] = 1;
+    PetscCallMPI(MPI_Allreduce(l, g, 2 + MB_SITE_COUNT, MPI_INT, MPI_SUM, PETSC_COMM_WORLD));
+    for (int k = 0; k < MB_SITE_COUNT; k++) nsites += g[2 + k] > 0;
+    if (g[0]) {
       FailureKnown = 1;
-      FailedCount  = n;
-    }
+      FailedCount  = g[0];
+    } else if (nsites > 1) {
+      PetscMPIInt size;
+      size_t      len = 0;
+      const char *sep = "";
+      PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+      len = (size_t)snprintf(SiteMismatch, sizeof(SiteMismatch), "the ranks reached different collective calls (");
+      for (int k = 0; k < MB_SITE_COUNT && len < sizeof(SiteMismatch); k++) {
+        if (!g[2 + k]) continue;
+        len += (size_t)snprintf(SiteMismatch + len, sizeof(SiteMismatch) - len, "%s%d rank%s at %s", sep, g[2 + k], g[2 + k] > 1 ? "s" : "", SiteName[k]);
+        sep = ", ";
+      }
+      if (len < sizeof(SiteMismatch))
+        snprintf(
+            SiteMismatch + len, sizeof(SiteMismatch) - len,
+            "): call SOLFEC, RUN, ENERGY, HISTORY and CRITICAL_STEP on every rank in the same order, in a CALLBACK too (a body's conf and velo are None on the ranks that do not own it: test for None after the collective calls, not around them)");
+      FailureKnown = 1;
+      FailedCount  = size - g[2 + MB_SITE_DECK_END]; /* the ranks at the end of the deck raise nothing */
+    } else if (stopall)
+      *stopall = g[1] ? PETSC_TRUE : PETSC_FALSE;
   }
   *nfailed = FailureKnown ? FailedCount : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbModuleSyncFailure(MbSite site, int local, int *nfailed) { return Exchange(site, local, 0, nfailed, NULL); }
+
 int MbModuleIsPeerFailure(PyObject *type) { return PeerFailure && PyErr_GivenExceptionMatches(type, PeerFailure); }
 
-/* Before a collective call: raise PeerFailure when a rank's deck failed. Returns -1 then. */
-static int CheckPeers(void)
+/* Before a collective call made at `site`: raise PeerFailure when a rank's deck failed, or
+   RuntimeError when the ranks are not all at this call. Returns -1 then. */
+static int CheckPeers(MbSite site)
 {
   int n     = 0;
   ErrMsg[0] = 0;
   (void)PetscPushErrorHandler(RecordError, NULL);
-  PetscErrorCode e = MbModuleSyncFailure(0, &n);
+  PetscErrorCode e = MbModuleSyncFailure(site, 0, &n);
   (void)PetscPopErrorHandler();
   if (e) {
     PyErr_Format(PyExc_RuntimeError, "failure exchange between ranks failed: %s", ErrMsg);
+    return -1;
+  }
+  if (SiteMismatch[0]) {
+    PyErr_Format(PyExc_RuntimeError, "%s: %s", SiteName[site], SiteMismatch);
     return -1;
   }
   if (n) {
@@ -575,7 +617,7 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
   PetscBool   set;
   Sol        *s;
   if (!PyArg_ParseTuple(args, "ds", &step, &dir)) return NULL;
-  if (CheckPeers()) return NULL;
+  if (CheckPeers(MB_SITE_SOLFEC)) return NULL;
   if (strlen(dir) >= sizeof(odir)) return PyErr_Format(PyExc_ValueError, "the output directory's path has %zu characters; at most %d are supported", strlen(dir), (int)sizeof(odir) - 1);
   if (NSol == CapSol) {
     CapSol = CapSol ? 2 * CapSol : 4;
@@ -695,33 +737,36 @@ static PetscErrorCode PyMonitorDestroy(void *ctx)
 
 static PetscErrorCode PyMonitorCall(MbDomain dom, void *ctx, PetscBool *stop)
 {
-  PyMonitor *m = (PyMonitor *)ctx;
-  PyObject  *r = PyObject_Call(m->fn, m->args, NULL);
-  int        l[2], g[2];
-  MPI_Comm   comm;
+  PyMonitor *m      = (PyMonitor *)ctx;
+  PyObject  *r      = PyObject_Call(m->fn, m->args, NULL);
+  int        failed = 0, halt = 0, n;
   PetscFunctionBegin;
-  l[0] = r == NULL;
-  l[1] = 0;
   if (r) {
     /* Solfec: a callback returning 0 stops the run (None continues) */
     if (r == Py_False)
-      l[1] = 1;
+      halt = 1;
     else if (PyLong_Check(r))
-      l[1] = PyLong_AsLong(r) == 0;
+      halt = PyLong_AsLong(r) == 0;
     else if (PyFloat_Check(r))
-      l[1] = PyFloat_AsDouble(r) == 0.0;
+      halt = PyFloat_AsDouble(r) == 0.0;
     Py_DECREF(r);
-  } else if (!DeferredType)
-    PyErr_Fetch(&DeferredType, &DeferredValue, &DeferredTb);
-  else
-    PyErr_Clear();
-  PetscCall(MbDomainGetComm(dom, &comm));
-  PetscCallMPI(MPI_Allreduce(l, g, 2, MPI_INT, MPI_MAX, comm));
-  if (g[0]) {
-    CollectiveError = PETSC_TRUE;
-    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "CALLBACK raised an exception%s", l[0] ? "" : " on another rank");
+  } else {
+    /* a PeerFailure raised in the callback (by ENERGY, say) is no failure of this rank's:
+       it was learnt in an exchange already */
+    failed = !MbModuleIsPeerFailure(PyErr_Occurred());
+    if (!DeferredType)
+      PyErr_Fetch(&DeferredType, &DeferredValue, &DeferredTb);
+    else
+      PyErr_Clear();
   }
-  *stop = g[1] ? PETSC_TRUE : PETSC_FALSE;
+  /* the failure exchange, not an exchange of its own: a rank whose callback raised must
+     meet the ranks whose callback went on into a collective call (ENERGY, HISTORY), which
+     begin with this exchange too */
+  PetscCall(Exchange(MB_SITE_CALLBACK, failed, halt, &n, stop));
+  if (n) {
+    CollectiveError = PETSC_TRUE;
+    SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "CALLBACK raised an exception%s", failed ? "" : " on another rank");
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -749,7 +794,7 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
   Sol           *s;
   PetscErrorCode e;
   if (!PyArg_ParseTuple(args, "id", &h, &duration) || !(s = GetSol(h))) return NULL;
-  if (CheckPeers()) return NULL;
+  if (CheckPeers(MB_SITE_RUN)) return NULL;
   s->ran          = PETSC_TRUE;
   CollectiveError = PETSC_FALSE;
   ErrMsg[0]       = 0;
@@ -765,7 +810,9 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
       if (DeferredType) {
         PyErr_Restore(DeferredType, DeferredValue, DeferredTb);
         DeferredType = DeferredValue = DeferredTb = NULL;
-      } else
+      } else if (SiteMismatch[0])
+        PyErr_Format(PyExc_RuntimeError, "CALLBACK: %s", SiteMismatch);
+      else
         PyErr_SetString(PeerFailure, "a CALLBACK raised an exception on another rank");
       return NULL;
     }
@@ -784,7 +831,7 @@ static PyObject *py_solfec_energy(PyObject *self, PyObject *args)
   MbEnergy e, g;
   MPI_Comm comm;
   if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
-  if (CheckPeers()) return NULL;
+  if (CheckPeers(MB_SITE_ENERGY)) return NULL;
   if (id < 0)
     MB_TRY(PyExc_RuntimeError, MbDomainGetEnergy(s->dom, &g));
   else {
@@ -806,7 +853,7 @@ static PyObject *py_solfec_history(PyObject *self, PyObject *args)
   PetscReal  *t, *v;
   PyObject   *r;
   if (!PyArg_ParseTuple(args, "isdd", &h, &item, &t0, &t1) || !(s = GetSol(h))) return NULL;
-  if (CheckPeers()) return NULL;
+  if (CheckPeers(MB_SITE_HISTORY)) return NULL;
   MB_TRY(PyExc_RuntimeError, MbOutputFlush(s->out));
   MB_TRY(PyExc_ValueError, MbOutputReadHistory(s->out, item, t0, t1, &n, &t, &v));
   r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
@@ -828,7 +875,7 @@ static PyObject *py_solfec_history_body(PyObject *self, PyObject *args)
   Sol        *s;
   if (!PyArg_ParseTuple(args, "ilOsdd", &h, &id, &oX, &item, &t0, &t1) || !(s = GetSol(h))) return NULL;
   if (ReadReals(oX, 3, X, "HISTORY: point")) return NULL;
-  if (CheckPeers()) return NULL;
+  if (CheckPeers(MB_SITE_HISTORY)) return NULL;
   MB_TRY(PyExc_RuntimeError, MbOutputFlush(s->out));
   MB_TRY(PyExc_ValueError, MbOutputReadBody(s->out, (PetscInt)id, X, item, t0, t1, &n, &t, &v));
   r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
@@ -840,7 +887,7 @@ static PyObject *py_solfec_history_body(PyObject *self, PyObject *args)
 /* sync() -> None, or PeerFailure when a rank's deck failed. Collective. */
 static PyObject *py_sync(PyObject *self, PyObject *args)
 {
-  if (CheckPeers()) return NULL;
+  if (CheckPeers(MB_SITE_SYNC)) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -1043,7 +1090,7 @@ static PyObject *py_solfec_critical_step(PyObject *self, PyObject *args)
   Sol      *s;
   PetscReal hc;
   if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
-  if (CheckPeers()) return NULL;
+  if (CheckPeers(MB_SITE_CRITICAL_STEP)) return NULL;
   MB_TRY(PyExc_RuntimeError, MbDomainCriticalStep(s->dom, &hc));
   return PyFloat_FromDouble(hc >= PETSC_INFINITY ? Py_HUGE_VAL : (double)hc);
 }

@@ -185,7 +185,7 @@ PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *e
   fclose(fp);
   /* Settle across ranks. A rank that learnt of a failure elsewhere (PeerFailure) already
      took part in the exchange that told it; MbModuleSyncFailure then returns the count. */
-  PetscCall(MbModuleSyncFailure(peer ? 0 : failed, &nfailed));
+  PetscCall(MbModuleSyncFailure(MB_SITE_DECK_END, peer ? 0 : failed, &nfailed));
   /* Print once: rank 0 when every rank failed (the same top-level code raised the same
      error), otherwise each rank whose own code failed, in rank order (every rank is here
      now, so the barriers keep the tracebacks of several ranks apart). */
