@@ -26,9 +26,19 @@ PETSC_EXTERN PetscErrorCode MbOutputGetPaths(MbOutput out, const char **h5, cons
 PETSC_EXTERN PetscErrorCode MbOutputReadHistory(MbOutput out, const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v);
 /** A series of referential point X of body id, sampled at the output frames between t0 and
     t1: item "CX", "CY", "CZ" (current coordinates), "DX", "DY", "DZ" (displacement x − X),
-    "VX", "VY", "VZ" (velocity). Collective; same arrays on every rank (PetscFree). Errors
-    naming an unknown item or body id. */
+    "VX", "VY", "VZ" (velocity), Solfec's stress items "SX", "SY", "SZ", "SXY", "SXZ", "SYZ",
+    "MISES" (the body's mean Cauchy stress), from the body's affine part. Bodies with a nodal
+    state are read through MbOutputReadBodyState instead. Collective; same arrays on every
+    rank (PetscFree). Errors naming an unknown item or body id. */
+#define MB_OUTPUT_BODY_ITEMS "CX, CY, CZ, DX, DY, DZ, VX, VY, VZ, SX, SY, SZ, SXY, SXZ, SYZ, MISES"
+/* The value of body item `item` at referential point X whose place is x, velocity v and
+   Cauchy stress sig (row-major); known = false for an unknown item. */
+PETSC_EXTERN PetscErrorCode MbOutputBodyItemValue(const char item[], const PetscReal X[3], const PetscReal x[3], const PetscReal v[3], const PetscReal sig[9], PetscReal *value, PetscBool *known);
 PETSC_EXTERN PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3], const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v);
+/* For a body with a nodal state (MbBodyPointDofs): the entries col[0..n) of its q and u in
+   every output frame between t0 and t1 (nf frames: times t, values q and u, n a frame,
+   allocated). Collective: every rank passes the same arguments. */
+PETSC_EXTERN PetscErrorCode MbOutputReadBodyState(MbOutput out, PetscInt id, PetscInt n, const PetscInt col[], PetscReal t0, PetscReal t1, PetscInt *nf, PetscReal **t, PetscReal **q, PetscReal **u);
 /** Flush and close both files; the monitor stops writing. Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputDestroy(MbOutput *out);
 

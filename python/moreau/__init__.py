@@ -1223,13 +1223,15 @@ def ENERGY(solfec, body=None):
 
 _SOLFEC_ITEMS = ('TIME', 'STEP', 'KINETIC', 'INTERNAL', 'EXTERNAL', 'CONTACT', 'FRICTION',
                  'ITERATIONS', 'ERROR', 'CONTACTS', 'CURVATURE', 'ESTIMATE', 'REJECTED', 'WALLTIME')
-_BODY_ITEMS = ('CX', 'CY', 'CZ', 'DX', 'DY', 'DZ', 'VX', 'VY', 'VZ')
+_BODY_ITEMS = ('CX', 'CY', 'CZ', 'DX', 'DY', 'DZ', 'VX', 'VY', 'VZ', 'SX', 'SY', 'SZ', 'SXY', 'SXZ', 'SYZ', 'MISES')
 
 
 def HISTORY(solfec, items, t0=0.0, t1=float('inf'), skip=1, progress='OFF'):
     """HISTORY(solfec, items, t0, t1) -> [times, series1, series2, ...] read from the output
     file; items are (solfec, 'KINETIC'|'EXTERNAL'|...) (every step) or (body, point,
-    'CX'|..|'DX'|..|'VZ') (every output frame), a list of them or one. Collective."""
+    'CX'|..|'DX'|..|'VZ'|'SX'|..|'SYZ'|'MISES') (every output frame; a FINITE_ELEMENT body's
+    point is interpolated in its element, its stress taken at the point), a list of them or
+    one. Collective."""
     fn = 'HISTORY'
     _check_solfec(fn, solfec)
     t0 = _num(fn, 't0', t0)

@@ -314,6 +314,24 @@ PetscErrorCode MbBodyAddPointForce(MbBody b, const PetscReal X[3], const PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodyPointDofs(MbBody b, const PetscReal X[3], PetscInt *n, PetscInt col[], PetscBool *has)
+{
+  PetscFunctionBegin;
+  *n   = 0;
+  *has = b->ops->point_dofs ? PETSC_TRUE : PETSC_FALSE;
+  if (*has && X) PetscCall(b->ops->point_dofs(b, X, n, col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyPointState(MbBody b, const PetscReal X[3], const PetscReal qc[], const PetscReal uc[], PetscReal x[3], PetscReal v[3], PetscReal sigma[9])
+{
+  PetscReal xs[3], vs[3], ss[9];
+  PetscFunctionBegin;
+  PetscCheck(b->ops->point_state, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " of kind %s keeps no nodal state", b->id, b->ops->name);
+  PetscCall(b->ops->point_state(b, X, qc, uc, x ? x : xs, v ? v : vs, sigma ? sigma : ss));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyTransform(MbBody b, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3]) { return b->ops->transform(b, R, c, d); }
 
 PetscErrorCode MbBodyGetFrameState(MbBody b, PetscReal q[12], PetscReal u[6])

@@ -16,7 +16,7 @@ typedef struct {
 } MbBodyPoint;
 
 /* The most nonzero columns of a sparse H (operator_hs): a HEX8's 8 nodes × 3. */
-#define MB_BODY_HS_MAX 24
+#define MB_BODY_HS_MAX MB_BODY_POINT_DOFS_MAX
 
 typedef struct {
   const char *name;                                                                              /* model name */
@@ -42,7 +42,12 @@ typedef struct {
   PetscErrorCode (*operator_hs)(MbBody, const PetscReal[3], const PetscReal[9], PetscInt *, PetscInt[], PetscReal[]); /* H's nonzero columns: n ≤ MB_BODY_HS_MAX indices and the 3×n values, row-major (NULL: operator_h, dense) */
   PetscErrorCode (*delassus)(MbBody, PetscInt, const MbBodyPoint[], PetscReal, PetscReal[],
                              PetscReal[]); /* for n points: W = h S H A⁻¹ Hᵀ S into a (3n)×(3n) row-major array and B = S H u into 3n (S the signs); NULL: the local dynamics forms them from operator_h and inverse (bodies of a few velocities) */
-  PetscErrorCode (*impulse)(MbBody, PetscInt, const MbBodyPoint[], const PetscReal[], PetscReal);  /* with delassus: u += h A⁻¹ Σ s_j H_jᵀ R_j for the n points' reactions R (3n) */
+  PetscErrorCode (*impulse)(MbBody, PetscInt, const MbBodyPoint[], const PetscReal[], PetscReal); /* with delassus: u += h A⁻¹ Σ s_j H_jᵀ R_j for the n points' reactions R (3n) */
+  PetscErrorCode (*point_dofs)(
+      MbBody, const PetscReal[3], PetscInt *,
+      PetscInt[]); /* kinds whose output frames keep the whole state (nodal ones): the n ≤ MB_BODY_HS_MAX entries of q and u that point X's place, velocity and stress depend on (NULL: frames keep the frame state and the affine part) */
+  PetscErrorCode (*point_state)(MbBody, const PetscReal[3], const PetscReal[], const PetscReal[], PetscReal[3], PetscReal[3],
+                                PetscReal[9]);                                                     /* with point_dofs: X's place, velocity and Cauchy stress (row-major) for the values of q and u at those entries */
   PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                                  /* angular (about the origin), linear */
   PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool);       /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
   PetscErrorCode (*transform)(MbBody, const PetscReal[9], const PetscReal[3], const PetscReal[3]); /* move the placement by x ↦ R(x − c) + c + d */

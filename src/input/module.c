@@ -863,6 +863,63 @@ static PyObject *py_solfec_history(PyObject *self, PyObject *args)
 }
 
 /* solfec_history_body(h, id, X, item, t0, t1) -> (times, values). Collective. */
+/* HISTORY of point X of a body with a nodal state (a finite-element body): its owner finds
+   the entries of q and u the point depends on (MbBodyPointDofs), every rank reads them from
+   the frames (MbOutputReadBodyState), and the owner evaluates the item there — place,
+   velocity or the stress at X itself (MbBodyPointState) — and sends the series to all.
+   nodal = false, nothing done, for the other bodies (MbOutputReadBody). Collective. */
+static PetscErrorCode HistoryNodal(Sol *s, PetscInt id, const PetscReal X[3], const char item[], PetscReal t0, PetscReal t1, PetscBool *nodal, PetscInt *n, PetscReal **t, PetscReal **v)
+{
+  PetscMPIInt owner, rank;
+  MbBody      b = NULL;
+  PetscInt    col[MB_BODY_POINT_DOFS_MAX], info[2] = {0, 0}; /* has a nodal state; entries (−1: an error) */
+  PetscReal  *q = NULL, *u = NULL;
+  char        msg[256] = "";
+  MPI_Comm    comm;
+  PetscFunctionBegin;
+  *nodal = PETSC_FALSE;
+  PetscCall(MbDomainGetComm(s->dom, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(MbDomainOwnerRank(s->dom, id, &owner));
+  if (rank == owner) {
+    PetscCall(MbDomainFindBody(s->dom, id, &b));
+    if (b) {
+      PetscBool      has;
+      PetscInt       nd = 0;
+      PetscErrorCode e;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      e = MbBodyPointDofs(b, X, &nd, col, &has);
+      PetscCall(PetscPopErrorHandler());
+      if (e) {
+        info[0] = 1, info[1] = -1;
+        (void)snprintf(msg, sizeof(msg), "HISTORY: the point (%g, %g, %g) is not in body %lld's mesh", (double)X[0], (double)X[1], (double)X[2], (long long)id);
+      } else
+        info[0] = has, info[1] = nd;
+    }
+  }
+  PetscCallMPI(MPI_Bcast(info, 2, MPIU_INT, owner, comm));
+  if (!info[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, owner, comm));
+  PetscCheck(info[1] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", msg);
+  PetscCallMPI(MPI_Bcast(col, (PetscMPIInt)info[1], MPIU_INT, owner, comm));
+  *nodal = PETSC_TRUE;
+  PetscCall(MbOutputReadBodyState(s->out, id, info[1], col, t0, t1, n, t, &q, &u));
+  PetscCall(PetscMalloc1(*n + 1, v));
+  if (rank == owner) {
+    for (PetscInt f = 0; f < *n; f++) {
+      PetscReal x[3], vel[3], sig[9];
+      PetscBool known;
+      PetscCall(MbBodyPointState(b, X, &q[info[1] * f], &u[info[1] * f], x, vel, sig));
+      PetscCall(MbOutputBodyItemValue(item, X, x, vel, sig, &(*v)[f], &known));
+      PetscCheck(known, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown body item '%s'; expected one of %s", item, MB_OUTPUT_BODY_ITEMS);
+    }
+  }
+  PetscCallMPI(MPI_Bcast(*v, (PetscMPIInt)*n, MPIU_REAL, owner, comm));
+  PetscCall(PetscFree(q));
+  PetscCall(PetscFree(u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PyObject *py_solfec_history_body(PyObject *self, PyObject *args)
 {
   int         h;
@@ -877,7 +934,11 @@ static PyObject *py_solfec_history_body(PyObject *self, PyObject *args)
   if (ReadReals(oX, 3, X, "HISTORY: point")) return NULL;
   if (CheckPeers(MB_SITE_HISTORY)) return NULL;
   MB_TRY(PyExc_RuntimeError, MbOutputFlush(s->out));
-  MB_TRY(PyExc_ValueError, MbOutputReadBody(s->out, (PetscInt)id, X, item, t0, t1, &n, &t, &v));
+  {
+    PetscBool nodal;
+    MB_TRY(PyExc_ValueError, HistoryNodal(s, (PetscInt)id, X, item, t0, t1, &nodal, &n, &t, &v));
+    if (!nodal) MB_TRY(PyExc_ValueError, MbOutputReadBody(s->out, (PetscInt)id, X, item, t0, t1, &n, &t, &v));
+  }
   r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
   PetscFree(t);
   PetscFree(v);

@@ -458,6 +458,49 @@ static PetscErrorCode WriteHistory(MbOutput out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The whole q and u of the bodies with a nodal state (MbBodyPointDofs: finite-element
+   ones), which HISTORY interpolates at a point: "nodal_state", every such body's q then u,
+   rank after rank, and per body row "nodal_offset", the offsets of its q and u in it (−1,
+   −1 for the other bodies). Collective. */
+static PetscErrorCode WriteNodalState(MbOutput out, hid_t g, const char *path, PetscInt nb, MbBody *bodies, int64_t nbtot, int64_t nboff)
+{
+  int64_t    cnt = 0, off = 0, tot = 0, *offs, k = 0;
+  PetscReal *val;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt  nq, nu, n;
+    PetscBool has;
+    PetscCall(MbBodyPointDofs(bodies[i], NULL, &n, NULL, &has));
+    if (!has) continue;
+    PetscCall(MbBodyGetSizes(bodies[i], &nq, &nu));
+    cnt += nq + nu;
+  }
+  PetscCallMPI(MPI_Exscan(&cnt, &off, 1, MPI_INT64_T, MPI_SUM, out->comm));
+  if (out->rank == 0) off = 0;
+  PetscCallMPI(MPI_Allreduce(&cnt, &tot, 1, MPI_INT64_T, MPI_SUM, out->comm));
+  PetscCall(PetscMalloc2(2 * nb + 1, &offs, cnt + 1, &val));
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt   nq, nu, n;
+    PetscBool  has;
+    PetscReal *q, *u;
+    PetscCall(MbBodyPointDofs(bodies[i], NULL, &n, NULL, &has));
+    offs[2 * i] = offs[2 * i + 1] = -1;
+    if (!has) continue;
+    PetscCall(MbBodyGetSizes(bodies[i], &nq, &nu));
+    PetscCall(MbBodyGetState(bodies[i], &q, &u));
+    offs[2 * i] = off + k;
+    PetscCall(PetscArraycpy(&val[k], q, nq));
+    k += nq;
+    offs[2 * i + 1] = off + k;
+    PetscCall(PetscArraycpy(&val[k], u, nu));
+    k += nu;
+  }
+  PetscCall(WriteDataset(out, g, path, "nodal_offset", H5T_NATIVE_INT64, 2, nbtot, nboff, nb, offs));
+  PetscCall(WriteDataset(out, g, path, "nodal_state", H5T_NATIVE_DOUBLE, 0, tot, off, cnt, val));
+  PetscCall(PetscFree2(offs, val));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One frame /frames/NNNNNN of the current state, then /history and the XDMF index. */
 static PetscErrorCode WriteFrame(MbOutput out)
 {
@@ -569,6 +612,7 @@ static PetscErrorCode WriteFrame(MbOutput out)
   PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
   PetscCall(WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], aff));
   PetscCall(PetscFree4(stress, cmis, smis, aff));
+  PetscCall(WriteNodalState(out, g, path, nb, bodies, tot[C_BODY], off[C_BODY]));
   {
     /* the constraints each rank owns: point, normal, reaction force, kind, bodies, gap */
     MbConstraintInfo *ci;
@@ -847,18 +891,17 @@ PetscErrorCode MbOutputReadHistory(MbOutput out, const char item[], PetscReal t0
 
 PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3], const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v)
 {
-  static const char what[] = "CDV", axis[] = "XYZ";
-  const char       *w = NULL, *a = NULL;
-  int64_t           nrow, row = -1, *ids = NULL;
-  PetscReal        *cen = NULL, Xbar[3], A[3];
-  int               cols;
-  PetscInt          k = 0;
+  int64_t    nrow, row = -1, *ids = NULL;
+  PetscReal *cen = NULL, Xbar[3], A[3], dummy;
+  int        cols;
+  PetscInt   k = 0;
+  PetscBool  known, stress = item && (toupper((unsigned char)item[0]) == 'S' || toupper((unsigned char)item[0]) == 'M') ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionBegin;
-  if (item && strlen(item) == 2) {
-    w = strchr(what, toupper((unsigned char)item[0]));
-    a = strchr(axis, toupper((unsigned char)item[1]));
+  {
+    PetscReal z[9] = {0};
+    PetscCall(MbOutputBodyItemValue(item, X, z, z, z, &dummy, &known));
   }
-  PetscCheck(w && a && *w && *a, out->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown body item '%s'; expected one of CX, CY, CZ, DX, DY, DZ, VX, VY, VZ", item ? item : "(null)");
+  PetscCheck(known, out->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown body item '%s'; expected one of %s", item ? item : "(null)", MB_OUTPUT_BODY_ITEMS);
   PetscCall(MbOutputFlush(out));
   if (out->body_rows > 0) {
     PetscCall(ReadAll(out, "/bodies/id", H5T_NATIVE_INT64, sizeof(int64_t), &nrow, &cols, (void **)&ids));
@@ -876,7 +919,7 @@ PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3],
   for (PetscInt f = 0; f < out->nframe; f++) {
     char      gp[64], p[96];
     int64_t   nb, j = -1, *fid;
-    PetscReal m[24], x[3], vel[3], tf;
+    PetscReal m[24], x[3], vel[3], sig[9] = {0}, tf;
     hid_t     g, at;
     PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06d", (int)f));
     MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
@@ -898,13 +941,122 @@ PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3],
       x[i]   = m[18 + i] + m[3 * i] * A[0] + m[3 * i + 1] * A[1] + m[3 * i + 2] * A[2];
       vel[i] = m[21 + i] + m[9 + 3 * i] * A[0] + m[9 + 3 * i + 1] * A[1] + m[9 + 3 * i + 2] * A[2];
     }
-    {
-      int c     = (int)(a - axis);
-      (*t)[k]   = tf;
-      (*v)[k++] = *w == 'C' ? x[c] : *w == 'D' ? x[c] - X[c] : vel[c];
+    if (stress) { /* the body's mean stress (Voigt xx, yy, zz, xy, yz, zx) */
+      PetscReal sv[6];
+      PetscCall(PetscSNPrintf(p, sizeof(p), "%s/stress", gp));
+      PetscCall(ReadRow(out, p, j, 6, sv));
+      sig[0] = sv[0], sig[4] = sv[1], sig[8] = sv[2], sig[1] = sig[3] = sv[3], sig[5] = sig[7] = sv[4], sig[2] = sig[6] = sv[5];
     }
+    (*t)[k] = tf;
+    PetscCall(MbOutputBodyItemValue(item, X, x, vel, sig, &(*v)[k++], &known));
   }
   *n = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputBodyItemValue(const char item[], const PetscReal X[3], const PetscReal x[3], const PetscReal v[3], const PetscReal sig[9], PetscReal *value, PetscBool *known)
+{
+  static const struct {
+    const char *name;
+    int         what, k; /* 0 place, 1 displacement, 2 velocity (component k); 3 stress (row-major entry k); 4 von Mises */
+  } items[] = {
+      {"CX", 0, 0}, {"CY", 0, 1}, {"CZ", 0, 2}, {"DX", 1, 0}, {"DY", 1, 1}, {"DZ", 1, 2}, {"VX", 2, 0}, {"VY", 2, 1}, {"VZ", 2, 2}, {"SX", 3, 0}, {"SY", 3, 4}, {"SZ", 3, 8}, {"SXY", 3, 1}, {"SXZ", 3, 2}, {"SYZ", 3, 5}, {"MISES", 4, 0},
+  };
+  *known = PETSC_FALSE;
+  *value = 0;
+  for (size_t i = 0; item && i < sizeof(items) / sizeof(items[0]); i++) {
+    PetscBool same;
+    PetscCall(PetscStrcasecmp(item, items[i].name, &same));
+    if (!same) continue;
+    *known = PETSC_TRUE;
+    switch (items[i].what) {
+    case 0:
+      *value = x[items[i].k];
+      break;
+    case 1:
+      *value = x[items[i].k] - X[items[i].k];
+      break;
+    case 2:
+      *value = v[items[i].k];
+      break;
+    case 3:
+      *value = sig[items[i].k];
+      break;
+    default: { /* √(3/2 s:s), s the deviator */
+      PetscReal p = (sig[0] + sig[4] + sig[8]) / 3, ss = 0;
+      for (int e = 0; e < 9; e++) ss += PetscSqr(sig[e] - (e % 4 == 0 ? p : 0));
+      *value = PetscSqrtReal(1.5 * ss);
+    }
+    }
+  }
+  return PETSC_SUCCESS;
+}
+
+/* n entries coords[] of the 1-D dataset at path into buf, as type. Collective. */
+static PetscErrorCode ReadEntries(MbOutput out, const char *path, hid_t type, hsize_t n, const hsize_t coords[], void *buf)
+{
+  hid_t d, fs, ms;
+  PetscFunctionBegin;
+  MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
+  MbH5Get(fs, H5Dget_space, (d), path);
+  MbH5Get(ms, H5Screate_simple, (1, &n, NULL), path);
+  if (n)
+    MbH5Call(H5Sselect_elements, (fs, H5S_SELECT_SET, n, coords), path);
+  else {
+    MbH5Call(H5Sselect_none, (fs), path);
+    MbH5Call(H5Sselect_none, (ms), path);
+  }
+  MbH5Call(H5Dread, (d, type, ms, fs, out->dxpl, buf), path);
+  MbH5Call(H5Sclose, (ms), path);
+  MbH5Call(H5Sclose, (fs), path);
+  MbH5Call(H5Dclose, (d), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputReadBodyState(MbOutput out, PetscInt id, PetscInt n, const PetscInt col[], PetscReal t0, PetscReal t1, PetscInt *nf, PetscReal **t, PetscReal **q, PetscReal **u)
+{
+  hsize_t *co;
+  PetscInt k = 0;
+  PetscFunctionBegin;
+  PetscCall(MbOutputFlush(out));
+  PetscCall(PetscMalloc1(2 * n + 2, &co));
+  PetscCall(PetscMalloc1(out->nframe + 1, t));
+  PetscCall(PetscMalloc1(n * out->nframe + 1, q));
+  PetscCall(PetscMalloc1(n * out->nframe + 1, u));
+  for (PetscInt f = 0; f < out->nframe; f++) {
+    char    gp[64], p[96];
+    int64_t nb, j = -1, *fid, offs[2];
+    int     cols;
+    hid_t   g, at;
+    double  tf;
+    PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06d", (int)f));
+    MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
+    MbH5Get(at, H5Aopen, (g, "time", H5P_DEFAULT), gp);
+    MbH5Call(H5Aread, (at, H5T_NATIVE_DOUBLE, &tf), gp);
+    MbH5Call(H5Aclose, (at), gp);
+    MbH5Call(H5Gclose, (g), gp);
+    if (!InWindow(tf, t0, t1)) continue;
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/id", gp));
+    PetscCall(ReadAll(out, p, H5T_NATIVE_INT64, sizeof(int64_t), &nb, &cols, (void **)&fid));
+    for (int64_t r = 0; r < nb && j < 0; r++)
+      if (fid[r] == id) j = r;
+    PetscCall(PetscFree(fid));
+    if (j < 0) continue; /* the body did not exist yet */
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/nodal_offset", gp));
+    {
+      PetscReal o[2]; /* HDF5 converts the integers (offsets below 2⁵³) */
+      PetscCall(ReadRow(out, p, j, 2, o));
+      offs[0] = (int64_t)o[0], offs[1] = (int64_t)o[1];
+    }
+    PetscCheck(offs[0] >= 0 && offs[1] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "body %" PetscInt_FMT " has no nodal state in frame %" PetscInt_FMT " of '%s'", id, f, out->h5);
+    for (PetscInt c = 0; c < n; c++) co[c] = (hsize_t)(offs[0] + col[c]), co[n + c] = (hsize_t)(offs[1] + col[c]);
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/nodal_state", gp));
+    PetscCall(ReadEntries(out, p, H5T_NATIVE_DOUBLE, (hsize_t)n, co, &(*q)[n * k]));
+    PetscCall(ReadEntries(out, p, H5T_NATIVE_DOUBLE, (hsize_t)n, co + n, &(*u)[n * k]));
+    (*t)[k++] = tf;
+  }
+  *nf = k;
+  PetscCall(PetscFree(co));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

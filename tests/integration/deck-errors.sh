@@ -61,6 +61,13 @@ $HEAD
 BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0.2,0.2,1, 0.2,0.2,-1, 0.3,0.3,0.5], [4, 0,1,2,3, 1, 4, 0,2,1,4, 1, 4, 0,1,2,5, 1], 1), m)
 PY
 expect_error "FINITE_ELEMENT mesh that is not a manifold, on 3 ranks" "FINITE_ELEMENT body 0: the face of nodes 0, 1, 2 belongs to three elements or more \\(elements 0, 1 and 2, counted from 0\\): the mesh is not a manifold there" timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/fe_nonmanifold.py"
+deck fe_hist <<PY
+$HEAD
+b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 2, 2, 1, [1] * 6), m)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-4, 100), 0.002)
+HISTORY(s, (b, (5, 0.5, 0.5), 'SX'))
+PY
+expect_error "HISTORY at a point outside a FINITE_ELEMENT mesh, on 2 ranks" "HISTORY: the point \\(5, 0.5, 0.5\\) is not in body 0's mesh" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/fe_hist.py"
 deck fe_press <<PY
 $HEAD
 b = BODY(s, 'RIGID', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), m)

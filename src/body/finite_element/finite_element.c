@@ -670,6 +670,44 @@ PetscErrorCode MbFemOperatorHs(MbBody b, const PetscReal X[3], const PetscReal b
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The entries of q and u of the element holding X: its nodes', 3 each */
+static PetscErrorCode FemPointDofs(MbBody b, const PetscReal X[3], PetscInt *n, PetscInt col[])
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal xi[3];
+  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscFunctionBegin;
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
+  *n = 3 * (m->eptr[e + 1] - m->eptr[e]);
+  for (PetscInt a = 0; a < *n / 3; a++)
+    for (int d = 0; d < 3; d++) col[3 * a + d] = 3 * m->enode[m->eptr[e] + a] + d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* X's place and velocity interpolated in its element from the nodes' q and u (qc, uc in
+   FemPointDofs' order), and the Cauchy stress σ = J⁻¹ F S Fᵀ of F at X itself (not the
+   element's mean, which the output's cells carry) */
+static PetscErrorCode FemPointState(MbBody b, const PetscReal X[3], const PetscReal qc[], const PetscReal uc[], PetscReal x[3], PetscReal v[3], PetscReal sigma[9])
+{
+  Fem                *m = (Fem *)b->data;
+  PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Xe[3 * MB_FEM_MAX_NEN], G[3 * MB_FEM_MAX_NEN], detJ;
+  PetscInt            e = Locate(b, X, PETSC_FALSE, xi);
+  const MbFemElement *el;
+  PetscFunctionBegin;
+  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
+  el = MbFemElemOf(m, e);
+  el->shape(xi, N, dN);
+  for (PetscInt a = 0; a < el->nen; a++)
+    for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * m->enode[m->eptr[e] + a] + d];
+  MbV3Copy(X, x);
+  v[0] = v[1] = v[2] = 0;
+  for (PetscInt a = 0; a < el->nen; a++)
+    for (int d = 0; d < 3; d++) x[d] += N[a] * qc[3 * a + d], v[d] += N[a] * uc[3 * a + d];
+  MbFemGradients(el, Xe, dN, G, &detJ);
+  MbSvkCauchy(&m->svk, el->nen, G, qc, sigma);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FemMomentum(MbBody b, PetscReal L[3], PetscReal p[3])
 {
   Fem *m = (Fem *)b->data;
@@ -901,6 +939,8 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .operator_hs     = MbFemOperatorHs,
     .delassus        = MbFemDelassus,
     .impulse         = MbFemImpulse,
+    .point_dofs      = FemPointDofs,
+    .point_state     = FemPointState,
     .momentum        = FemMomentum,
     .set_velocity    = FemSetVelocity,
     .transform       = FemTransform,
