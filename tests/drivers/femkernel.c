@@ -1,12 +1,16 @@
 /* Speed of the finite-element kernels (issue 18's targets; results in doc/benchmarks.md).
 
      femkernel [-nx 40 -ny 25 -nz 10] [-tets] [-reps 20] [-steps 100] [-lim 5]
+               [-limsteps 0 -refactor 10 -rtol 1e-10]
 
    A free box of nx×ny×nz HEX8 elements (or 6 TET4 per cell with -tets), E = 1e7, stretched
    by 0.1 %, then:
    - f_int: element evaluations per second of the internal force (MbBody's internal op);
    - DEF_EXP: steps per second of the free body at half its critical step;
    - DEF_LIM: seconds per step (K assembly, A = M + cK factorization, solve) over -lim steps;
+   - DEF_LIM stepping (-limsteps N): the free body, stretched and bending, at 10 h_crit with
+     a factorization every step and every -refactor steps (CG to -rtol in between): time a
+     step, counts, and how far the velocities end apart;
    - memory: bytes per element of the body's data (quadrature data, masses, K and its
      factor after the DEF_LIM steps), the growth of the resident set. */
 #include <moreau/moreau.h>
@@ -50,7 +54,8 @@ static PetscErrorCode Box(PetscInt nx, PetscInt ny, PetscInt nz, PetscBool tets,
 
 int main(int argc, char **argv)
 {
-  PetscInt       nx = 40, ny = 25, nz = 10, reps = 20, steps = 100, lim = 5, ne, id;
+  PetscInt       nx = 40, ny = 25, nz = 10, reps = 20, steps = 100, lim = 5, ne, id, limsteps = 0, refactor = 10;
+  PetscReal      rtol = 1e-10;
   PetscBool      tets = PETSC_FALSE;
   MbShape        s;
   MbBody         b;
@@ -66,6 +71,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-lim", &lim, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-tets", &tets, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-limsteps", &limsteps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-refactor", &refactor, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
   PetscCall(MbInitialize());
   PetscCall(Box(nx, ny, nz, tets, &s));
   ne = nx * ny * nz * (tets ? 6 : 1);
@@ -117,6 +125,51 @@ int main(int argc, char **argv)
       PetscCall(MatFactorGetSolverType(m->F, &st));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "DEF_LIM: per step K assembly %.3f s, assembly + factorization (%s %s) %.3f s, solve %.4f s\n", (double)(ta / lim), st, m->lu ? "LU" : "Cholesky", (double)(tf / lim), (double)(ts / lim)));
     }
+  }
+  if (limsteps > 0) { /* DEF_LIM steps of the free body, the factor made every step and every `refactor` steps */
+    PetscReal *ur = NULL, diff = 0, umax = 0;
+    for (int variant = 0; variant < 2; variant++) {
+      MbDomain       d2;
+      MbBody         b2;
+      MbScheme       s2;
+      PetscInt       id2;
+      Fem           *m2;
+      PetscLogDouble a0, a1;
+      PetscCall(MbDomainCreate(PETSC_COMM_SELF, &d2));
+      PetscCall(MbDomainSetVerbose(d2, PETSC_FALSE));
+      PetscCall(MbDomainNextBodyId(d2, &id2));
+      PetscCall(MbBodyCreate(id2, MB_BODY_FEM, s, 1000, "box", &b2));
+      PetscCall(MbBodySetMaterial(b2, 1e7, 0.3));
+      PetscCall(MbBodySetDamping(b2, 1e-4));
+      {
+        const PetscReal *X;
+        PetscInt         nn;
+        PetscCall(MbShapeGetMesh(s, &nn, &X, NULL, NULL, NULL));
+        for (PetscInt a = 0; a < nn; a++) b2->q[3 * a] = 1e-2 * X[3 * a], b2->u[3 * a + 2] = 0.1 * X[3 * a]; /* stretched and bending */
+      }
+      m2           = (Fem *)b2->data;
+      m2->refactor = variant ? refactor : 1;
+      m2->rtol     = rtol;
+      PetscCall(MbDomainSetStep(d2, 10 * hc));
+      PetscCall(MbDomainGetScheme(d2, "DEF_LIM", &s2));
+      PetscCall(MbBodySetScheme(b2, s2));
+      PetscCall(MbDomainAddBody(d2, b2));
+      PetscCall(PetscTime(&a0));
+      for (PetscInt k = 0; k < limsteps; k++) PetscCall(MbDomainStep(d2));
+      PetscCall(PetscTime(&a1));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                            "DEF_LIM stepping, a factorization every %" PetscInt_FMT " steps: %.3f s a step (%" PetscInt_FMT " steps at 10 h_crit; %" PetscInt_FMT " factorizations, %" PetscInt_FMT " CG solves, %.2f iterations each)\n", m2->refactor,
+                            (double)((a1 - a0) / limsteps), limsteps, m2->nfactor, m2->npcg, (double)(m2->npcg ? (PetscReal)m2->pcgits / m2->npcg : 0)));
+      if (!variant) {
+        PetscCall(PetscMalloc1(b2->nu, &ur));
+        PetscCall(PetscArraycpy(ur, b2->u, b2->nu));
+      } else {
+        for (PetscInt k = 0; k < b2->nu; k++) diff = PetscMax(diff, PetscAbsReal(b2->u[k] - ur[k])), umax = PetscMax(umax, PetscAbsReal(ur[k]));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "DEF_LIM: velocities after %" PetscInt_FMT " steps differ by %.2g of the largest (CG to %g)\n", limsteps, (double)(diff / umax), (double)rtol));
+      }
+      PetscCall(MbDomainDestroy(&d2));
+    }
+    PetscCall(PetscFree(ur));
   }
   PetscCall(PetscMemoryGetCurrentUsage(&m1));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "memory: %.0f bytes per element (body data%s)\n", (double)((m1 - m0) / ne), lim > 0 ? ", K and its factor included" : ""));

@@ -424,6 +424,55 @@ static void test_delassus(void **state)
     if (!(w[k] < 1e-12 && bb[k] < 1e-12 && im[k] < 1e-12)) fail_msg("case %d: W off by %g, B by %g, impulse by %g", k, w[k], bb[k], im[k]);
 }
 
+/* DEF_LIM with the numeric factor reused for 10 steps (CG preconditioned by it in between)
+   against a factorization every step: a free bar, stretched and bending, at 10 h_crit; the
+   counts show the reuse, the velocities agree to the CG tolerance's order. */
+static void test_refactor(void **state)
+{
+  PetscReal *ur = NULL, diff = 0, umax = 0, hc;
+  PetscInt   nf[2], ncg[2], nit[2];
+  for (int variant = 0; variant < 2; variant++) {
+    MbShape          s;
+    MbBody           b;
+    MbDomain         dom;
+    MbScheme         sch;
+    PetscInt         id, nn;
+    Fem             *m;
+    const PetscReal *X;
+    Bar(8, 2, 2, 1.0, 0.2, 0.2, 0.1, PETSC_FALSE, &s);
+    MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
+    MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
+    MB_OK(MbDomainNextBodyId(dom, &id));
+    MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+    MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
+    MB_OK(MbBodySetDamping(b, 1e-4));
+    MB_OK(MbBodyCriticalStep(b, &hc));
+    MB_OK(MbDomainSetStep(dom, 10 * hc));
+    MB_OK(MbDomainGetScheme(dom, "DEF_LIM", &sch));
+    MB_OK(MbBodySetScheme(b, sch));
+    MB_OK(MbDomainAddBody(dom, b));
+    MB_OK(MbShapeGetMesh(s, &nn, &X, NULL, NULL, NULL));
+    for (PetscInt a = 0; a < nn; a++) b->q[3 * a] = 1e-3 * X[3 * a], b->u[3 * a + 2] = 0.01 * X[3 * a];
+    m           = (Fem *)b->data;
+    m->refactor = variant ? 10 : 1;
+    m->rtol     = 1e-10;
+    for (PetscInt k = 0; k < 40; k++) MB_OK(MbDomainStep(dom));
+    nf[variant] = m->nfactor, ncg[variant] = m->npcg, nit[variant] = m->pcgits;
+    if (!variant) {
+      MB_OK(PetscMalloc1(b->nu, &ur));
+      MB_OK(PetscArraycpy(ur, b->u, b->nu));
+    } else
+      for (PetscInt k = 0; k < b->nu; k++) diff = PetscMax(diff, PetscAbsReal(b->u[k] - ur[k])), umax = PetscMax(umax, PetscAbsReal(ur[k]));
+    MB_OK(MbShapeDestroy(&s));
+    MB_OK(MbDomainDestroy(&dom));
+  }
+  MB_OK(PetscFree(ur));
+  print_message("# DEF_LIM, 40 steps at 10 h_crit: %" PetscInt_FMT " factorizations against %" PetscInt_FMT " with %" PetscInt_FMT " CG solves (%.2f iterations each); velocities differ by %.2g of the largest\n", nf[1], nf[0], ncg[1],
+                (double)nit[1] / PetscMax(ncg[1], 1), (double)(diff / umax));
+  if (!(nf[0] == 40 && nf[1] == 4 && ncg[1] == 36)) fail_msg("factorizations %" PetscInt_FMT " and %" PetscInt_FMT ", CG solves %" PetscInt_FMT ": the factor was not reused", nf[0], nf[1], ncg[1]);
+  if (!(diff < 1e-7 * umax)) fail_msg("the reused factor's velocities differ by %g of the largest", diff / umax);
+}
+
 /* pack and unpack: the same forces from the copy */
 static void test_pack(void **state)
 {
@@ -508,7 +557,7 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch), cmocka_unit_test(test_tangent),      cmocka_unit_test(test_def_exp), cmocka_unit_test(test_def_lim),
-    cmocka_unit_test(test_delassus), cmocka_unit_test(test_pack),  cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent), cmocka_unit_test(test_def_exp),      cmocka_unit_test(test_def_lim),
+    cmocka_unit_test(test_delassus), cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),    cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
 };
 MB_TEST_MAIN(tests)

@@ -76,6 +76,18 @@ typedef struct {
   PetscBool lu;       /* A was not positive definite once: factored by LU from then on */
   PetscBool factored; /* F holds A's numeric factors */
   PetscReal c;        /* A's coefficient of K (0: A = M, diagonal) */
+  /* reuse of the numeric factor (stiffness.c): refactorized every `refactor` steps, in between
+     the exact A at qA applied by conjugate gradients preconditioned by the older factor */
+  const PetscReal *qA;                    /* the configuration A is taken at this step */
+  PetscInt         bid;                   /* the body's id (messages) */
+  PetscReal        cF;                    /* c of the factor held */
+  PetscInt         refactor;              /* steps a factor serves (-mb_fem_refactor; 0: not read yet) */
+  PetscInt         age;                   /* steps since the factor was made */
+  PetscReal        rtol;                  /* relative residual of the conjugate gradients (-mb_fem_pcg_rtol) */
+  PetscBool        multi;                 /* a solve of many right-hand sides since the factor was made (W's blocks) */
+  PetscBool        exact;                 /* F factors the current A */
+  PetscInt         nfactor, npcg, pcgits; /* counts: factorizations, CG solves and iterations */
+  PetscReal       *cgw;                   /* CG scratch, 4 nu */
   /* loads (finite_element.c): the boundary's faces, made when a pressure first needs them,
      and the element and reference point of each point force, found once */
   PetscInt   nbf;    /* boundary faces (−1: not made yet) */

@@ -5,7 +5,12 @@
    symbolic factorization made once and kept while the pattern holds (Solfec-1.0 redoes
    the analysis every step). Under compression the initial-stress term can make A
    indefinite (src/body/pseudo_rigid/ saw the same): a failed Cholesky switches the body to
-   LU for good. */
+   LU for good.
+   The numeric factor may also serve several steps (-mb_fem_refactor k): in between, A⁻¹b
+   of the current A is found by conjugate gradients preconditioned by the older factor (A
+   applied element by element, not assembled), to -mb_fem_pcg_rtol; a solve of many
+   right-hand sides (W's blocks) or a CG that does not converge factorizes the current A
+   instead. doc/benchmarks.md measures when that pays. */
 #include "fem.h"
 
 /* The node graph: rows of 3 for every pair of nodes sharing an element. */
@@ -121,13 +126,12 @@ static PetscErrorCode Factor(Fem *m, PetscBool *ok)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id)
+/* Assemble and factorize A = M + cK at q now */
+static PetscErrorCode FactorNow(Fem *m, const PetscReal q[], PetscReal c, PetscInt id)
 {
   PetscBool ok;
   PetscFunctionBegin;
-  m->c        = c;
   m->factored = PETSC_FALSE;
-  if (c == 0) PetscFunctionReturn(PETSC_SUCCESS); /* A = M: the inverse op divides */
   PetscCall(MbFemAssembleK(m, q));
   PetscCall(FormA(m, c));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* a zero pivot is an answer here */
@@ -143,6 +147,120 @@ PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id
   }
   PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "FINITE_ELEMENT body %" PetscInt_FMT ": A = M + %g K is singular (the mesh has collapsed?)", id, (double)c);
   m->factored = PETSC_TRUE;
+  m->exact    = PETSC_TRUE;
+  m->cF       = c;
+  m->age      = 0;
+  m->multi    = PETSC_FALSE;
+  m->nfactor++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id)
+{
+  PetscFunctionBegin;
+  m->c   = c;
+  m->qA  = q;
+  m->bid = id;
+  if (c == 0) m->multi = PETSC_FALSE;
+  if (c == 0) PetscFunctionReturn(PETSC_SUCCESS); /* A = M: the inverse op divides */
+  if (!m->refactor) {
+    m->refactor = 10;
+    m->rtol     = 1e-10;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mb_fem_refactor", &m->refactor, NULL));
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_fem_pcg_rtol", &m->rtol, NULL));
+    PetscCheck(m->refactor >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mb_fem_refactor must be >= 1 (steps a factorization serves), got %" PetscInt_FMT, m->refactor);
+    PetscCheck(m->rtol > 0 && m->rtol < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mb_fem_pcg_rtol must be in (0, 1), got %g", (double)m->rtol);
+  }
+  /* a body whose last step needed W's blocks (many right-hand sides, which CG would make
+     dear) most likely needs them again: factorized now rather than after a CG solve */
+  if (!m->factored || c != m->cF || m->age + 1 >= m->refactor || m->multi)
+    PetscCall(FactorNow(m, q, c, id));
+  else { /* the old factor preconditions the exact A (MbFemSolve) */
+    m->age++;
+    m->exact = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x = M x + c K(qA) x, element by element (the applied tangent, no assembly) */
+static void ApplyA(Fem *m, const PetscReal x[], PetscReal y[])
+{
+  const PetscInt nu = 3 * m->nn;
+  for (PetscInt k = 0; k < nu; k++) y[k] = m->mass[k / 3] * x[k];
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el  = MbFemGather(m, e, m->qA, m->ue);
+    const PetscInt     *nod = &m->enode[m->eptr[e]];
+    PetscReal           xe[3 * MB_FEM_MAX_NEN];
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) xe[3 * a + d] = x[3 * nod[a] + d], m->fe[3 * a + d] = 0;
+    for (PetscInt k = 0; k < el->nqp; k++) {
+      const PetscReal *g = MbFemPoint(m, e, k, el->nen);
+      MbSvkTangentMult(&m->svk, el->nen, g, g[3 * el->nen], m->ue, xe, m->fe);
+    }
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) y[3 * nod[a] + d] += m->c * m->fe[3 * a + d];
+  }
+}
+
+/* y = F⁻¹ x by the factor held */
+static PetscErrorCode FactorSolve(Fem *m, const PetscReal x[], PetscReal y[])
+{
+  const PetscInt nu = 3 * m->nn;
+  PetscFunctionBegin;
+  if (!m->x) {
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->x));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->y));
+  }
+  PetscCall(VecPlaceArray(m->x, x));
+  PetscCall(VecPlaceArray(m->y, y));
+  PetscCall(MatSolve(m->F, m->x, m->y));
+  PetscCall(VecResetArray(m->x));
+  PetscCall(VecResetArray(m->y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A y = b by conjugate gradients preconditioned by the factor of an earlier A (A is
+   symmetric positive definite while the factor is a Cholesky one), from y = F⁻¹b, to
+   ‖r‖ ≤ rtol ‖b‖. Returns converged = false after 50 iterations. */
+static PetscErrorCode Pcg(Fem *m, const PetscReal b[], PetscReal y[], PetscBool *converged)
+{
+  const PetscInt nu = 3 * m->nn;
+  PetscReal     *r, *z, *p, *Ap, rz, bb = 0, rr = 0;
+  PetscFunctionBegin;
+  if (!m->cgw) PetscCall(PetscMalloc1(4 * nu, &m->cgw));
+  r = m->cgw, z = r + nu, p = z + nu, Ap = p + nu;
+  for (PetscInt k = 0; k < nu; k++) bb += b[k] * b[k];
+  PetscCall(FactorSolve(m, b, y));
+  ApplyA(m, y, Ap);
+  for (PetscInt k = 0; k < nu; k++) r[k] = b[k] - Ap[k], rr += r[k] * r[k];
+  *converged = PETSC_TRUE;
+  m->npcg++;
+  if (rr <= m->rtol * m->rtol * bb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FactorSolve(m, r, z));
+  rz = 0;
+  for (PetscInt k = 0; k < nu; k++) p[k] = z[k], rz += r[k] * z[k];
+  for (PetscInt it = 0; it < 50; it++) {
+    PetscReal pAp = 0, alpha, rz1 = 0;
+    ApplyA(m, p, Ap);
+    m->pcgits++;
+    for (PetscInt k = 0; k < nu; k++) pAp += p[k] * Ap[k];
+    if (!(pAp > 0)) break; /* A is not positive definite now (compression): factorize it */
+    alpha = rz / pAp;
+    rr    = 0;
+    for (PetscInt k = 0; k < nu; k++) y[k] += alpha * p[k], r[k] -= alpha * Ap[k], rr += r[k] * r[k];
+    if (rr <= m->rtol * m->rtol * bb) { /* the recurrence's residual: the true one decides */
+      ApplyA(m, y, Ap);
+      rr = 0;
+      for (PetscInt k = 0; k < nu; k++) rr += PetscSqr(b[k] - Ap[k]);
+      if (rr <= 4 * m->rtol * m->rtol * bb) PetscFunctionReturn(PETSC_SUCCESS);
+      break;
+    }
+    PetscCall(FactorSolve(m, r, z));
+    for (PetscInt k = 0; k < nu; k++) rz1 += r[k] * z[k];
+    for (PetscInt k = 0; k < nu; k++) p[k] = z[k] + (rz1 / rz) * p[k];
+    rz = rz1;
+  }
+  *converged = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -157,12 +275,17 @@ PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(m->factored, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FINITE_ELEMENT body: A⁻¹ asked for before A was factorized");
-  if (!m->x) {
-    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->x));
-    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->y));
+  if (!m->exact && n == 1 && !m->lu) { /* the old factor preconditions the exact A */
+    PetscBool ok = PETSC_FALSE;
+    PetscCall(Pcg(m, x, y, &ok));
+    if (ok) PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* many right-hand sides (a body's blocks of W), CG that did not converge, or LU: the
+     current A factorized now */
+  if (!m->exact) PetscCall(FactorNow(m, m->qA, m->c, m->bid));
   if (n > 1) { /* one solve of many columns (CHOLMOD's supernodal solve runs the BLAS on them) */
     Mat Bm, Xm;
+    m->multi = PETSC_TRUE;
     PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nu, n, (PetscScalar *)x, &Bm));
     PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, nu, n, y, &Xm));
     PetscCall(MatMatSolve(m->F, Bm, Xm));
@@ -170,13 +293,7 @@ PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]
     PetscCall(MatDestroy(&Xm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt j = 0; j < n; j++) {
-    PetscCall(VecPlaceArray(m->x, x + j * nu));
-    PetscCall(VecPlaceArray(m->y, y + j * nu));
-    PetscCall(MatSolve(m->F, m->x, m->y));
-    PetscCall(VecResetArray(m->x));
-    PetscCall(VecResetArray(m->y));
-  }
+  PetscCall(FactorSolve(m, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,5 +306,6 @@ PetscErrorCode MbFemFactorDestroy(Fem *m)
   PetscCall(VecDestroy(&m->x));
   PetscCall(VecDestroy(&m->y));
   PetscCall(VecDestroy(&m->Md));
+  PetscCall(PetscFree(m->cgw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
