@@ -72,7 +72,10 @@ typedef struct {
 } MbFclibProblem;
 
 /** Read an FCLIB local or global problem from an HDF5 file; errors naming the file when it
-    is not FCLIB. Collective on comm (the problem lives on comm). */
+    is not FCLIB. Every size, index and value is checked before use (sparse pointers and
+    indices in range, lengths as declared, reals finite, mu >= 0); an error names the file,
+    the dataset, the entry and its value, on every rank. Collective on comm (the problem
+    lives on comm). */
 PETSC_EXTERN PetscErrorCode MbFclibRead(MPI_Comm comm, const char file[], MbFclibProblem *prob);
 PETSC_EXTERN PetscErrorCode MbFclibProblemDestroy(MbFclibProblem *prob);
 

@@ -12,9 +12,15 @@
    FCLIB orders each contact's components normal first (n, t1, t2); moreau's normal is the
    third, so rows and columns are permuted to (t1, t2, n).
 
+   Nothing from the file is trusted: sizes, pointers and indices are checked against each other
+   and against the datasets' lengths, and every real must be finite, before any is used; the
+   error names the file, the dataset, the entry and the value (issue 23).
+
    Every rank reads the whole file (the problems are small) and inserts its own block rows
    of W, q, r, u; prob->law holds all n contacts (pass law + first local block to solvers). */
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <hdf5.h>
@@ -66,26 +72,37 @@ static PetscErrorCode DatasetSize(MPI_Comm comm, hid_t fid, const char file[], c
   sid = H5Dget_space(*did);
   np  = sid >= 0 ? H5Sget_simple_extent_npoints(sid) : -1;
   if (sid >= 0) H5Sclose(sid);
+  if (np < 0 || np >= PETSC_MAX_INT) H5Dclose(*did);
   PetscCheck(np >= 0, comm, PETSC_ERR_FILE_READ, "'%s': cannot read the size of %s", file, path);
+  PetscCheck(np < PETSC_MAX_INT, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s has %lld entries, more than a PetscInt counts", file, path, (long long)np);
   *n = (PetscInt)np;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read an integer dataset of exactly `want` entries (want < 0: any) into a new array. */
+/* Read an integer dataset of exactly `want` entries (want < 0: any) into a new array; every
+   entry must be an integer that fits a PetscInt (HDF5 would silently clip or truncate it). */
 static PetscErrorCode ReadInts(MPI_Comm comm, hid_t fid, const char file[], const char path[], PetscInt want, PetscInt *n, PetscInt **v)
 {
-  hid_t did;
-  int  *buf;
+  hid_t       did, tid;
+  H5T_class_t cls;
+  long long  *buf;
   PetscFunctionBegin;
   PetscCall(DatasetSize(comm, fid, file, path, &did, n));
-  if (want >= 0 && *n != want) H5Dclose(did);
+  tid = H5Dget_type(did);
+  cls = tid >= 0 ? H5Tget_class(tid) : H5T_NO_CLASS;
+  if (tid >= 0) H5Tclose(tid);
+  if (cls != H5T_INTEGER || (want >= 0 && *n != want)) H5Dclose(did);
+  PetscCheck(cls == H5T_INTEGER, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s is not an integer dataset", file, path);
   PetscCheck(want < 0 || *n == want, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s has %" PetscInt_FMT " entries, expected %" PetscInt_FMT, file, path, *n, want);
   PetscCall(PetscMalloc1(*n + 1, &buf));
   PetscCall(PetscMalloc1(*n + 1, v));
-  herr_t st = *n ? H5Dread(did, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
+  herr_t st = *n ? H5Dread(did, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : 0;
   H5Dclose(did);
   PetscCheck(st >= 0, comm, PETSC_ERR_FILE_READ, "'%s': cannot read %s as integers", file, path);
-  for (PetscInt k = 0; k < *n; k++) (*v)[k] = buf[k];
+  for (PetscInt k = 0; k < *n; k++) {
+    PetscCheck(buf[k] >= PETSC_MIN_INT && buf[k] <= PETSC_MAX_INT, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s[%" PetscInt_FMT "] = %lld does not fit a PetscInt", file, path, k, buf[k]);
+    (*v)[k] = (PetscInt)buf[k];
+  }
   PetscCall(PetscFree(buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -100,50 +117,82 @@ static PetscErrorCode ReadInt(MPI_Comm comm, hid_t fid, const char file[], const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadReals(MPI_Comm comm, hid_t fid, const char file[], const char path[], PetscInt want, PetscReal **v)
+/* A real as the user wrote it, for messages: C's %g (PETSc's %g prints 1 as "1."). */
+static const char *RealString(PetscReal v, char buf[], size_t len)
+{
+  snprintf(buf, len, "%g", (double)v);
+  return buf;
+}
+
+/* Read a real dataset of exactly `want` entries (want < 0: any; its count in *n when n is not
+   NULL) into a new array; every entry must be finite (denormals are). */
+static PetscErrorCode ReadReals(MPI_Comm comm, hid_t fid, const char file[], const char path[], PetscInt want, PetscInt *n, PetscReal **v)
 {
   hid_t    did;
-  PetscInt n;
+  PetscInt nv;
+  char     s[32];
   PetscFunctionBegin;
-  PetscCall(DatasetSize(comm, fid, file, path, &did, &n));
-  if (want >= 0 && n != want) H5Dclose(did);
-  PetscCheck(want < 0 || n == want, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s has %" PetscInt_FMT " entries, expected %" PetscInt_FMT, file, path, n, want);
-  PetscCall(PetscMalloc1(n + 1, v));
-  herr_t st = n ? H5Dread(did, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *v) : 0;
+  PetscCall(DatasetSize(comm, fid, file, path, &did, &nv));
+  if (want >= 0 && nv != want) H5Dclose(did);
+  PetscCheck(want < 0 || nv == want, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s has %" PetscInt_FMT " entries, expected %" PetscInt_FMT, file, path, nv, want);
+  PetscCall(PetscMalloc1(nv + 1, v));
+  herr_t st = nv ? H5Dread(did, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *v) : 0;
   H5Dclose(did);
   PetscCheck(st >= 0, comm, PETSC_ERR_FILE_READ, "'%s': cannot read %s as reals", file, path);
+  for (PetscInt k = 0; k < nv; k++) PetscCheck(isfinite((*v)[k]), comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s[%" PetscInt_FMT "] = %s is not finite", file, path, k, RealString((*v)[k], s, sizeof(s)));
+  if (n) *n = nv;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* An FCLIB sparse matrix group as triplets. */
+/* An FCLIB sparse matrix group as triplets: sizes, pointers and indices checked against each
+   other and the lengths of p, i, x before any of them is used. */
 static PetscErrorCode ReadSparse(MPI_Comm comm, hid_t fid, const char file[], const char group[], Triplets *t)
 {
   char       path[256];
-  PetscInt   nz, np, ni, *p, *ix;
+  PetscInt   nz, np, ni, nx, *p, *ix;
   PetscReal *x;
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/m", group));
   PetscCall(ReadInt(comm, fid, file, path, &t->m));
+  PetscCheck(t->m >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s = %" PetscInt_FMT " is negative (rows)", file, path, t->m);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/n", group));
   PetscCall(ReadInt(comm, fid, file, path, &t->n));
+  PetscCheck(t->n >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s = %" PetscInt_FMT " is negative (columns)", file, path, t->n);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/nz", group));
   PetscCall(ReadInt(comm, fid, file, path, &nz));
-  PetscCheck(t->m >= 0 && t->n >= 0 && nz >= -2, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s is %" PetscInt_FMT " x %" PetscInt_FMT " with nz %" PetscInt_FMT "; expected sizes >= 0 and nz >= -2", file, group, t->m, t->n, nz);
+  PetscCheck(nz >= -2, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s = %" PetscInt_FMT "; expected -2 (compressed rows), -1 (compressed columns) or the number of triplets (>= 0)", file, path, nz);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/p", group));
   PetscCall(ReadInts(comm, fid, file, path, -1, &np, &p));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/i", group));
   PetscCall(ReadInts(comm, fid, file, path, -1, &ni, &ix));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/x", group));
-  if (nz >= 0) { /* triplets */
-    PetscCheck(np >= nz && ni >= nz, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s has %" PetscInt_FMT " triplets but p, i have %" PetscInt_FMT ", %" PetscInt_FMT " entries", file, group, nz, np, ni);
+  PetscCall(ReadReals(comm, fid, file, path, -1, &nx, &x));
+  if (nz >= 0) { /* triplets: i rows, p columns */
+    PetscCheck(np >= nz, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p has %" PetscInt_FMT " entries, fewer than the %" PetscInt_FMT " triplets of %s/nz", file, group, np, nz, group);
+    PetscCheck(ni >= nz, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/i has %" PetscInt_FMT " entries, fewer than the %" PetscInt_FMT " triplets of %s/nz", file, group, ni, nz, group);
+    PetscCheck(nx >= nz, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/x has %" PetscInt_FMT " entries, fewer than the %" PetscInt_FMT " triplets of %s/nz", file, group, nx, nz, group);
+    for (PetscInt k = 0; k < nz; k++) {
+      PetscCheck(ix[k] >= 0 && ix[k] < t->m, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/i[%" PetscInt_FMT "] = %" PetscInt_FMT " is outside the rows 0..%" PetscInt_FMT " of %s/m", file, group, k, ix[k], t->m - 1, group);
+      PetscCheck(p[k] >= 0 && p[k] < t->n, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p[%" PetscInt_FMT "] = %" PetscInt_FMT " is outside the columns 0..%" PetscInt_FMT " of %s/n", file, group, k, p[k], t->n - 1, group);
+    }
     t->nnz = nz;
-  } else { /* compressed rows (−2) or columns (−1) */
-    PetscInt outer = nz == -2 ? t->m : t->n;
-    PetscCheck(np == outer + 1, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p has %" PetscInt_FMT " entries, expected %" PetscInt_FMT " for compressed %s", file, group, np, outer + 1, nz == -2 ? "rows" : "columns");
+  } else { /* compressed rows (−2) or columns (−1): p[o]..p[o+1] index i and x */
+    PetscBool   rows  = nz == -2 ? PETSC_TRUE : PETSC_FALSE;
+    PetscInt    outer = rows ? t->m : t->n, inner = rows ? t->n : t->m;
+    const char *what = rows ? "row" : "column", *other = rows ? "column" : "row";
+    PetscCheck(np - 1 == outer, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p has %" PetscInt_FMT " entries, expected %lld (%s/%s + 1) for compressed %ss", file, group, np, (long long)outer + 1, group, rows ? "m" : "n", what);
+    for (PetscInt o = 0; o <= outer; o++) {
+      PetscCheck(p[o] >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p[%" PetscInt_FMT "] = %" PetscInt_FMT " is negative", file, group, o, p[o]);
+      PetscCheck(p[o] <= ni, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p[%" PetscInt_FMT "] = %" PetscInt_FMT " is past the end of %s/i (%" PetscInt_FMT " entries)", file, group, o, p[o], group, ni);
+      PetscCheck(o > 0 || p[0] == 0, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p[0] = %" PetscInt_FMT "; compressed %s pointers start at 0", file, group, p[0], what);
+      PetscCheck(o == 0 || p[o] >= p[o - 1], comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p[%" PetscInt_FMT "] = %" PetscInt_FMT " is less than p[%" PetscInt_FMT "] = %" PetscInt_FMT "; %s pointers must not decrease", file, group, o, p[o], o - 1,
+                 p[o - 1], what);
+    }
     t->nnz = p[outer];
-    PetscCheck(t->nnz >= 0 && t->nnz <= ni, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/p ends at %" PetscInt_FMT " but i has %" PetscInt_FMT " entries", file, group, t->nnz, ni);
+    PetscCheck(nx >= t->nnz, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/x has %" PetscInt_FMT " entries, fewer than the %" PetscInt_FMT " of %s/p[%" PetscInt_FMT "]", file, group, nx, t->nnz, group, outer);
+    for (PetscInt k = 0; k < t->nnz; k++)
+      PetscCheck(ix[k] >= 0 && ix[k] < inner, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s/i[%" PetscInt_FMT "] = %" PetscInt_FMT " is outside the %ss 0..%" PetscInt_FMT " of %s/%s", file, group, k, ix[k], other, inner - 1, group, rows ? "n" : "m");
   }
-  PetscCall(ReadReals(comm, fid, file, path, -1, &x));
   PetscCall(PetscMalloc3(t->nnz + 1, &t->row, t->nnz + 1, &t->col, t->nnz + 1, &t->val));
   if (nz >= 0) {
     for (PetscInt k = 0; k < nz; k++) t->row[k] = ix[k], t->col[k] = p[k], t->val[k] = x[k];
@@ -156,9 +205,6 @@ static PetscErrorCode ReadSparse(MPI_Comm comm, hid_t fid, const char file[], co
         t->val[k] = x[k];
       }
   }
-  for (PetscInt k = 0; k < t->nnz; k++)
-    PetscCheck(t->row[k] >= 0 && t->row[k] < t->m && t->col[k] >= 0 && t->col[k] < t->n, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT ") is outside %" PetscInt_FMT " x %" PetscInt_FMT,
-               file, group, k, t->row[k], t->col[k], t->m, t->n);
   PetscCall(PetscFree(p));
   PetscCall(PetscFree(ix));
   PetscCall(PetscFree(x));
@@ -194,7 +240,7 @@ static PetscErrorCode BuildW(MPI_Comm comm, PetscInt n, const Triplets *t, Mat *
     key[2 * nk + 1] = -1;
     nk++;
   }
-  qsort(key, (size_t)nk, 2 * sizeof(PetscInt64), CompareKeys);
+  if (nk) qsort(key, (size_t)nk, 2 * sizeof(PetscInt64), CompareKeys); /* key is NULL for no contacts */
   PetscCall(PetscCalloc2(nloc, &dnnz, nloc, &onnz));
   for (PetscInt k = 0; k < nk; k++) {
     PetscInt64 blk = key[2 * k] / 9;
@@ -272,9 +318,9 @@ static PetscErrorCode GlobalToLocal(MPI_Comm comm, const char file[], const Trip
   PetscInt           lower = 0, upper = 0, m = Ht->n, cap, *cp, *ci;
   const PetscScalar *c;
   PetscScalar       *a;
+  char               s[32];
   PetscFunctionBegin;
-  PetscCheck(Mt->m == Mt->n && Ht->m == Mt->m, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': M is %" PetscInt_FMT " x %" PetscInt_FMT " and H is %" PetscInt_FMT " x %" PetscInt_FMT "; expected M square and H with M's rows", file, Mt->m, Mt->n, Ht->m,
-             Ht->n);
+  PetscAssert(Mt->m == Mt->n && Ht->m == Mt->m, comm, PETSC_ERR_PLIB, "M and H are checked by the caller");
   for (PetscInt k = 0; k < Mt->nnz; k++) {
     if (Mt->row[k] < Mt->col[k]) upper++;
     if (Mt->row[k] > Mt->col[k]) lower++;
@@ -329,6 +375,7 @@ static PetscErrorCode GlobalToLocal(MPI_Comm comm, const char file[], const Trip
         PetscCall(PetscFree3(Wt->row, Wt->col, Wt->val));
         Wt->row = r2, Wt->col = c2, Wt->val = v2, cap *= 2;
       }
+      PetscCheck(isfinite(PetscRealPart(c[i])), comm, PETSC_ERR_FP, "'%s': W = H^T M^-1 H has W[%" PetscInt_FMT "][%" PetscInt_FMT "] = %s: is the mass matrix M nearly singular?", file, i, j, RealString(PetscRealPart(c[i]), s, sizeof(s)));
       Wt->row[Wt->nnz] = i, Wt->col[Wt->nnz] = j, Wt->val[Wt->nnz] = PetscRealPart(c[i]);
       Wt->nnz++;
     }
@@ -341,7 +388,10 @@ static PetscErrorCode GlobalToLocal(MPI_Comm comm, const char file[], const Trip
   PetscCall(MatSolve(F, h, x));
   PetscCall(MatMultTranspose(H, x, col));
   PetscCall(VecGetArrayRead(col, &c));
-  for (PetscInt i = 0; i < m; i++) q[i] = PetscRealPart(c[i]) + w[i];
+  for (PetscInt i = 0; i < m; i++) {
+    q[i] = PetscRealPart(c[i]) + w[i];
+    PetscCheck(isfinite(q[i]), comm, PETSC_ERR_FP, "'%s': q = H^T M^-1 f + w has q[%" PetscInt_FMT "] = %s: is the mass matrix M nearly singular?", file, i, RealString(q[i], s, sizeof(s)));
+  }
   PetscCall(VecRestoreArrayRead(col, &c));
   PetscCall(PetscFree(cp));
   PetscCall(PetscFree(ci));
@@ -356,14 +406,78 @@ static PetscErrorCode GlobalToLocal(MPI_Comm comm, const char file[], const Trip
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbFclibRead(MPI_Comm comm, const char file[], MbFclibProblem *prob)
+/* The problem of an open file; every size, index and value is checked before it is used. */
+static PetscErrorCode ReadProblem(MPI_Comm comm, hid_t fid, const char file[], MbFclibProblem *prob)
 {
-  hid_t       fid;
-  htri_t      is5;
   PetscInt    nmu, dim;
   PetscReal  *mu = NULL, *q = NULL;
   Triplets    Wt = {0};
-  const char *g;
+  const char *g  = prob->global ? "/fclib_global" : "/fclib_local";
+  char        path[64], s[32];
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/spacedim", g));
+  if (Exists(fid, path)) {
+    PetscCall(ReadInt(comm, fid, file, path, &dim));
+    PetscCheck(dim == 3, comm, PETSC_ERR_SUP, "'%s': %s = %" PetscInt_FMT "; only 3-D problems are supported", file, path, dim);
+  }
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/vectors/mu", g));
+  PetscCall(ReadReals(comm, fid, file, path, -1, &nmu, &mu));
+  PetscCheck(nmu <= PETSC_MAX_INT / 3 - 1, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s has %" PetscInt_FMT " entries (contacts); their 3 rows each do not fit a PetscInt", file, path, nmu);
+  for (PetscInt k = 0; k < nmu; k++) PetscCheck(mu[k] >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': %s[%" PetscInt_FMT "] = %s is negative; a friction coefficient must be >= 0", file, path, k, RealString(mu[k], s, sizeof(s)));
+  prob->n = nmu;
+  PetscCall(PetscMalloc1(3 * nmu + 1, &q));
+  if (!prob->global) {
+    PetscReal *ql;
+    PetscCall(ReadSparse(comm, fid, file, "/fclib_local/W", &Wt));
+    PetscCheck(Wt.m == 3 * nmu && Wt.n == 3 * nmu, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': /fclib_local/W is %" PetscInt_FMT " x %" PetscInt_FMT " but %s has %" PetscInt_FMT " contacts (expected %" PetscInt_FMT " x %" PetscInt_FMT ")", file, Wt.m,
+               Wt.n, path, nmu, 3 * nmu, 3 * nmu);
+    PetscCall(ReadReals(comm, fid, file, "/fclib_local/vectors/q", 3 * nmu, NULL, &ql));
+    PetscCall(PetscArraycpy(q, ql, 3 * nmu));
+    PetscCall(PetscFree(ql));
+  } else {
+    Triplets   Mt = {0}, Ht = {0};
+    PetscReal *f, *w;
+    PetscCall(ReadSparse(comm, fid, file, "/fclib_global/M", &Mt));
+    PetscCheck(Mt.m == Mt.n, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': /fclib_global/M is %" PetscInt_FMT " x %" PetscInt_FMT "; a mass matrix is square", file, Mt.m, Mt.n);
+    PetscCall(ReadSparse(comm, fid, file, "/fclib_global/H", &Ht));
+    PetscCheck(Ht.m == Mt.m, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': /fclib_global/H has %" PetscInt_FMT " rows but M has %" PetscInt_FMT, file, Ht.m, Mt.m);
+    PetscCheck(Ht.n == 3 * nmu, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': /fclib_global/H has %" PetscInt_FMT " columns but %s has %" PetscInt_FMT " contacts (expected %" PetscInt_FMT ")", file, Ht.n, path, nmu, 3 * nmu);
+    PetscCall(ReadReals(comm, fid, file, "/fclib_global/vectors/f", Mt.m, NULL, &f));
+    PetscCall(ReadReals(comm, fid, file, "/fclib_global/vectors/w", 3 * nmu, NULL, &w));
+    PetscCall(GlobalToLocal(comm, file, &Mt, &Ht, f, w, &Wt, q));
+    PetscCall(PetscFree(f));
+    PetscCall(PetscFree(w));
+    PetscCall(TripletsFree(&Mt));
+    PetscCall(TripletsFree(&Ht));
+  }
+  PetscCall(BuildW(comm, nmu, &Wt, &prob->W));
+  PetscCall(TripletsFree(&Wt));
+  PetscCall(BuildVec(prob->W, q, &prob->q));
+  PetscCall(PetscMalloc1(nmu + 1, &prob->law));
+  for (PetscInt k = 0; k < nmu; k++) {
+    PetscCall(PetscMemzero(&prob->law[k], sizeof(MbLaw)));
+    prob->law[k].kind = MB_LAW_CONTACT;
+    prob->law[k].mu   = mu[k];
+  }
+  if (Exists(fid, "/solution/r") && Exists(fid, "/solution/u")) {
+    PetscReal *r, *u;
+    PetscCall(ReadReals(comm, fid, file, "/solution/r", 3 * nmu, NULL, &r));
+    PetscCall(ReadReals(comm, fid, file, "/solution/u", 3 * nmu, NULL, &u));
+    PetscCall(BuildVec(prob->W, r, &prob->r));
+    PetscCall(BuildVec(prob->W, u, &prob->u));
+    PetscCall(PetscFree(r));
+    PetscCall(PetscFree(u));
+  }
+  PetscCall(PetscFree(mu));
+  PetscCall(PetscFree(q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbFclibRead(MPI_Comm comm, const char file[], MbFclibProblem *prob)
+{
+  hid_t          fid;
+  htri_t         is5;
+  PetscErrorCode ierr;
   PetscFunctionBegin;
   PetscCall(PetscMemzero(prob, sizeof(*prob)));
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our messages, not HDF5's stack dumps */
@@ -380,68 +494,9 @@ PetscErrorCode MbFclibRead(MPI_Comm comm, const char file[], MbFclibProblem *pro
     H5Fclose(fid);
     SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED, "'%s' is not an FCLIB problem: it has neither /fclib_local nor /fclib_global", file);
   }
-  g = prob->global ? "/fclib_global" : "/fclib_local";
-  {
-    char path[64];
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/spacedim", g));
-    if (Exists(fid, path)) {
-      PetscCall(ReadInt(comm, fid, file, path, &dim));
-      PetscCheck(dim == 3, comm, PETSC_ERR_SUP, "'%s': spacedim %" PetscInt_FMT "; only 3-D problems are supported", file, dim);
-    }
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/vectors/mu", g));
-    {
-      hid_t did;
-      PetscCall(DatasetSize(comm, fid, file, path, &did, &nmu));
-      H5Dclose(did);
-    }
-    PetscCall(ReadReals(comm, fid, file, path, nmu, &mu));
-  }
-  prob->n = nmu;
-  PetscCall(PetscMalloc1(3 * nmu + 1, &q));
-  if (!prob->global) {
-    PetscReal *ql;
-    PetscCall(ReadSparse(comm, fid, file, "/fclib_local/W", &Wt));
-    PetscCheck(Wt.m == 3 * nmu && Wt.n == 3 * nmu, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': W is %" PetscInt_FMT " x %" PetscInt_FMT " but mu has %" PetscInt_FMT " contacts (expected %" PetscInt_FMT " x %" PetscInt_FMT ")", file, Wt.m, Wt.n, nmu,
-               3 * nmu, 3 * nmu);
-    PetscCall(ReadReals(comm, fid, file, "/fclib_local/vectors/q", 3 * nmu, &ql));
-    PetscCall(PetscArraycpy(q, ql, 3 * nmu));
-    PetscCall(PetscFree(ql));
-  } else {
-    Triplets   Mt = {0}, Ht = {0};
-    PetscReal *f, *w;
-    PetscCall(ReadSparse(comm, fid, file, "/fclib_global/M", &Mt));
-    PetscCall(ReadSparse(comm, fid, file, "/fclib_global/H", &Ht));
-    PetscCheck(Ht.n == 3 * nmu, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': H has %" PetscInt_FMT " columns but mu has %" PetscInt_FMT " contacts (expected %" PetscInt_FMT ")", file, Ht.n, nmu, 3 * nmu);
-    PetscCall(ReadReals(comm, fid, file, "/fclib_global/vectors/f", Mt.m, &f));
-    PetscCall(ReadReals(comm, fid, file, "/fclib_global/vectors/w", 3 * nmu, &w));
-    PetscCall(GlobalToLocal(comm, file, &Mt, &Ht, f, w, &Wt, q));
-    PetscCall(PetscFree(f));
-    PetscCall(PetscFree(w));
-    PetscCall(TripletsFree(&Mt));
-    PetscCall(TripletsFree(&Ht));
-  }
-  PetscCall(BuildW(comm, nmu, &Wt, &prob->W));
-  PetscCall(TripletsFree(&Wt));
-  PetscCall(BuildVec(prob->W, q, &prob->q));
-  PetscCall(PetscMalloc1(nmu + 1, &prob->law));
-  for (PetscInt k = 0; k < nmu; k++) {
-    PetscCheck(mu[k] >= 0, comm, PETSC_ERR_FILE_UNEXPECTED, "'%s': contact %" PetscInt_FMT " has friction coefficient mu %g < 0", file, k, (double)mu[k]);
-    PetscCall(PetscMemzero(&prob->law[k], sizeof(MbLaw)));
-    prob->law[k].kind = MB_LAW_CONTACT;
-    prob->law[k].mu   = mu[k];
-  }
-  if (Exists(fid, "/solution/r") && Exists(fid, "/solution/u")) {
-    PetscReal *r, *u;
-    PetscCall(ReadReals(comm, fid, file, "/solution/r", 3 * nmu, &r));
-    PetscCall(ReadReals(comm, fid, file, "/solution/u", 3 * nmu, &u));
-    PetscCall(BuildVec(prob->W, r, &prob->r));
-    PetscCall(BuildVec(prob->W, u, &prob->u));
-    PetscCall(PetscFree(r));
-    PetscCall(PetscFree(u));
-  }
-  H5Fclose(fid);
-  PetscCall(PetscFree(mu));
-  PetscCall(PetscFree(q));
+  ierr = ReadProblem(comm, fid, file, prob);
+  H5Fclose(fid); /* also after an error: the caller may go on to the next file */
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
