@@ -10,6 +10,7 @@
      deck failed earlier never leaves the others waiting inside a collective. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
 #include <string.h>
 #include <moreau/mbmath.h>
 #include <moreau/mboutput.h>
@@ -607,6 +608,39 @@ static PetscErrorCode OutputDirFromOptions(char dir[], size_t len, PetscBool *se
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A new SOLFEC object (number k) whose file dir/name.h5 an earlier object still writes (two
+   SOLFEC objects of a deck in one output directory, or every object under -mb_output_dir,
+   as spring_oscillator's order mode makes): the earlier object's file is closed first,
+   complete up to its last frame, and the new object writes it anew, so the file holds the
+   last run; the earlier object runs on without output. A notice says so. Collective. */
+static PetscErrorCode TakeOverFile(const char dir[], const char name[], int k)
+{
+  char rdir[PETSC_MAX_PATH_LEN], path[2 * PETSC_MAX_PATH_LEN + 8];
+  PetscFunctionBegin;
+  if (!realpath(dir, rdir)) PetscFunctionReturn(PETSC_SUCCESS); /* not made yet: no earlier file in it */
+  (void)snprintf(path, sizeof(path), "%s/%s.h5", rdir, name);
+  for (int j = 0; j < k; j++) {
+    const char *h5, *xmf;
+    char        rh5[PETSC_MAX_PATH_LEN];
+    if (!Sols[j].out) continue;
+    PetscCall(MbOutputGetPaths(Sols[j].out, &h5, &xmf));
+    if (!realpath(h5, rh5) || strcmp(rh5, path)) continue;
+    PetscCall(MbOutputDestroy(&Sols[j].out));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "moreau: SOLFEC object %d writes %s, as SOLFEC object %d did: that object's file is closed and written anew (it keeps the last run); give each SOLFEC object its own output directory to keep both\n", k + 1,
+                          path, j + 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The output of SOLFEC object s, or NULL with a Python error naming fn when a later SOLFEC
+   object took its file over (TakeOverFile). */
+static MbOutput SolOut(Sol *s, const char *fn)
+{
+  if (!s->out)
+    PyErr_Format(PyExc_RuntimeError, "%s: this SOLFEC object's output file was taken over by a later SOLFEC object writing the same file (one output directory for both): its results are gone; give each SOLFEC object its own output directory", fn);
+  return s->out;
+}
+
 /* solfec_create(step, outdir) -> handle. Collective: creates the output files. */
 static PyObject *py_solfec_create(PyObject *self, PyObject *args)
 {
@@ -646,6 +680,7 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
     MB_TRY(PyExc_ValueError, MbDomainGetScheme(s->dom, def, &sch));
   }
   MB_TRY(PyExc_ValueError, MbDomainSetStep(s->dom, step));
+  MB_TRY(PyExc_RuntimeError, TakeOverFile(odir, name, NSol - 1));
   MB_TRY(PyExc_OSError, MbOutputCreate(s->dom, odir, name, 0.0, &s->out));
   return PyLong_FromLong(NSol - 1);
 }
@@ -703,7 +738,7 @@ static PyObject *py_solfec_output(PyObject *self, PyObject *args)
   int    h;
   double dt;
   Sol   *s;
-  if (!PyArg_ParseTuple(args, "id", &h, &dt) || !(s = GetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "id", &h, &dt) || !(s = GetSol(h)) || !SolOut(s, "OUTPUT")) return NULL;
   MB_TRY(PyExc_ValueError, MbOutputSetInterval(s->out, dt));
   Py_RETURN_NONE;
 }
@@ -714,7 +749,7 @@ static PyObject *py_solfec_paths(PyObject *self, PyObject *args)
   int         h;
   Sol        *s;
   const char *a, *b;
-  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h)) || !SolOut(s, "SOLFEC")) return NULL;
   MB_TRY(PyExc_RuntimeError, MbOutputGetPaths(s->out, &a, &b));
   return Py_BuildValue("(ss)", a, b);
 }
@@ -800,7 +835,7 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
   ErrMsg[0]       = 0;
   (void)PetscPushErrorHandler(RecordError, NULL);
   e = MbDomainRun(s->dom, duration);
-  if (!e) e = MbOutputFlush(s->out);
+  if (!e && s->out) e = MbOutputFlush(s->out);
   (void)PetscPopErrorHandler();
   if (e) {
     if (CollectiveError) {
@@ -853,7 +888,7 @@ static PyObject *py_solfec_history(PyObject *self, PyObject *args)
   PetscReal  *t, *v;
   PyObject   *r;
   if (!PyArg_ParseTuple(args, "isdd", &h, &item, &t0, &t1) || !(s = GetSol(h))) return NULL;
-  if (CheckPeers(MB_SITE_HISTORY)) return NULL;
+  if (CheckPeers(MB_SITE_HISTORY) || !SolOut(s, "HISTORY")) return NULL;
   MB_TRY(PyExc_RuntimeError, MbOutputFlush(s->out));
   MB_TRY(PyExc_ValueError, MbOutputReadHistory(s->out, item, t0, t1, &n, &t, &v));
   r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
@@ -932,7 +967,7 @@ static PyObject *py_solfec_history_body(PyObject *self, PyObject *args)
   Sol        *s;
   if (!PyArg_ParseTuple(args, "ilOsdd", &h, &id, &oX, &item, &t0, &t1) || !(s = GetSol(h))) return NULL;
   if (ReadReals(oX, 3, X, "HISTORY: point")) return NULL;
-  if (CheckPeers(MB_SITE_HISTORY)) return NULL;
+  if (CheckPeers(MB_SITE_HISTORY) || !SolOut(s, "HISTORY")) return NULL;
   MB_TRY(PyExc_RuntimeError, MbOutputFlush(s->out));
   {
     PetscBool nodal;

@@ -134,3 +134,35 @@ printf "s = SOLFEC('DYNAMIC', 1e-3, '%s')\n" "$TMP/taken" >"$TMP/taken.py"
 expect_error "a directory where the .h5 goes" "cannot write .*taken/taken.h5: a directory of that name is in the way" "$MOREAU" "$TMP/taken.py"
 out=$(timeout 60 "$MOREAU" "$TMP/taken.py" 2>&1)
 check "... with no HDF5 diagnostic stack (that is -mb_hdf5_debug's)" bash -c '! grep -q HDF5-DIAG <<<"$0"' "$out"
+
+# --- two SOLFEC objects writing one file (the same output directory, or -mb_output_dir for
+# all): the earlier object's file is closed before the later one writes it anew, so the
+# file is readable and holds the last run; the earlier object's HISTORY is a clear error
+cat >"$TMP/twosol.py" <<PY
+def run(v):
+    s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-twosol')
+    s.verbose = 'OFF'
+    m = BULK_MATERIAL(s)
+    b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), m)
+    b.velo = (0, 0, 0, v, 0, 0)
+    RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.01)
+    return s, b
+s1, b1 = run(1.0)
+s2, b2 = run(2.0)
+t, dx = HISTORY(s2, (b2, (0, 0, 0), 'DX'))
+if RANK() == 0: print('SECOND DX %.6f' % dx[-1])
+try:
+    HISTORY(s1, (b1, (0, 0, 0), 'DX'))
+except RuntimeError as e:
+    if RANK() == 0: print('FIRST: %s' % e)
+PY
+for np in 1 2; do
+  out=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/twosol.py" 2>&1); rc=$?
+  check "two SOLFEC objects on one file, $np rank(s): the run ends well and says the second took the file over" bash -c '[ '$rc' -eq 0 ] && grep -q "SOLFEC object 2 writes .*twosol.h5, as SOLFEC object 1 did: that object.s file is closed and written anew" <<<"$0"' "$out"
+  check "... the second object's HISTORY reads its own run (DX 0.02 at 2 m/s)" grep -q "SECOND DX 0.020000" <<<"$out"
+  check "... the first object's HISTORY is an error naming the cause" grep -q "FIRST: HISTORY: this SOLFEC object's output file was taken over by a later SOLFEC object" <<<"$out"
+  check "... and the file is readable, with the last run's frames" "$PY" -c '
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+sys.exit(0 if len(f["frames"]) > 0 and f["history/time"][-1] > 0.0099 else 1)' "$TMP/out-twosol/twosol.h5"
+done
