@@ -89,6 +89,10 @@ int main(int argc, char **argv)
      component out unless the user chose the components (Open MPI reads this variable at
      MPI_Init; other MPIs ignore it). */
   setenv("OMPI_MCA_sharedfp", "^lockedfile", 0);
+  /* Open MPI's own MPI-IO (OMPIO) keeps going after a failed write (a full disk) and the
+     ranks then wait for each other inside HDF5 for ever; ROMIO returns the error, which
+     moreau reports and ends the job with. Unless the user chose the component. */
+  setenv("OMPI_MCA_io", "romio321", 0);
   ierr = PetscInitialize(&pargc, &pargv, NULL, Help);
   if (ierr) return (int)ierr;
 

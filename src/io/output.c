@@ -684,7 +684,18 @@ static PetscErrorCode OutputMonitor(MbDomain dom, void *ctx, PetscBool *stop)
   PetscCall(MbDomainGetStepCount(dom, &steps));
   if (steps == out->last_step) PetscFunctionReturn(PETSC_SUCCESS);
   if (out->interval > 0 && t + 1e-9 * h < out->next) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(WriteFrame(out));
+  { /* the file and frame in the message (the frames before it stay readable) */
+    PetscErrorCode e;
+    const char    *text;
+    char          *msg = NULL;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    e = WriteFrame(out);
+    PetscCall(PetscPopErrorHandler());
+    if (e) {
+      (void)PetscErrorMessage(e, &text, &msg);
+      SETERRQ(PETSC_COMM_SELF, e, "cannot write frame %" PetscInt_FMT " of %s: %s", out->nframe, out->h5, msg ? msg : text ? text : "an HDF5 error");
+    }
+  }
   if (out->interval > 0)
     while (out->next <= t + 1e-9 * h) out->next += out->interval;
   PetscFunctionReturn(PETSC_SUCCESS);

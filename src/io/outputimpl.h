@@ -5,20 +5,44 @@
 
 #include <stdio.h>
 #include <stdint.h>
+#include <errno.h>
 #include <hdf5.h>
 #include <moreau/mboutput.h>
+
+/* What the system said when an HDF5 call failed (the write under it set errno): ": no space
+   left on device" and the like, or "" (the failure was HDF5's own). */
+static inline const char *MbH5Reason(void)
+{
+  switch (errno) {
+  case ENOSPC:
+    return ": no space left on device";
+  case EDQUOT:
+    return ": disk quota exceeded";
+  case EIO:
+    return ": input/output error";
+  case EACCES:
+  case EPERM:
+    return ": permission denied";
+  case EROFS:
+    return ": read-only file system";
+  default:
+    return "";
+  }
+}
 
 /* Call an HDF5 function returning herr_t, htri_t or hid_t; a negative result raises a PETSc
    error naming the function and the object (dataset or group path) it worked on:
    MbH5Call(H5Dclose, (dset), "/frames/000001/conf"). */
 #define MbH5Call(fn, args, obj)                                                                                                                                                                                                                          \
   do {                                                                                                                                                                                                                                                   \
-    if ((fn args) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 %s failed on '%s'", #fn, (obj));                                                                                                                                                    \
+    errno = 0;                                                                                                                                                                                                                                           \
+    if ((fn args) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 %s failed on '%s'%s", #fn, (obj), MbH5Reason());                                                                                                                                    \
   } while (0)
 /* The same for calls whose result is kept: var = fn args. */
 #define MbH5Get(var, fn, args, obj)                                                                                                                                                                                                                      \
   do {                                                                                                                                                                                                                                                   \
-    if (((var) = fn args) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 %s failed on '%s'", #fn, (obj));                                                                                                                                            \
+    errno = 0;                                                                                                                                                                                                                                           \
+    if (((var) = fn args) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 %s failed on '%s'%s", #fn, (obj), MbH5Reason());                                                                                                                            \
   } while (0)
 
 /* What the XDMF index needs to know of one mesh version (/mesh/MMMMMM): global sizes. */
