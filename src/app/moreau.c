@@ -100,7 +100,10 @@ int main(int argc, char **argv)
   if (!ierr) ierr = MbInputRunDeck(argv[deck], argc - deck - 1, argv + deck + 1, &exitcode);
   if (!ierr && !exitcode) ierr = MbInputSummary();
   if (!ierr) ierr = MbInputFinalize();
-  if (!ierr) ierr = MbFinalize();
+  if (!ierr)
+    ierr = MbFinalize();
+  else
+    (void)MbFinalize(); /* after an error too: HDF5 must close its files before MPI ends */
   if (ierr) exitcode = 1;
   ierr = PetscFinalize();
   free(pargv);

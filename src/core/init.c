@@ -1,4 +1,5 @@
 /* Package initialization: registries, log events. */
+#include <hdf5.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <moreau/mblog.h>
@@ -43,6 +44,9 @@ PetscErrorCode MbFinalize(void)
   PetscCall(MbSolverFinalizePackage());
   PetscCall(MbAdaptFinalizePackage());
   PetscCall(MbContactModelFinalizePackage());
+  /* HDF5 shuts down while MPI still works: a file it could not close (a full disk) is
+     otherwise closed from inside MPI_Finalize, which crashed */
+  (void)H5close();
   MbInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <moreau/mbmath.h>
 #include <moreau/mbbody.h>
@@ -666,6 +667,28 @@ static PetscErrorCode WriteFrame(MbOutput out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Free bytes on the file system holding path (statvfs), or −1 when it cannot tell. */
+static double FreeBytes(const char *path)
+{
+  struct statvfs v;
+  if (statvfs(path, &v)) return -1;
+  return (double)v.f_bavail * (double)v.f_frsize;
+}
+
+/* Whether the file system of out's file has room for what is about to be written (need
+   bytes), decided on rank 0 for all: HDF5 does not survive a write that fails for want of
+   space on some ranks only (its collective metadata flush leaves the others in a barrier
+   for ever), so a full disk is caught before the write. Collective. */
+static PetscErrorCode CheckRoom(MbOutput out, const char *path, double need, const char *what)
+{
+  double fb = 0;
+  PetscFunctionBegin;
+  if (out->rank == 0) fb = FreeBytes(path);
+  PetscCallMPI(MPI_Bcast(&fb, 1, MPI_DOUBLE, 0, out->comm));
+  PetscCheck(fb < 0 || fb >= need, out->comm, PETSC_ERR_FILE_WRITE, "%s: no space left on device (%.0f kB free on its file system, about %.0f kB needed)", what, fb / 1024, need / 1024);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------- the monitor */
 
 /* Registered with interval 0 (called after every step and at the start of each run); it
@@ -687,10 +710,15 @@ static PetscErrorCode OutputMonitor(MbDomain dom, void *ctx, PetscBool *stop)
   { /* the file and frame in the message (the frames before it stay readable) */
     PetscErrorCode e;
     const char    *text;
-    char          *msg = NULL;
+    char          *msg    = NULL, what[PETSC_MAX_PATH_LEN + 64];
+    hsize_t        before = 0, after = 0;
+    PetscCall(PetscSNPrintf(what, sizeof(what), "cannot write frame %" PetscInt_FMT " of %s", out->nframe, out->h5));
+    PetscCall(CheckRoom(out, out->dir, 2.0 * out->framebytes + 65536.0, what)); /* twice the last frame */
+    (void)H5Fget_filesize(out->file, &before);
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     e = WriteFrame(out);
     PetscCall(PetscPopErrorHandler());
+    if (!e && H5Fget_filesize(out->file, &after) >= 0 && after > before) out->framebytes = (double)(after - before);
     if (e) {
       (void)PetscErrorMessage(e, &text, &msg);
       SETERRQ(PETSC_COMM_SELF, e, "cannot write frame %" PetscInt_FMT " of %s: %s", out->nframe, out->h5, msg ? msg : text ? text : "an HDF5 error");
@@ -726,6 +754,45 @@ static PetscErrorCode OutputLinkDestroy(void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The HDF5 file of a new output: created (truncated), its transfer list and label type, the
+   root attributes and the four groups, flushed. Handles are in out (−1 until made). */
+static PetscErrorCode OpenFile(MbOutput out, const char name[])
+{
+  MPI_Comm comm = out->comm;
+  hid_t    fapl, g;
+  char     kinds[256];
+  PetscFunctionBegin;
+  MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
+  MbH5Call(H5Pset_fapl_mpio, (fapl, comm, MPI_INFO_NULL), out->h5);
+  MbH5Get(out->file, H5Fcreate, (out->h5, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), out->h5);
+  MbH5Call(H5Pclose, (fapl), out->h5);
+  MbH5Get(out->dxpl, H5Pcreate, (H5P_DATASET_XFER), out->h5);
+  MbH5Call(H5Pset_dxpl_mpio, (out->dxpl, H5FD_MPIO_COLLECTIVE), out->h5);
+  MbH5Get(out->label_type, H5Tcopy, (H5T_C_S1), "/bodies/label");
+  MbH5Call(H5Tset_size, (out->label_type, MB_LABEL_LEN), "/bodies/label");
+  PetscCall(WriteAttrString(out->file, "moreau_version", MOREAU_VERSION_STRING, "/"));
+  PetscCall(WriteAttrInt(out->file, "layout_version", 1, "/"));
+  PetscCall(WriteAttrString(out->file, "name", name, "/"));
+  {
+    const char *groups[] = {"/bodies", "/history", "/mesh", "/frames"};
+    for (int k = 0; k < 4; k++) {
+      MbH5Get(g, H5Gcreate2, (out->file, groups[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), groups[k]);
+      if (k == 0) {
+        kinds[0] = '\0';
+        for (int j = 0; j <= MB_BODY_FEM; j++) {
+          char item[64];
+          PetscCall(PetscSNPrintf(item, sizeof(item), "%s%d %s", j ? ", " : "", j, MbBodyKinds[j]));
+          PetscCall(PetscStrlcat(kinds, item, sizeof(kinds)));
+        }
+        PetscCall(WriteAttrString(g, "kinds", kinds, "/bodies"));
+      }
+      MbH5Call(H5Gclose, (g), groups[k]);
+    }
+  }
+  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------- public */
 
 PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[], PetscReal interval, MbOutput *outp)
@@ -733,9 +800,9 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   MbOutput out;
   MPI_Comm comm;
   int      err, gerr;
-  hid_t    fapl, g;
-  size_t   len;
-  char     kinds[256];
+
+  size_t len;
+
   PetscFunctionBegin;
   PetscCall(MbDomainGetComm(dom, &comm));
   if (!dir || !dir[0]) dir = ".";
@@ -765,6 +832,11 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   PetscCallMPI(MPI_Allreduce(&err, &gerr, 1, MPI_INT, MPI_MAX, comm));
   if (gerr) PetscCall(PetscFree(out));
   PetscCheck(!gerr, comm, PETSC_ERR_FILE_OPEN, "cannot write output directory '%s': %s", dir, strerror(gerr));
+  {
+    char what[PETSC_MAX_PATH_LEN + 16];
+    PetscCall(PetscSNPrintf(what, sizeof(what), "cannot write %s", out->h5));
+    PetscCall(CheckRoom(out, dir, 256 * 1024.0, what)); /* the file's first metadata and frame */
+  }
   { /* a directory where a file must go: moreau's one line, not HDF5's stack of messages */
     struct stat st;
     for (int k = 0; k < 2; k++) {
@@ -784,34 +856,30 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
     if (!debug) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   }
 
-  MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
-  MbH5Call(H5Pset_fapl_mpio, (fapl, comm, MPI_INFO_NULL), out->h5);
-  MbH5Get(out->file, H5Fcreate, (out->h5, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), out->h5);
-  MbH5Call(H5Pclose, (fapl), out->h5);
-  MbH5Get(out->dxpl, H5Pcreate, (H5P_DATASET_XFER), out->h5);
-  MbH5Call(H5Pset_dxpl_mpio, (out->dxpl, H5FD_MPIO_COLLECTIVE), out->h5);
-  MbH5Get(out->label_type, H5Tcopy, (H5T_C_S1), "/bodies/label");
-  MbH5Call(H5Tset_size, (out->label_type, MB_LABEL_LEN), "/bodies/label");
-  PetscCall(WriteAttrString(out->file, "moreau_version", MOREAU_VERSION_STRING, "/"));
-  PetscCall(WriteAttrInt(out->file, "layout_version", 1, "/"));
-  PetscCall(WriteAttrString(out->file, "name", name, "/"));
-  {
-    const char *groups[] = {"/bodies", "/history", "/mesh", "/frames"};
-    for (int k = 0; k < 4; k++) {
-      MbH5Get(g, H5Gcreate2, (out->file, groups[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), groups[k]);
-      if (k == 0) {
-        kinds[0] = '\0';
-        for (int j = 0; j <= MB_BODY_FEM; j++) {
-          char item[64];
-          PetscCall(PetscSNPrintf(item, sizeof(item), "%s%d %s", j ? ", " : "", j, MbBodyKinds[j]));
-          PetscCall(PetscStrlcat(kinds, item, sizeof(kinds)));
-        }
-        PetscCall(WriteAttrString(g, "kinds", kinds, "/bodies"));
-      }
-      MbH5Call(H5Gclose, (g), groups[k]);
+  { /* every rank learns whether the file could be made anywhere, and a failed one is
+       closed again (left open, HDF5 closed it after MPI_Finalize: a segfault at exit) */
+    PetscErrorCode e;
+    int            fail, any;
+    char           msg[PETSC_MAX_PATH_LEN + 256] = "";
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    e = OpenFile(out, name);
+    PetscCall(PetscPopErrorHandler());
+    if (e) {
+      const char *text;
+      char       *spec = NULL;
+      (void)PetscErrorMessage(e, &text, &spec);
+      (void)snprintf(msg, sizeof(msg), "%s", spec ? spec : text ? text : "an HDF5 error");
+    }
+    fail = e != 0;
+    PetscCallMPI(MPI_Allreduce(&fail, &any, 1, MPI_INT, MPI_MAX, comm));
+    if (any) {
+      if (out->label_type >= 0) (void)H5Tclose(out->label_type);
+      if (out->dxpl >= 0) (void)H5Pclose(out->dxpl);
+      if (out->file >= 0) (void)H5Fclose(out->file);
+      PetscCall(PetscFree(out));
+      SETERRQ(comm, PETSC_ERR_FILE_WRITE, "%s", fail ? msg : "the output file could not be made on another rank");
     }
   }
-  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
   PetscCall(MbXdmfOpen(out));
   PetscCall(PetscNew(&out->link));
   out->link->out = out;

@@ -92,6 +92,7 @@ struct _p_MbOutput {
   FILE       *xfp;                      /* the XDMF index (rank 0) */
   long        xtail;                    /* offset of the closing tags in the XDMF file */
   MbOutLink  *link;                     /* tie to the domain monitor, NULL once cut */
+  double      framebytes;               /* bytes the last frame added to the file (the room checked for the next) */
 };
 
 /* XDMF index (xdmf.c), written by rank 0; collective so that every rank sees an error. */

@@ -167,12 +167,14 @@ f = h5py.File(sys.argv[1], "r")
 sys.exit(0 if len(f["frames"]) > 0 and f["history/time"][-1] > 0.0099 else 1)' "$TMP/out-twosol/twosol.h5"
 done
 
-# --- a full disk (a 200 kB tmpfs, where this machine lets us mount one): the run stops on
+# --- a full disk (a 1 MB tmpfs, where this machine lets us mount one): the run stops on
 # every rank with moreau's message naming the frame, the file and the cause, no hang, and
-# the file stays readable up to the last complete frame. Open MPI's OMPIO went on after a
-# failed write and the ranks waited for each other inside HDF5 for ever: moreau chooses ROMIO
+# the file stays readable up to the last complete frame. HDF5's collective flush left ranks
+# in a barrier for ever when the write failed on rank 0 only, and Open MPI's OMPIO went on
+# after failed writes: moreau checks the room before each frame (twice the last one) and
+# chooses ROMIO. A 4 kB one is refused at SOLFEC with the same cause.
 mnt="$TMP/full"; mkdir -p "$mnt"
-if mount -t tmpfs -o size=200k tmpfs "$mnt" 2>/dev/null; then
+if mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null; then
   cat >"$TMP/full.py" <<PY
 s = SOLFEC('DYNAMIC', 1e-3, '$mnt/out')
 s.verbose = 'OFF'
@@ -192,6 +194,12 @@ f = h5py.File(sys.argv[1], "r")
 sys.exit(0 if len(f["frames"]) >= 1 and "time" in f["frames/000000"].attrs else 1)' "$mnt/out/full.h5"
   done
   umount -l "$mnt" 2>/dev/null # lazily: a killed rank may still hold the file
+  mount -t tmpfs -o size=4k tmpfs "$mnt"
+  for np in 1 3; do
+    out=$(timeout 120 $MPIRUN -np $np "$MOREAU" -mb_quiet "$TMP/full.py" 2>&1); rc=$?
+    check "a nearly full disk at the start on $np rank(s): SOLFEC says so, no crash, no hang" bash -c '[ '$rc' -eq 1 ] && grep -q "SOLFEC: cannot write results to .*: cannot write .*full.h5: no space left on device (4 kB free" <<<"$0" && ! grep -qi "segmentation\|signal" <<<"$0"' "$out"
+  done
+  umount -l "$mnt" 2>/dev/null
 else
   echo "ok - a full disk # SKIP this machine does not let the test mount a tmpfs"
 fi
