@@ -145,7 +145,7 @@ static int ExecDeck(const char deck[], FILE *fp)
 PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *exitcode)
 {
   FILE       *fp;
-  int         failed = 0, nfailed = 0, rc = 0, peer = 0;
+  int         failed = 0, nfailed = 0, rc = 0, peer = 0, exited = 0;
   PetscMPIInt rank, size;
   PyObject   *type = NULL, *value = NULL, *tb = NULL;
   PetscFunctionBegin;
@@ -170,7 +170,8 @@ PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *e
     PyErr_Fetch(&type, &value, &tb);
     PyErr_NormalizeException(&type, &value, &tb);
     if (type && PyErr_GivenExceptionMatches(type, PyExc_SystemExit)) {
-      rc = ExitCodeOf(value);
+      rc     = ExitCodeOf(value);
+      exited = 1;
       Py_XDECREF(type);
       Py_XDECREF(value);
       Py_XDECREF(tb);
@@ -205,6 +206,12 @@ PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *e
     }
     if (!(nfailed > 0 && nfailed < size)) break; /* nothing to keep apart */
     PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  }
+  /* sys.exit on some ranks only: say so, or the job ends with no word from anyone (the other
+     ranks stopped at a collective call with their peers' failure, which is not printed) */
+  if (exited && rc && nfailed < size) {
+    fprintf(stderr, "moreau: the deck called sys.exit(%d) on rank %d, not on every rank: the other ranks stop at their next collective call\n", rc, rank);
+    MbInputFlushStdio();
   }
   if (type) { /* a rank past the loop's early end: its exception is not printed */
     Py_XDECREF(type);

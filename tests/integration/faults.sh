@@ -203,3 +203,16 @@ sys.exit(0 if len(f["frames"]) >= 1 and "time" in f["frames/000000"].attrs else 
 else
   echo "ok - a full disk # SKIP this machine does not let the test mount a tmpfs"
 fi
+
+# --- sys.exit on one rank only: the job ends (no hang), non-zero, and says which rank left
+cat >"$TMP/sysexit.py" <<PY
+import sys
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-sysexit')
+m = BULK_MATERIAL(s)
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), m)
+if RANK() == 1:
+    sys.exit(3)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.01)
+PY
+out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -mb_quiet "$TMP/sysexit.py" 2>&1); rc=$?
+check "sys.exit(3) on rank 1 of 2: the job ends non-zero and says so" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "moreau: the deck called sys.exit(3) on rank 1, not on every rank" <<<"$0"' "$out"
