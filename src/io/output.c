@@ -931,6 +931,31 @@ static PetscBool InWindow(PetscReal t, PetscReal t0, PetscReal t1)
   return (t >= t0 - eps && t <= t1 + eps) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* Frame f's group (gp), its time and the row of body id in it; row = −1 when the frame is
+   outside [t0, t1] or the body did not exist yet. Collective. */
+static PetscErrorCode FrameBodyRow(MbOutput out, PetscInt f, PetscInt id, PetscReal t0, PetscReal t1, char gp[64], PetscReal *tf, int64_t *row)
+{
+  char    p[96];
+  int64_t nb, *fid;
+  int     cols;
+  hid_t   g, at;
+  PetscFunctionBegin;
+  *row = -1;
+  PetscCall(PetscSNPrintf(gp, 64, "/frames/%06d", (int)f));
+  MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
+  MbH5Get(at, H5Aopen, (g, "time", H5P_DEFAULT), gp);
+  MbH5Call(H5Aread, (at, H5T_NATIVE_DOUBLE, tf), gp);
+  MbH5Call(H5Aclose, (at), gp);
+  MbH5Call(H5Gclose, (g), gp);
+  if (!InWindow(*tf, t0, t1)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(p, sizeof(p), "%s/id", gp));
+  PetscCall(ReadAll(out, p, H5T_NATIVE_INT64, sizeof(int64_t), &nb, &cols, (void **)&fid));
+  for (int64_t r = 0; r < nb && *row < 0; r++)
+    if (fid[r] == id) *row = r;
+  PetscCall(PetscFree(fid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbOutputReadHistory(MbOutput out, const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v)
 {
   const HistItem *it = NULL;
@@ -997,22 +1022,10 @@ PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3],
   PetscCall(PetscMalloc1(out->nframe, v));
   for (PetscInt f = 0; f < out->nframe; f++) {
     char      gp[64], p[96];
-    int64_t   nb, j = -1, *fid;
+    int64_t   j;
     PetscReal m[24], x[3], vel[3], sig[9] = {0}, tf;
-    hid_t     g, at;
-    PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06d", (int)f));
-    MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
-    MbH5Get(at, H5Aopen, (g, "time", H5P_DEFAULT), gp);
-    MbH5Call(H5Aread, (at, H5T_NATIVE_DOUBLE, &tf), gp);
-    MbH5Call(H5Aclose, (at), gp);
-    MbH5Call(H5Gclose, (g), gp);
-    if (!InWindow(tf, t0, t1)) continue;
-    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/id", gp));
-    PetscCall(ReadAll(out, p, H5T_NATIVE_INT64, sizeof(int64_t), &nb, &cols, (void **)&fid));
-    for (int64_t r = 0; r < nb && j < 0; r++)
-      if (fid[r] == id) j = r;
-    PetscCall(PetscFree(fid));
-    if (j < 0) continue; /* the body did not exist yet */
+    PetscCall(FrameBodyRow(out, f, id, t0, t1, gp, &tf, &j));
+    if (j < 0) continue;
     PetscCall(PetscSNPrintf(p, sizeof(p), "%s/affine", gp));
     PetscCall(ReadRow(out, p, j, 24, m));
     /* x = x̄ + A(X − X̄), ẋ = v + B(X − X̄) (MbBodyGetAffine) */
@@ -1103,24 +1116,11 @@ PetscErrorCode MbOutputReadBodyState(MbOutput out, PetscInt id, PetscInt n, cons
   PetscCall(PetscMalloc1(n * out->nframe + 1, q));
   PetscCall(PetscMalloc1(n * out->nframe + 1, u));
   for (PetscInt f = 0; f < out->nframe; f++) {
-    char    gp[64], p[96];
-    int64_t nb, j = -1, *fid, offs[2];
-    int     cols;
-    hid_t   g, at;
-    double  tf;
-    PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06d", (int)f));
-    MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
-    MbH5Get(at, H5Aopen, (g, "time", H5P_DEFAULT), gp);
-    MbH5Call(H5Aread, (at, H5T_NATIVE_DOUBLE, &tf), gp);
-    MbH5Call(H5Aclose, (at), gp);
-    MbH5Call(H5Gclose, (g), gp);
-    if (!InWindow(tf, t0, t1)) continue;
-    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/id", gp));
-    PetscCall(ReadAll(out, p, H5T_NATIVE_INT64, sizeof(int64_t), &nb, &cols, (void **)&fid));
-    for (int64_t r = 0; r < nb && j < 0; r++)
-      if (fid[r] == id) j = r;
-    PetscCall(PetscFree(fid));
-    if (j < 0) continue; /* the body did not exist yet */
+    char      gp[64], p[96];
+    int64_t   j, offs[2];
+    PetscReal tf;
+    PetscCall(FrameBodyRow(out, f, id, t0, t1, gp, &tf, &j));
+    if (j < 0) continue;
     PetscCall(PetscSNPrintf(p, sizeof(p), "%s/nodal_offset", gp));
     {
       PetscReal o[2]; /* HDF5 converts the integers (offsets below 2⁵³) */

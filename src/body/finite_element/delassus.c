@@ -41,6 +41,23 @@ static PetscErrorCode Scratch(MbBody b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Column l of the blocks, W_jl = h H_j Y_l for j ≤ l, each also stored as W_lj = W_jlᵀ: Y_l
+   (A⁻¹H_lᵀ, or its rows among the columns the points touch) has its three columns ldy apart,
+   and H_j's column index cj[k] reads row map[cj[k]] of them (row cj[k] when map is NULL). */
+static void BlockColumn(PetscInt l, const PetscInt nc[], const PetscInt col[], const PetscReal H[], const PetscReal Y[], PetscInt ldy, const PetscInt map[], PetscReal h, PetscInt ld, PetscReal W[])
+{
+  for (PetscInt j = 0; j <= l; j++) {
+    const PetscInt  *cj = &col[MB_BODY_HS_MAX * j], nj = nc[j];
+    const PetscReal *Hj = &H[3 * MB_BODY_HS_MAX * j];
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) {
+        PetscReal v = 0;
+        for (PetscInt k = 0; k < nj; k++) v += Hj[nj * r + k] * Y[c * ldy + (map ? map[cj[k]] : cj[k])];
+        W[(3 * j + r) * ld + 3 * l + c] = W[(3 * l + c) * ld + 3 * j + r] = h * v;
+      }
+  }
+}
+
 /* The distinct columns of the points' H (into cd, when not NULL, in first-seen order);
    m->wpos is left at −1. */
 static PetscInt Distinct(Fem *m, PetscInt n, const PetscInt nc[], const PetscInt col[], PetscInt cd[])
@@ -96,16 +113,7 @@ static PetscErrorCode ThroughDofs(MbBody b, PetscInt n, const PetscInt nc[], con
           for (PetscInt r = 0; r < nd; r++) Q[c * nd + r] += Ck[r] * hk;
       }
     }
-    for (PetscInt j = 0; j <= l; j++) {
-      const PetscInt  *cj = &col[MB_BODY_HS_MAX * j], nj = nc[j];
-      const PetscReal *Hj = &H[3 * MB_BODY_HS_MAX * j];
-      for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-          PetscReal v = 0;
-          for (PetscInt k = 0; k < nj; k++) v += Hj[nj * r + k] * Q[c * nd + m->wpos[cj[k]]];
-          W[(3 * j + r) * ld + 3 * l + c] = W[(3 * l + c) * ld + 3 * j + r] = h * v;
-        }
-    }
+    BlockColumn(l, nc, col, H, Q, nd, m->wpos, h, ld, W);
   }
   for (PetscInt i = 0; i < nd; i++) m->wpos[cd[i]] = -1;
   PetscCall(PetscFree4(C, Z, Y, Q));
@@ -168,16 +176,7 @@ PetscErrorCode MbFemDelassus(MbBody b, PetscInt n, const MbBodyPoint pt[], Petsc
       PetscCall(MbFemSolve(m, 3 * (l1 - l0), Z, Y));
       for (PetscInt l = l0; l < l1; l++) {
         const PetscReal *Yl = &Y[3 * (l - l0) * nu];
-        for (PetscInt j = 0; j <= l; j++) {
-          const PetscInt  *cj = &col[MB_BODY_HS_MAX * j], nj = nc[j];
-          const PetscReal *Hj = &H[3 * MB_BODY_HS_MAX * j];
-          for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++) {
-              PetscReal v = 0;
-              for (PetscInt k = 0; k < nj; k++) v += Hj[nj * r + k] * Yl[c * nu + cj[k]];
-              W[(3 * j + r) * ld + 3 * l + c] = W[(3 * l + c) * ld + 3 * j + r] = h * v;
-            }
-        }
+        BlockColumn(l, nc, col, H, Yl, nu, NULL, h, ld, W);
       }
     }
     PetscCall(PetscFree2(Z, Y));
