@@ -76,6 +76,9 @@ PETSC_EXTERN PetscErrorCode MbDomainFindBody(MbDomain dom, PetscInt id, MbBody *
 PETSC_EXTERN PetscErrorCode MbDomainAddMonitor(MbDomain dom, PetscReal interval, MbMonitorFn fn, void *ctx, PetscErrorCode (*destroy)(void *));
 /** Give the monitor (fn, ctx) a due query (see MbMonitorDueFn). Not collective. */
 PETSC_EXTERN PetscErrorCode MbDomainSetMonitorDue(MbDomain dom, MbMonitorFn fn, void *ctx, MbMonitorDueFn due);
+/** The time of the monitor (fn, ctx)'s first call (by default the time it was added, so that
+    the start of the next run calls it). Not collective. */
+PETSC_EXTERN PetscErrorCode MbDomainSetMonitorStart(MbDomain dom, MbMonitorFn fn, void *ctx, PetscReal t);
 /** The domain's step-size controller, created (type FIXED) on the first call: from then on
     every step measures the curvature (eq. (5) of seed 004) into /history and MbDomainRun
     lets the controller choose the steps (MbAdaptSetType, ..., see mbadapt.h). Collective. */
@@ -94,7 +97,8 @@ PETSC_EXTERN PetscErrorCode MbDomainGetHistory(MbDomain dom, PetscInt *n, const 
 PETSC_EXTERN PetscErrorCode MbDomainGetPhaseTimes(MbDomain dom, PetscLogDouble t[MB_PHASE_COUNT]);
 /** Surface material for the pair of surface ids (surf1, surf2); both −1 makes it the
     default for pairs without their own. model 0: SIGNORINI_COULOMB, 1: SPRING_DASHPOT.
-    Checks friction >= 0, cohesion >= 0, restitution in [0, 1], spring, dashpot >= 0. */
+    Checks friction >= 0, cohesion >= 0, restitution in [0, 1], spring >= 0, dashpot finite;
+    dashpot < 0 asks for critical damping of each spring_dashpot contact (Solfec-1.0). */
 PETSC_EXTERN PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain dom, PetscInt surf1, PetscInt surf2, PetscInt model, PetscReal friction, PetscReal cohesion, PetscReal restitution, PetscReal spring, PetscReal dashpot);
 /** GEOMETRIC_EPSILON: contacts are kept while their gap is below it; also the tolerance
     of the narrow phase (default 1e-6, in model length units). */

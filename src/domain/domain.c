@@ -371,6 +371,14 @@ PetscErrorCode MbDomainSetMonitorDue(MbDomain d, MbMonitorFn fn, void *ctx, MbMo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbDomainSetMonitorStart(MbDomain d, MbMonitorFn fn, void *ctx, PetscReal t)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < d->nmon; i++)
+    if (d->mon[i].fn == fn && d->mon[i].ctx == ctx) d->mon[i].next = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainGetAdapt(MbDomain d, MbAdapt *a)
 {
   PetscFunctionBegin;
@@ -582,8 +590,10 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   }
   last = start;
   PetscCall(MbDomainCallMonitors(d, &stop));
-  /* stop half a step early: the step that would end past t_end by less than h/2 is not taken */
-  while (!stop && d->t < t_end - 0.5 * d->h) {
+  /* Solfec-1.0's rule: steps are taken while t < t_end, so a duration that is not a
+     multiple of h ends on the step past it (3333.3 steps make 3334); t within 1e-9 h of
+     t_end counts as there, so a multiple of h takes its n steps whatever the round-off */
+  while (!stop && d->t < t_end - 1e-9 * d->h) {
     PetscCall(MbDomainStep(d));
     PetscCall(MbDomainCallMonitors(d, &stop));
     PetscCall(PetscTime(&now));

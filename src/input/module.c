@@ -818,6 +818,13 @@ static PyObject *py_solfec_callback(PyObject *self, PyObject *args)
   m->fn   = Py_NewRef(fn);
   m->args = Py_NewRef(fargs);
   MB_TRY(PyExc_ValueError, MbDomainAddMonitor(s->dom, dt, PyMonitorCall, m, PyMonitorDestroy));
+  { /* Solfec-1.0: the first call comes one interval after CALLBACK, after a step (never at
+       the start of a run); an interval of 0 calls after every step */
+    PetscReal t, h;
+    MB_TRY(PyExc_RuntimeError, MbDomainGetTime(s->dom, &t));
+    MB_TRY(PyExc_RuntimeError, MbDomainGetStep(s->dom, &h));
+    MB_TRY(PyExc_RuntimeError, MbDomainSetMonitorStart(s->dom, PyMonitorCall, m, dt > 0 ? t + dt : t + 0.5 * h));
+  }
   Py_RETURN_NONE;
 }
 

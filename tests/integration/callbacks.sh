@@ -144,3 +144,30 @@ out=$(timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/rank0energy.py" 2>&1); rc=$?
 check "ENERGY on rank 0 only at the end of a deck (3 ranks): an error naming both calls, no hang (exit $rc)" \
   bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "ENERGY: the ranks reached different collective calls (2 ranks at the end of the deck, 1 rank at ENERGY)" <<<"$0" && grep -qE "File \".*rank0energy\.py\", line 6" <<<"$0" && ! grep -q "MPI_ERR" <<<"$0"' "$out"
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || echo "$out" | grep -v "PETSC ERROR: Configure" | tail -n 12 | sed 's/^/# /'
+
+# --- Solfec-1.0's timing (its sol.c): RUN steps while t < t0 + duration, so 1 s at h = 3e-4
+# (3333.3 steps) takes 3334; a CALLBACK of interval dt is first called after the first step
+# that reaches t0 + dt (t = 0.0102 here, step 34), never at the start; an interval of h
+# after every step. On 1 and 2 ranks.
+cat >"$TMP/timing.py" <<PY
+s = SOLFEC('DYNAMIC', 3e-4, '$TMP/out-timing')
+s.verbose = 'OFF'
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), BULK_MATERIAL(s))
+calls, every = [], [0]
+def cb(s):
+    calls.append(s.time)
+    return 1
+def each(s):
+    every[0] += 1
+    return 1
+CALLBACK(s, 0.01, (s,), cb)
+CALLBACK(s, 3e-4, (s,), each)
+RUN(s, None, 1.0)
+if RANK() == 0:
+    print('TIMING first %.6f calls %d every %d' % (calls[0], len(calls), every[0]))
+PY
+for np in 1 2; do
+  out=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/timing.py" 2>&1); rc=$?
+  check "RUN 1 s at h = 3e-4 takes Solfec's 3334 steps ($np rank(s))" grep -q "moreau: 3334 steps to t = 1.0002" <<<"$out"
+  check "... the CALLBACK of 0.01 s is first called at t = 0.0102 (after step 34), 100 times; the one of interval h after each of the 3334 steps" grep -q "TIMING first 0.010200 calls 100 every 3334" <<<"$out"
+done
