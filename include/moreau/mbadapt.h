@@ -26,15 +26,17 @@ typedef struct _p_MbAdapt *MbAdapt;
     a = (u(t) − u(t−h))/h, the acceleration jump Δa = a − a_prev between this step and the
     one before, and d the displacement of the mass centres from their reference places. */
 typedef struct {
-  PetscReal t;     /* time after the step */
-  PetscReal h;     /* the step just taken */
-  PetscReal hprev; /* the step before it (0 on the first step of a run) */
-  PetscReal vv;    /* ḋ·ḋ at t (eq. (5) of seed 004) */
-  PetscReal aa;    /* d̈·d̈ */
-  PetscReal va;    /* ḋ·d̈ */
-  PetscReal dada;  /* Δa·Δa (0 when hprev = 0) */
-  PetscReal u0u0;  /* ḋ·ḋ at t − h */
-  PetscReal dd;    /* d·d */
+  PetscReal t;             /* time after the step */
+  PetscReal h;             /* the step just taken */
+  PetscReal hprev;         /* the step before it (0 on the first step of a run) */
+  PetscReal vv;            /* ḋ·ḋ at t (eq. (5) of seed 004) */
+  PetscReal aa;            /* d̈·d̈ */
+  PetscReal va;            /* ḋ·d̈ */
+  PetscReal dada;          /* Δa·Δa (0 when hprev = 0) */
+  PetscReal u0u0;          /* ḋ·ḋ at t − h */
+  PetscReal dd;            /* d·d */
+  PetscReal vvL, aaL, vaL; /* the parts of vv, aa, va from velocities of points (lengths per
+                              time), which a length scale divides (CURVATURE's length) */
 } MbAdaptData;
 
 typedef enum {

@@ -47,8 +47,9 @@ typedef struct {
       MbBody, const PetscReal[3], PetscInt *,
       PetscInt[]); /* kinds whose output frames keep the whole state (nodal ones): the n ≤ MB_BODY_HS_MAX entries of q and u that point X's place, velocity and stress depend on (NULL: frames keep the frame state and the affine part) */
   PetscErrorCode (*point_state)(MbBody, const PetscReal[3], const PetscReal[], const PetscReal[], PetscReal[3], PetscReal[3],
-                                PetscReal[9]);                                                     /* with point_dofs: X's place, velocity and Cauchy stress (row-major) for the values of q and u at those entries */
-  PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]);                                  /* angular (about the origin), linear */
+                                PetscReal[9]);                    /* with point_dofs: X's place, velocity and Cauchy stress (row-major) for the values of q and u at those entries */
+  PetscBool (*length_dof)(MbBody, PetscInt);                      /* whether velocity u_j is a length per time (a point's velocity) rather than an angular or strain rate: the curvature's length scale applies to it (NULL: every u_j is) */
+  PetscErrorCode (*momentum)(MbBody, PetscReal[3], PetscReal[3]); /* angular (about the origin), linear */
   PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool);       /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
   PetscErrorCode (*transform)(MbBody, const PetscReal[9], const PetscReal[3], const PetscReal[3]); /* move the placement by x ↦ R(x − c) + c + d */
   PetscErrorCode (*bound)(MbBody, PetscReal[3], PetscReal *);                                      /* spatial centre and radius of a ball holding the body */

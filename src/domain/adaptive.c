@@ -70,7 +70,7 @@ static PetscErrorCode KeepVelocities(MbDomain d)
    global. */
 static PetscErrorCode Measure(MbDomain d, PetscReal h, MbAdaptData *m)
 {
-  PetscReal l[6] = {0, 0, 0, 0, 0, 0}, g[6];
+  PetscReal l[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, g[9];
   PetscInt  k    = 0;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
@@ -83,6 +83,7 @@ static PetscErrorCode Measure(MbDomain d, PetscReal h, MbAdaptData *m)
       l[0] += u[j] * u[j];
       l[1] += a * a;
       l[2] += u[j] * a;
+      if (!b->ops->length_dof || b->ops->length_dof(b, j)) l[6] += u[j] * u[j], l[7] += a * a, l[8] += u[j] * a;
       if (d->hprev > 0) l[3] += (a - d->aprev[k + j]) * (a - d->aprev[k + j]);
       l[4] += u0[j] * u0[j];
       d->aprev[k + j] = a;
@@ -91,7 +92,7 @@ static PetscErrorCode Measure(MbDomain d, PetscReal h, MbAdaptData *m)
     for (int c = 0; c < 3; c++) l[5] += (x[c] - b->mp.center[c]) * (x[c] - b->mp.center[c]);
     k += b->nu;
   }
-  PetscCallMPI(MPI_Allreduce(l, g, 6, MPIU_REAL, MPIU_SUM, d->comm));
+  PetscCallMPI(MPI_Allreduce(l, g, 9, MPIU_REAL, MPIU_SUM, d->comm));
   m->t     = d->t;
   m->h     = h;
   m->hprev = d->hprev;
@@ -101,6 +102,9 @@ static PetscErrorCode Measure(MbDomain d, PetscReal h, MbAdaptData *m)
   m->dada  = g[3];
   m->u0u0  = g[4];
   m->dd    = g[5];
+  m->vvL   = g[6];
+  m->aaL   = g[7];
+  m->vaL   = g[8];
   d->hprev = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

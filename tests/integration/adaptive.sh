@@ -29,6 +29,27 @@ ref = [0.0213, 0.0581, 0.0728, 0.0856]
 sys.exit(0 if len(got) == 4 and all(abs(a - b) <= 1e-3 for a, b in zip(got, ref)) else 1)' "$line"
 done
 
+# --- the curvature's length scale (issue 22): the dolly built in metres with L = 0.0254 m
+# computes k as the paper did in inches, and its step falls to Delta t_min = 2.9412e-5 s at the
+# events (the paper's Fig. 5), where L = 1 m keeps it above 4.7e-4 s; the events stay within
+# 1 ms. The same keyword through TIME_ADAPT is checked in t070 and by the option here.
+for L in 1 0.0254; do
+  dir="$TMP/dolly-length-$L"
+  out=$(timeout 300 "$MOREAU" -mb_adapt_length $L -mb_output_dir "$dir" "$CASES/lages_dolly.py" curvature CDM 0.2 2>&1)
+  line=$(grep '^lages_dolly:' <<<"$out")
+  echo "# L = $L: $line"
+  check "dolly (curvature, L = $L m): events within 1 ms, the smallest step $([ $L = 1 ] && echo 'above 4e-4 s' || echo 'Delta t_min')" \
+    $PY -c '
+import re, sys, h5py
+m = re.search(r"wheel 1 lift-off ([0-9.na]+) landing ([0-9.na]+), wheel 4 lift-off ([0-9.na]+) landing ([0-9.na]+);", sys.argv[1])
+got = [float(x) for x in m.groups()] if m else []
+ref = [0.0213, 0.0581, 0.0728, 0.0856]
+step = h5py.File(sys.argv[2], "r")["history/step"][()]
+print("# steps %d, from %.4g to %.4g s" % (len(step), step.min(), step.max()))
+small = step.min() > 4e-4 if sys.argv[3] == "1" else abs(step.min() - 2.9412e-5) < 1e-9
+sys.exit(0 if len(got) == 4 and all(abs(a - b) <= 1e-3 for a, b in zip(got, ref)) and small else 1)' "$line" "$dir/lages_dolly.h5" $L
+done
+
 # --- the other controllers end to end (LOCAL_ERROR with rejection saves the state every
 # step and may redo it; TRUNCATION through -mb_adapt_type): the same events within 1 ms,
 # the step varying, the run reaching its end

@@ -8,7 +8,7 @@
 /* one measurement of a single degree of freedom with velocity v and acceleration a */
 static MbAdaptData One(PetscReal t, PetscReal h, PetscReal hprev, PetscReal v, PetscReal a, PetscReal da)
 {
-  MbAdaptData d = {t, h, hprev, v * v, a * a, v * a, da * da, v * v, 1.0};
+  MbAdaptData d = {t, h, hprev, v * v, a * a, v * a, da * da, v * v, 1.0, v * v, a * a, v * a}; /* a point's velocity: a length per time */
   return d;
 }
 
@@ -45,6 +45,33 @@ static void test_curvature_steps(void **state)
   MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
   MB_CLOSE(h, dtmin, 0); /* eq. (7): never below Δt_min */
   MB_OK(MbAdaptDestroy(&a));
+}
+
+/* The length scale L (issue 22): a point's velocity v and acceleration a enter eq. (5) as
+   v/L, a/L, an angular rate as it is; the same motion in metres with L = 0.0254 m and in
+   inches with L = 1 gives the same curvature, and the default L = 1 leaves k unchanged. */
+static void test_curvature_length(void **state)
+{
+  MbAdapt       a;
+  PetscReal     h, k, kin, L = 0.0254, v = 0.3, acc = 40.0, w = 2.0, al = 5.0;
+  MbAdaptAction act;
+  /* two dofs: a point's (v, acc) in metres and a rotation's (w, al) */
+  MbAdaptData d  = {1e-3, 1e-3, 0, v * v + w * w, acc * acc + al * al, v * acc + w * al, 0, 0, 1.0, v * v, acc * acc, v * acc};
+  MbAdaptData in = {1e-3, 1e-3, 0, v * v / (L * L) + w * w, acc * acc / (L * L) + al * al, v * acc / (L * L) + w * al, 0, 0, 1.0, v * v / (L * L), acc * acc / (L * L), v * acc / (L * L)};
+  for (int pass = 0; pass < 3; pass++) {
+    MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
+    MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
+    MB_OK(MbAdaptSetStepLimits(a, 1e-6, 1e-2));
+    if (pass == 1) MB_OK(MbAdaptSetParameter(a, "length", L));
+    MB_OK(MbAdaptStart(a, 0.0, 1e-3, &h));
+    MB_OK(MbAdaptPost(a, pass == 2 ? &in : &d, PETSC_FALSE, &act, &h));
+    MB_OK(MbAdaptGetIndicators(a, pass == 0 ? &k : pass == 1 ? &kin : &h, NULL));
+    if (pass == 0) MB_CLOSE(k, MbAdaptCurvature(d.vv, d.aa, d.va), 0); /* L = 1: unchanged */
+    if (pass == 2) MB_CLOSE(kin, h, 1e-14);                            /* metres with L = inch: as in inches */
+    MB_OK(MbAdaptDestroy(&a));
+  }
+  print_message("# curvature of the same motion: %.6g with L = 1 m, %.6g with L = 0.0254 m (in inches: the same)\n", (double)k, (double)kin);
+  assert_true(PetscAbsReal(kin - k) > 0.1 * k); /* the unit matters (eq. (5) is not unit-free) */
 }
 
 static void test_regularization(void **state)
@@ -221,6 +248,7 @@ static void test_errors(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_curvature_formula), cmocka_unit_test(test_curvature_steps), cmocka_unit_test(test_regularization), cmocka_unit_test(test_rejection), cmocka_unit_test(test_error_controllers), cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_curvature_formula), cmocka_unit_test(test_curvature_steps),   cmocka_unit_test(test_curvature_length), cmocka_unit_test(test_regularization),
+    cmocka_unit_test(test_rejection),         cmocka_unit_test(test_error_controllers), cmocka_unit_test(test_errors),
 };
 MB_TEST_MAIN(tests)

@@ -8,6 +8,11 @@
        k_m = α k_(m−1) + (1 − α) maxk when maxk < k_(m−1), else maxk, eq. (10);
      rejection (section 3): when the interval ends with k_m > k_(m−1), its steps are thrown
        away and it is integrated again from its start with Δt(k_m).
+   Eq. (5) adds 1 to ḋ·ḋ, a number to a squared velocity, so k depends on the unit of
+   length (issue 22: the dolly peaks near 150 in metres, 1,900 in inches). The parameter
+   length L (default 1: the deck's unit) divides the points' displacements (the velocity
+   components the body marks as lengths per time, MbBodyOps.length_dof; rotations and strain
+   rates enter as they are): L = 0.0254 m computes k as the paper did, in inches.
    Our reading of the places the paper leaves open:
    - an interval starts at an accepted state and ends at the first step that reaches its
      start + Δt_dl (the steps are not cut to land on the boundary), or at the end of a run;
@@ -47,6 +52,7 @@ typedef struct {
   PetscReal alpha;      /* α of eq. (10) */
   PetscReal reject;     /* 1: redo intervals whose curvature grew */
   PetscReal reject_tol; /* ... when that shortens the steps by more than this fraction */
+  PetscReal length;     /* L: points' displacements enter eq. (5) as d/L */
 } Curv;
 
 static const MbAdaptParam CurvParams[] = {
@@ -56,6 +62,8 @@ static const MbAdaptParam CurvParams[] = {
     {"alpha", "weight of the previous interval's curvature", offsetof(Curv, alpha), 0.5, 0, 1, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},
     {"reject", "redo an interval whose curvature grew", offsetof(Curv, reject), 0, 0, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE},
     {"reject_tol", "reject only when the redo's steps are shorter by more than this fraction", offsetof(Curv, reject_tol), 0.01, 0, 1, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},
+    /* eq. (5) adds 1 to ḋ·ḋ, so k depends on the unit of length: L makes it the unit */
+    {"length", "length scale L: points' displacements enter the curvature as d/L", offsetof(Curv, length), 1.0, 0, PETSC_MAX_REAL, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
 };
 
 /* eq. (7) */
@@ -86,6 +94,10 @@ static PetscErrorCode CurvPost(MbAdapt a, const MbAdaptData *dat, PetscBool last
   Curv     *c = (Curv *)a->data;
   PetscReal km;
   PetscFunctionBegin;
+  if (c->length != 1) { /* eq. (5) with d/L for the points' displacements (rotations as they are) */
+    const PetscReal s = 1 / (c->length * c->length);
+    a->curvature      = MbAdaptCurvature(dat->vv - dat->vvL + s * dat->vvL, dat->aa - dat->aaL + s * dat->aaL, dat->va - dat->vaL + s * dat->vaL);
+  }
   c->kmax   = PetscMax(c->kmax, a->curvature);
   c->hlarge = PetscMax(c->hlarge, dat->h);
   c->n++;

@@ -640,8 +640,12 @@ static PetscErrorCode PrbUnpack(MbBody b, const char *buf, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* u = (Ḟ, v): the last three are lengths per time, Ḟ a rate */
+static PetscBool PrbLengthDof(MbBody b, PetscInt j) { return j >= 9 ? PETSC_TRUE : PETSC_FALSE; }
+
 const MbBodyOps MbBodyOps_PseudoRigid = {
     .name           = "PSEUDO_RIGID",
+    .length_dof     = PrbLengthDof,
     .nq             = 12,
     .nu             = 12,
     .movable        = PETSC_TRUE,

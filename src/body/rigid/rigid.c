@@ -234,8 +234,12 @@ static PetscErrorCode RigidBound(MbBody b, PetscReal c[3], PetscReal *r)
   return PETSC_SUCCESS;
 }
 
+/* u = (Ω, v): the last three are lengths per time */
+static PetscBool RigidLengthDof(MbBody b, PetscInt j) { return j >= 3 ? PETSC_TRUE : PETSC_FALSE; }
+
 const MbBodyOps MbBodyOps_Rigid = {
     .name           = "RIGID",
+    .length_dof     = RigidLengthDof,
     .nq             = 12,
     .nu             = 6,
     .movable        = PETSC_TRUE,
@@ -280,6 +284,7 @@ static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3])
 
 const MbBodyOps MbBodyOps_Obstacle = {
     .name           = "OBSTACLE",
+    .length_dof     = RigidLengthDof,
     .nq             = 12,
     .nu             = 6,
     .movable        = PETSC_FALSE,
