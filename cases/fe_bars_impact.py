@@ -22,10 +22,17 @@ if b1.velo is not None:
 OUTPUT(s, h)
 T = g / v + 2 * L / c + 0.02
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), T)
-t, v1 = HISTORY(s, [(b1, (-L / 2, a / 2, a / 2), 'VX')], 0, T)  # the mass centres' velocities
-t, v2 = HISTORY(s, [(b2, (g + L / 2, a / 2, a / 2), 'VX')], 0, T)
-v1 = v1[0] if isinstance(v1[0], (list, tuple)) else v1
-v2 = v2[0] if isinstance(v2[0], (list, tuple)) else v2
+
+
+def centre_velocity(b, x0):
+    # HISTORY's point items are material points, interpolated in their element; a bar's
+    # mass-centre velocity is the mean over its element centres (equal elements, lumped masses)
+    h = HISTORY(s, [(b, (x0 + (i + 0.5) * L / nx, a / 2, a / 2), 'VX') for i in range(nx)], 0, T)
+    return h[0], [sum(h[1 + i][k] for i in range(nx)) / nx for k in range(len(h[0]))]
+
+
+t, v1 = centre_velocity(b1, -L)
+t, v2 = centre_velocity(b2, g)
 moving = [k for k in range(1, len(t)) if abs(v2[k] - v2[k - 1]) > 1e-9]
 dur = t[moving[-1]] - t[moving[0] - 1]
 mom = abs(v1[-1] + v2[-1] - v) / v

@@ -102,9 +102,11 @@ typedef struct {
      search after the point was mapped (finite_element.c) */
   struct MbFemPointCache {
     PetscReal X[3], xi[3];
-    PetscInt  e; /* −1: empty slot */
+    PetscInt  e;   /* −1: empty slot */
+    PetscInt  gen; /* the step (gen) it was last used in */
   } * pc;
   PetscInt npc, cappc;
+  PetscInt gen; /* counts the body's steps (MbFemFactor): entries of older steps may go */
   /* the local dynamics (delassus.c): a column → position map, −1 between uses, and a force */
   PetscInt  *wpos;
   PetscReal *wrk;

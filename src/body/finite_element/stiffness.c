@@ -161,6 +161,7 @@ PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id
   m->c   = c;
   m->qA  = q;
   m->bid = id;
+  m->gen++; /* a new step: the point table may forget points of older ones */
   if (c == 0) m->multi = PETSC_FALSE;
   if (c == 0) PetscFunctionReturn(PETSC_SUCCESS); /* A = M: the inverse op divides */
   if (!m->refactor) {
