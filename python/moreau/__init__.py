@@ -218,17 +218,23 @@ def SOLFEC(analysis='DYNAMIC', step=1e-3, output='out'):
 
 
 class BulkMaterial:
-    __slots__ = ('model', 'label', 'young', 'poisson', 'density')
+    __slots__ = ('model', 'label', 'young', 'poisson', 'density', 'tensile', 'fields', 'fracene')
 
     def __repr__(self):
         return 'BULK_MATERIAL(model=%r, label=%r, young=%g, poisson=%g, density=%g)' % (self.model, self.label, self.young, self.poisson, self.density)
 
 
-def BULK_MATERIAL(solfec, model='KIRCHHOFF', label=None, young=1e9, poisson=0.25, density=1e3):
-    """BULK_MATERIAL(solfec, model='KIRCHHOFF', label, young, poisson, density)."""
+def BULK_MATERIAL(solfec, model='KIRCHHOFF', label=None, young=1e9, poisson=0.25, density=1e3,
+                  tensile=None, fields=None, fracene=None):
+    """BULK_MATERIAL(solfec, model='KIRCHHOFF', label, young, poisson, density, tensile, fields,
+    fracene): Solfec-1.0's order. tensile and fracene (fracture thresholds) and fields (of the
+    TSANG_MARSDEN model) are kept and not used: moreau has no fracture."""
     fn = 'BULK_MATERIAL'
     _check_solfec(fn, solfec)
     m = BulkMaterial()
+    m.tensile = float('inf') if tensile is None else _nonneg(fn, 'tensile', tensile)
+    m.fracene = float('inf') if fracene is None else _nonneg(fn, 'fracene', fracene)
+    m.fields = fields
     m.model = _choice(fn, 'model', model, ('KIRCHHOFF', 'TSANG_MARSDEN', 'BSS_MESH', 'USER'))
     if label is not None and not isinstance(label, str):
         raise TypeError('%s: label must be a string, got %r' % (fn, label))
@@ -243,14 +249,16 @@ def BULK_MATERIAL(solfec, model='KIRCHHOFF', label=None, young=1e9, poisson=0.25
 
 
 class SurfaceMaterial:
-    __slots__ = ('surf1', 'surf2', 'model', 'label', 'friction', 'cohesion', 'restitution', 'spring', 'dashpot')
+    __slots__ = ('surf1', 'surf2', 'model', 'label', 'friction', 'cohesion', 'restitution', 'spring', 'dashpot', 'hpow')
 
 
 def SURFACE_MATERIAL(solfec, surf1=None, surf2=None, model='SIGNORINI_COULOMB', label=None,
-                     friction=0.0, cohesion=0.0, restitution=0.0, spring=0.0, dashpot=0.0):
+                     friction=0.0, cohesion=0.0, restitution=0.0, spring=0.0, dashpot=0.0, hpow=1.0):
     """SURFACE_MATERIAL(solfec, surf1, surf2, model, label, friction, cohesion, restitution,
-    spring, dashpot): the material of contacts between surfaces surf1 and surf2 (both None:
-    the default for pairs without their own; the last one given wins)."""
+    spring, dashpot, hpow): the material of contacts between surfaces surf1 and surf2 (both
+    None: the default for pairs without their own; the last one given wins). dashpot < 0
+    asks for critical damping, 2 sqrt(spring * m) with m the effective mass of the two bodies
+    along the contact normal (Solfec-1.0). hpow (Hertz's power of the gap) must be 1."""
     fn = 'SURFACE_MATERIAL'
     _check_solfec(fn, solfec)
     m = SurfaceMaterial()
@@ -264,7 +272,11 @@ def SURFACE_MATERIAL(solfec, surf1=None, surf2=None, model='SIGNORINI_COULOMB', 
     if m.restitution > 1:
         raise ValueError('%s: restitution must be in [0, 1], got %r' % (fn, restitution))
     m.spring = _nonneg(fn, 'spring', spring)
-    m.dashpot = _nonneg(fn, 'dashpot', dashpot)
+    m.dashpot = _num(fn, 'dashpot', dashpot)  # < 0: critical damping, as in Solfec-1.0
+    m.hpow = _pos(fn, 'hpow', hpow)
+    if m.hpow != 1:
+        raise ValueError('%s: hpow %r is not supported in moreau: its spring-dashpot contact force is linear '
+                         'in the gap (hpow=1); Hertz-like powers are not implemented' % (fn, hpow))
     _m.solfec_surface_material(solfec._h, -1 if m.surf1 is None else m.surf1, -1 if m.surf2 is None else m.surf2,
                                0 if m.model == 'SIGNORINI_COULOMB' else 1, m.friction, m.cohesion,
                                m.restitution, m.spring, m.dashpot)
@@ -333,11 +345,18 @@ def _spacing(fn, name, d, n):
     return out
 
 
-def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
+def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=None):
     """HEX(nodes, i, j, k, volid, surfids, dx, dy, dz): a hexahedron of 8 nodes (24 numbers,
     or 8 triples) divided into i x j x k hexahedral elements (trilinear map; dx, dy, dz are
-    relative spacings); surfids are the 6 face ids (bottom, top, sides 0154, 1265, 2376, 3047)."""
+    relative spacings); surfids are the 6 face ids (bottom, top, sides 0154, 1265, 2376, 3047).
+    Solfec-1.0's own source spells the keyword 'surids': both are accepted."""
     fn = 'HEX'
+    if surids is not None:
+        if surfids is not None:
+            raise TypeError('%s: give surfids or surids (the same argument), not both' % fn)
+        surfids = surids
+    if surfids is None:
+        raise TypeError('%s: surfids (6 surface ids) is required' % fn)
     flat = _flatten_points(fn, 'nodes', nodes)
     if len(flat) != 24:
         raise ValueError('%s: nodes must hold 8 nodes (24 numbers), got %d numbers' % (fn, len(flat)))
@@ -407,9 +426,22 @@ def _flatten_points(fn, name, pts):
     return _reals(fn, name, seq, 3)
 
 
-def CONVEX(vertices, faces, volid=0):
-    """CONVEX(vertices, faces, volid): faces = [n, v1 .. vn, surfid, n, ...], vertices
-    counter-clockwise seen from outside."""
+def _append_convex(convex, shp):
+    """Solfec's convex= argument: the new convex joins the collection convex (a shape or a
+    list of shapes; moreau does not empty it) and the whole collection is returned."""
+    if convex is None:
+        return shp
+    if isinstance(convex, list):
+        return convex + [shp]
+    if isinstance(convex, Shape):
+        return [convex, shp]
+    raise TypeError('CONVEX: convex must be a CONVEX object or a list of them, got %r' % (convex,))
+
+
+def CONVEX(vertices, faces, volid=0, convex=None):
+    """CONVEX(vertices, faces, volid, convex): faces = [n, v1 .. vn, surfid, n, ...], vertices
+    counter-clockwise seen from outside; with convex (a CONVEX or a list) the result is that
+    collection with the new convex added (a list)."""
     fn = 'CONVEX'
     v = _flatten_points(fn, 'vertices', vertices)
     nv = len(v) // 3
@@ -432,11 +464,12 @@ def CONVEX(vertices, faces, volid=0):
         _m.shape_convex(shp._cap, v, fptr, fvert, fsurf, _int(fn, 'volid', volid))
     except ValueError as e:
         raise ValueError('%s: %s' % (fn, e)) from None
-    return shp._validate(fn)
+    return _append_convex(convex, shp._validate(fn))
 
 
-def HULL(points, volid=0, surfid=0):
-    """HULL(points, volid, surfid): the convex hull of the points."""
+def HULL(points, volid=0, surfid=0, convex=None):
+    """HULL(points, volid, surfid, convex): the convex hull of the points (with convex: that
+    collection with the hull added, as CONVEX)."""
     fn = 'HULL'
     p = _flatten_points(fn, 'points', points)
     if len(p) < 12:
@@ -446,7 +479,7 @@ def HULL(points, volid=0, surfid=0):
         _m.shape_hull(shp._cap, p, _int(fn, 'volid', volid), _int(fn, 'surfid', surfid))
     except ValueError as e:
         raise ValueError('%s: %s' % (fn, e)) from None
-    return shp._validate(fn)
+    return _append_convex(convex, shp._validate(fn))
 
 
 _ELEMENT_FACES = {4: 4, 5: 5, 6: 5, 8: 6}
@@ -568,11 +601,112 @@ def COPY(shape):
         return SPHERE(shape.center, shape.radius, shape.volid, shape.surfid)
     if isinstance(shape, Shape):
         s = Shape.__new__(Shape)
-        s.kind, s._cap = shape.kind, _m.shape_copy(shape._cap)
+        s.kind, s._cap, s._nn = shape.kind, _m.shape_copy(shape._cap), shape._nn
         return s
     if isinstance(shape, list):
         return [COPY(s) for s in shape]
     raise TypeError('COPY: expected a shape or a list of shapes, got %r' % (shape,))
+
+
+def _scale(fn, obj, c):
+    if isinstance(obj, Sphere):
+        obj.radius *= c[0]  # Solfec-1.0: the radius by the first factor, the centre stays
+    elif isinstance(obj, Shape):
+        _m.shape_transform(obj._cap, (c[0], 0.0, 0.0, 0.0, c[1], 0.0, 0.0, 0.0, c[2]), _ZERO, _ZERO)
+        obj._validate(fn)
+    elif isinstance(obj, list) and obj and not _isnum(obj[0]):
+        for x in obj:
+            _scale(fn, x, c)
+    else:
+        raise TypeError('%s: shape must be SPHERE, HEX, CONVEX, HULL, MESH, a list of them or a point (x, y, z), got %r'
+                        % (fn, obj))
+
+
+def SCALE(shape, coefs):
+    """SCALE(shape, coefs): scales a shape (or a list of shapes) in place and returns it, as
+    Solfec-1.0: the vertices and mesh nodes of CONVEX, HULL, HEX and MESH shapes are
+    multiplied by (cx, cy, cz) about the origin; a SPHERE keeps its centre and its radius is
+    multiplied by cx. SCALE(point, coefs) returns the scaled point (x cx, y cy, z cz).
+    coefs must be > 0 (a negative one would turn the shape inside out)."""
+    fn = 'SCALE'
+    c = _vec(fn, 'coefs', coefs)
+    if not all(x > 0 for x in c):
+        raise ValueError('%s: coefs must be > 0, got %r' % (fn, coefs))
+    if _is_point(shape):
+        return tuple(p * k for p, k in zip(shape, c))
+    _scale(fn, shape, c)
+    return shape
+
+
+def PIPE(pnt, dir, rin, thi, ndir, nrad, nthi, volid, surfids):
+    """PIPE(pnt, dir, rin, thi, ndir, nrad, nthi, volid, surfids): a MESH of hexahedra filling
+    a pipe along dir from pnt (its length is |dir|), inner radius rin, thickness thi, with
+    ndir divisions along the axis, nrad around it and nthi across the wall; surfids are the
+    ids of its bottom (at pnt), top, inner and outer faces, as Solfec-1.0."""
+    fn = 'PIPE'
+    p0 = _vec(fn, 'pnt', pnt)
+    d = _vec(fn, 'dir', dir)
+    rin, thi = _pos(fn, 'rin', rin), _pos(fn, 'thi', thi)
+    ndir, nrad, nthi = _int(fn, 'ndir', ndir), _int(fn, 'nrad', nrad), _int(fn, 'nthi', nthi)
+    for name, v, lo in (('ndir', ndir, 1), ('nrad', nrad, 3), ('nthi', nthi, 1)):
+        if v < lo:
+            raise ValueError('%s: %s must be >= %d, got %d' % (fn, name, lo, v))
+    volid = _int(fn, 'volid', volid)
+    try:
+        sid = [int(x) for x in surfids]
+    except (TypeError, ValueError):
+        raise TypeError('%s: surfids must be 4 integers (bottom, top, inner, outer), got %r' % (fn, surfids)) from None
+    if len(sid) != 4:
+        raise ValueError('%s: surfids must be 4 integers (bottom, top, inner, outer), got %d' % (fn, len(sid)))
+    length = _math.sqrt(sum(x * x for x in d))
+    if length == 0:
+        raise ValueError('%s: dir must be non-zero, got %r' % (fn, dir))
+    n = [x / length for x in d]
+    a = (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0)
+    a = [a[i] - n[i] * sum(a[j] * n[j] for j in range(3)) for i in range(3)]
+    la = _math.sqrt(sum(x * x for x in a))
+    a = [x / la for x in a]
+    b = [n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]]  # n x a: (a, b, n) right-handed
+
+    def node(i, j, k):
+        return (i * nrad + j % nrad) * (nthi + 1) + k
+    nodes = []
+    for i in range(ndir + 1):
+        for j in range(nrad):
+            th = 2.0 * _math.pi * j / nrad
+            for k in range(nthi + 1):
+                r, z = rin + thi * k / nthi, length * i / ndir
+                nodes += [p0[m] + z * n[m] + r * (_math.cos(th) * a[m] + _math.sin(th) * b[m]) for m in range(3)]
+    elements, faces = [], [sid[0]]
+    for i in range(ndir):
+        for j in range(nrad):
+            for k in range(nthi):
+                base = [node(i, j, k), node(i, j, k + 1), node(i, j + 1, k + 1), node(i, j + 1, k)]  # ccw seen from the top
+                top = [node(i + 1, j, k), node(i + 1, j, k + 1), node(i + 1, j + 1, k + 1), node(i + 1, j + 1, k)]
+                elements += [8] + base + top + [volid]
+                if i == 0:
+                    faces += [4] + base + [sid[0]]
+                if i == ndir - 1:
+                    faces += [4] + top + [sid[1]]
+                if k == 0:
+                    faces += [4, base[0], base[3], top[3], top[0], sid[2]]
+                if k == nthi - 1:
+                    faces += [4, base[1], base[2], top[2], top[1], sid[3]]
+    try:
+        return MESH(nodes, elements, faces)
+    except (TypeError, ValueError) as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
+
+
+def MESH2CONVEX(mesh):
+    """MESH2CONVEX(mesh): the mesh's elements as a list of convex pieces (a copy): a rigid
+    body's MESH is already such a compound in moreau; the result cannot be a FINITE_ELEMENT
+    body's mesh."""
+    if not (isinstance(mesh, Shape) and mesh._nn):
+        raise TypeError('MESH2CONVEX: mesh must be a MESH (or HEX) object, got %r' % (mesh,))
+    s = COPY(mesh)
+    s.kind, s._nn = 'CONVEX', 0
+    return s
 
 
 # ---------------------------------------------------------------- bodies
@@ -619,6 +753,11 @@ class Body:
 
     @property
     def inertia(self):
+        return self._props()[3]
+
+    @property
+    def tensor(self):
+        """Solfec-1.0's name of the referential inertia tensor (rigid bodies)."""
         return self._props()[3]
 
     @property
@@ -692,7 +831,7 @@ class Body:
         return '<BODY %d %s%s>' % (self._id, self.kind, (' %r' % self.label) if self.label else '')
 
 
-def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=None):
+def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=None, base=None):
     """BODY(solfec, kind, shape, material, label, form): kinds 'RIGID', 'OBSTACLE',
     'PSEUDO_RIGID' and 'FINITE_ELEMENT' (both Saint Venant-Kirchhoff from the material's
     young and poisson; a FINITE_ELEMENT body's shape is its mesh, a MESH or a HEX, and
@@ -704,8 +843,13 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
         if kind in _LATER_KINDS:
             raise ValueError("%s: kind %r is not supported yet (RIGID, OBSTACLE, PSEUDO_RIGID and FINITE_ELEMENT are)" % (fn, kind))
         raise ValueError("%s: kind must be 'RIGID', 'OBSTACLE', 'PSEUDO_RIGID' or 'FINITE_ELEMENT', got %r" % (fn, kind))
+    if isinstance(material, str):  # Solfec-1.0: a bulk material's label
+        found = [m for m in solfec.materials if m.label == material]
+        if not found:
+            raise TypeError('%s: material must be a BULK_MATERIAL object or the label of one, got %r (no BULK_MATERIAL has that label)' % (fn, material))
+        material = found[-1]
     if type(material) is not BulkMaterial:
-        raise TypeError('%s: material must be a BULK_MATERIAL object, got %r' % (fn, material))
+        raise TypeError('%s: material must be a BULK_MATERIAL object or the label of one, got %r' % (fn, material))
     if kind in ('PSEUDO_RIGID', 'FINITE_ELEMENT'):  # checked on every rank: the same error everywhere
         if not material.young > 0:
             raise ValueError("%s: a %s body needs Young's modulus > 0, got young=%r" % (fn, kind, material.young))
@@ -744,11 +888,15 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     return b
 
 
-def BODY_CHARS(body, mass, volume, center, inertia):
-    """BODY_CHARS(body, mass, volume, center, inertia): override mass characteristics;
-    inertia is 9 numbers (a symmetric positive definite tensor about the centre)."""
+def BODY_CHARS(body, mass, volume, center, tensor=None, inertia=None):
+    """BODY_CHARS(body, mass, volume, center, tensor): override mass characteristics;
+    tensor (Solfec-1.0's name; inertia= is moreau's older one) is 9 numbers, a symmetric
+    positive definite inertia tensor about the centre."""
     fn = 'BODY_CHARS'
     _check_body(fn, body)
+    if (tensor is None) == (inertia is None):
+        raise TypeError('%s: give the inertia tensor once, as tensor (or inertia)' % fn)
+    inertia = tensor if inertia is None else inertia
     mass = _pos(fn, 'mass', mass)
     volume = _pos(fn, 'volume', volume)
     center = _vec(fn, 'center', center)
@@ -775,9 +923,12 @@ def INITIAL_VELOCITY(body, linear, angular):
         _m.body_velocity(body._sol._h, body._id, lin, ang)
 
 
-def MASS_CENTER(body):
-    """MASS_CENTER(body) -> the referential mass centre."""
-    return _check_body('MASS_CENTER', body).center
+def MASS_CENTER(shape):
+    """MASS_CENTER(shape) -> the mass centre of a shape (or list of shapes), or of a BODY
+    (its referential mass centre)."""
+    if isinstance(shape, Body):
+        return shape.center
+    return tuple(_m.shape_massprops(_parts('MASS_CENTER', shape, []), 1.0)[2])
 
 
 # ---------------------------------------------------------------- loads
@@ -790,9 +941,19 @@ class TimeSeries:
         return _m.time_series_eval(self._cap, float(t))
 
 
-def TIME_SERIES(points):
-    """TIME_SERIES([t0, v0, t1, v1, ...]) or TIME_SERIES(path of a file with 't v' lines)."""
+def TIME_SERIES(points, label=None, cache=0):
+    """TIME_SERIES([t0, v0, t1, v1, ...]), TIME_SERIES([[t0, v0], [t1, v1], ...]) or
+    TIME_SERIES(path of a file with 't v' lines); label and cache (Solfec-1.0's memory
+    savings) are accepted and change nothing."""
     fn = 'TIME_SERIES'
+    if label is not None and not isinstance(label, str):
+        raise TypeError('%s: label must be a string, got %r' % (fn, label))
+    if _int(fn, 'cache', cache) < 0:
+        raise ValueError('%s: cache must be >= 0, got %r' % (fn, cache))
+    if isinstance(points, (list, tuple)) and points and isinstance(points[0], (list, tuple)):
+        if not all(isinstance(q, (list, tuple)) and len(q) == 2 for q in points):
+            raise TypeError('%s: points given as pairs must all be [t, v], got %r' % (fn, points))
+        points = [x for q in points for x in q]
     if isinstance(points, str):
         try:
             with open(points) as f:
@@ -813,6 +974,9 @@ def GRAVITY(solfec, vector, value=None):
     """GRAVITY(solfec, vector) or Solfec's older GRAVITY(solfec, direction, value)."""
     fn = 'GRAVITY'
     _check_solfec(fn, solfec)
+    if isinstance(vector, (list, tuple)) and any(isinstance(x, TimeSeries) or callable(x) for x in vector):
+        raise TypeError('%s: a TIME_SERIES component of the vector (time-dependent gravity) is not supported in moreau: '
+                        'give three numbers, or apply a FORCE with a TIME_SERIES, got %r' % (fn, vector))
     g = _vec(fn, 'vector', vector)
     if value is not None:
         if isinstance(value, TimeSeries) or callable(value):
@@ -905,58 +1069,150 @@ def CALLBACK(solfec, interval, data, callback):
     _m.solfec_callback(solfec._h, interval, callback, data if isinstance(data, tuple) else (data,))
 
 
+_SOLVER_STATS = ('iters', 'error', 'rerhist', 'merhist', 'mvhist', 'itershist')
+
+
+def _onoff(fn, name, v):
+    return _choice(fn, name, v, ('ON', 'OFF'))
+
+
+# the settings a deck may assign after creation (Solfec-1.0's read/write members), checked
+_SOLVER_SETTABLE = {
+    'GAUSS_SEIDEL_SOLVER': {'epsilon': _pos, 'meritval': _pos, 'diagepsilon': _pos,
+                            'maxiter': lambda fn, n, v: _posint(fn, n, v), 'diagmaxiter': lambda fn, n, v: _posint(fn, n, v),
+                            'innerloops': lambda fn, n, v: _posint(fn, n, v),
+                            'diagsolver': lambda fn, n, v: _choice(fn, n, v, _DIAGSOLVERS),
+                            'reverse': _onoff, 'variant': lambda fn, n, v: _choice(fn, n, v, _GS_VARIANTS)},
+    'NEWTON_SOLVER': {'meritval': _pos, 'epsilon': _pos, 'omega': _pos, 'delta': _nonneg,
+                      'theta': lambda fn, n, v: _theta(fn, v),
+                      'maxiter': lambda fn, n, v: _posint(fn, n, v), 'linmaxiter': lambda fn, n, v: _posint(fn, n, v),
+                      'maxmatvec': lambda fn, n, v: _posint(fn, n, v),
+                      'locdyn': _onoff, 'gsflag': _onoff, 'linver': lambda fn, n, v: _choice(fn, n, v, ('GMRES', 'DIAG'))},
+    'PENALTY_SOLVER': {},
+}
+
+
 class Solver:
-    """A constraint solver's settings (stored; they matter once constraints exist)."""
+    """A constraint solver's settings: GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER or PENALTY_SOLVER.
+    Every argument reads as an attribute (gs.epsilon, gs.meritval, ...); Solfec-1.0's
+    read/write members can be assigned (gs.epsilon = 1e-6, gs.reverse = 'ON') and take
+    effect at the next RUN. Solfec's run statistics (iters, error, rerhist, merhist) are not
+    kept: HISTORY(solfec, 'ITERATIONS') and HISTORY(solfec, 'ERROR') give them per step."""
     __slots__ = ('kind', 'args')
 
     def __init__(self, kind, args):
-        self.kind, self.args = kind, args
+        object.__setattr__(self, 'kind', kind)
+        object.__setattr__(self, 'args', args)
 
     def __getattr__(self, name):
         try:
             return object.__getattribute__(self, 'args')[name]
         except KeyError:
-            raise AttributeError(name) from None
+            pass
+        kind = object.__getattribute__(self, 'kind')
+        if name in _SOLVER_STATS:
+            raise AttributeError("%s.%s: not supported in moreau: the solver keeps no run statistics; "
+                                 "use HISTORY(solfec, 'ITERATIONS') or HISTORY(solfec, 'ERROR')" % (kind, name))
+        raise AttributeError('%s has no attribute %r' % (kind, name))
+
+    def __setattr__(self, name, value):
+        fn = '%s.%s' % (self.kind, name)
+        check = _SOLVER_SETTABLE[self.kind].get(name)
+        if check is None:
+            raise AttributeError('%s: not a writable setting; writable: %s' % (fn, ', '.join(sorted(_SOLVER_SETTABLE[self.kind])) or 'none'))
+        self.args[name] = check(fn, 'value', value)
 
     def __repr__(self):
         return '%s(%s)' % (self.kind, ', '.join('%s=%r' % kv for kv in self.args.items()))
 
 
-def GAUSS_SEIDEL_SOLVER(epsilon, maxiter, failure='CONTINUE', diagepsilon=None, diagmaxiter=None,
-                        diagsolver='PROJECTED_GRADIENT', data=None, callback=None, meritval=None,
-                        reverse='OFF', variant='FULL', innerloops=None):
+_DIAGSOLVERS = ('SEMISMOOTH_NEWTON', 'PROJECTED_GRADIENT', 'DE_SAXCE_FENG', 'PROJECTED_NEWTON')
+_GS_VARIANTS = ('FULL', 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI')
+
+
+def _posint(fn, name, x):
+    v = _int(fn, name, x)
+    if v < 1:
+        raise ValueError('%s: %s must be >= 1, got %d' % (fn, name, v))
+    return v
+
+
+def _theta(fn, x):
+    v = _num(fn, 'theta', x)
+    if not 0 < v <= 1:
+        raise ValueError('%s: theta must be in (0, 1], got %r' % (fn, x))
+    return v
+
+
+def GAUSS_SEIDEL_SOLVER(epsilon, maxiter, meritval=1.0, failure='CONTINUE', diagepsilon=None, diagmaxiter=None,
+                        diagsolver='SEMISMOOTH_NEWTON', data=None, callback=None,
+                        reverse='OFF', variant='FULL', innerloops=1):
+    """GAUSS_SEIDEL_SOLVER(epsilon, maxiter, meritval, failure, diagepsilon, diagmaxiter,
+    diagsolver, data, callback): Solfec-1.0's order and defaults. epsilon: the relative change
+    of the reactions that ends the iterations; maxiter their cap; meritval (default 1) is
+    kept and not used (as in Solfec, whose manual says 'unused'); failure 'CONTINUE', 'EXIT'
+    or 'CALLBACK': callback(solver, data) (data a tuple: callback(solver, *data); None:
+    callback(solver)) on every rank, returning 0 stops the run. diagepsilon, diagmaxiter,
+    diagsolver, and Solfec's members reverse, variant, innerloops (also keywords here) are
+    checked and kept; moreau's sweep does not use them."""
     fn = 'GAUSS_SEIDEL_SOLVER'
-    args = dict(epsilon=_pos(fn, 'epsilon', epsilon), maxiter=_int(fn, 'maxiter', maxiter),
-                failure=_choice(fn, 'failure', failure, ('CONTINUE', 'EXIT', 'CALLBACK')),
-                diagepsilon=diagepsilon, diagmaxiter=diagmaxiter, diagsolver=diagsolver, data=data,
-                callback=callback, meritval=meritval, reverse=reverse, variant=variant, innerloops=innerloops)
-    if args['maxiter'] < 1:
-        raise ValueError('%s: maxiter must be >= 1, got %d' % (fn, maxiter))
+    eps, mi = _pos(fn, 'epsilon', epsilon), _posint(fn, 'maxiter', maxiter)
+    mv = _pos(fn, 'meritval', meritval)
+    failure = _choice(fn, 'failure', failure, ('CONTINUE', 'EXIT', 'CALLBACK'))
+    if callback is not None and not callable(callback):
+        raise TypeError('%s: callback must be callable, got %r' % (fn, callback))
+    if failure == 'CALLBACK' and callback is None:
+        raise ValueError("%s: failure='CALLBACK' needs a callback" % fn)
+    # Solfec's defaults of the diagonal block solver
+    de = max(0.01 * min(eps, mv, 1e-4), 2.220446049250313e-16) if diagepsilon is None else _pos(fn, 'diagepsilon', diagepsilon)
+    dm = max(100, mi // 100) if diagmaxiter is None else _posint(fn, 'diagmaxiter', diagmaxiter)
+    args = dict(epsilon=eps, maxiter=mi, meritval=mv, failure=failure, diagepsilon=de, diagmaxiter=dm,
+                diagsolver=_choice(fn, 'diagsolver', diagsolver, _DIAGSOLVERS), data=data, callback=callback,
+                reverse=_onoff(fn, 'reverse', reverse), variant=_choice(fn, 'variant', variant, _GS_VARIANTS),
+                innerloops=_posint(fn, 'innerloops', innerloops))
     return Solver('GAUSS_SEIDEL_SOLVER', args)
 
 
-def NEWTON_SOLVER(meritval=1e-6, maxiter=1000, locdyn='ON', linmaxiter=10, maxmatvec=10000,
-                  epsilon=1e-9, delta=0.0, omega=1.0, theta=0.25, presmooth=0):
+def NEWTON_SOLVER(meritval=1e-8, maxiter=1000, locdyn='ON', linver='GMRES', linmaxiter=10, maxmatvec=None,
+                  epsilon=0.25, delta=0.0, theta=0.25, omega=None, gsflag='ON', reldelta='OFF', presmooth=0):
+    """NEWTON_SOLVER(meritval, maxiter, locdyn, linver, linmaxiter, maxmatvec, epsilon, delta,
+    theta, omega, gsflag, reldelta): Solfec-1.0's order and defaults (meritval 1e-8, maxiter
+    1000). moreau's semismooth Newton with GMRES takes meritval as its tolerance and maxiter
+    as its cap; the other settings are checked and kept, not used (presmooth: moreau's)."""
     fn = 'NEWTON_SOLVER'
-    args = dict(meritval=_pos(fn, 'meritval', meritval), maxiter=_int(fn, 'maxiter', maxiter), locdyn=locdyn,
-                linmaxiter=linmaxiter, maxmatvec=maxmatvec, epsilon=epsilon, delta=delta, omega=omega,
-                theta=theta, presmooth=presmooth)
+    mv, mi = _pos(fn, 'meritval', meritval), _posint(fn, 'maxiter', maxiter)
+    lm = _posint(fn, 'linmaxiter', linmaxiter)
+    args = dict(meritval=mv, maxiter=mi, locdyn=_onoff(fn, 'locdyn', locdyn),
+                linver=_choice(fn, 'linver', linver, ('GMRES', 'DIAG')), linmaxiter=lm,
+                maxmatvec=lm * mi if maxmatvec is None else _posint(fn, 'maxmatvec', maxmatvec),
+                epsilon=_pos(fn, 'epsilon', epsilon), delta=_nonneg(fn, 'delta', delta), theta=_theta(fn, theta),
+                omega=0.01 * mv if omega is None else _pos(fn, 'omega', omega), gsflag=_onoff(fn, 'gsflag', gsflag),
+                reldelta=_choice(fn, 'reldelta', reldelta, ('OFF', 'avgWii', 'minWii', 'maxWii')),
+                presmooth=_int(fn, 'presmooth', presmooth))
     return Solver('NEWTON_SOLVER', args)
 
 
-def PENALTY_SOLVER(*args, **kwargs):
-    """PENALTY_SOLVER(...): contacts as spring-dashpot forces (SURFACE_MATERIAL model
-    'SPRING_DASHPOT', spring, dashpot), joints by Gauss-Seidel. Solfec-1.0's variants take
-    no or a few arguments; they are accepted and stored."""
-    return Solver('PENALTY_SOLVER', dict(enumerate(args), **kwargs))
+def PENALTY_SOLVER(variant='IMPLICIT'):
+    """PENALTY_SOLVER(variant): contacts as spring-dashpot forces (SURFACE_MATERIAL model
+    'SPRING_DASHPOT', spring, dashpot), joints by Gauss-Seidel. variant 'IMPLICIT' (Solfec's
+    default) or 'EXPLICIT': moreau has one variant, Solfec's 'EXPLICIT' normal force
+    R_N = max(0, -k gap - c V_N) from the gap and velocity at the start of the step;
+    'IMPLICIT' is accepted and computed the same way (Solfec's implicit variant solves the
+    force with the mid-step gap, stable for stiffer springs: keep the step below
+    CRITICAL_STEP)."""
+    return Solver('PENALTY_SOLVER', dict(variant=_choice('PENALTY_SOLVER', 'variant', variant, ('IMPLICIT', 'EXPLICIT'))))
 
 
-def IMBALANCE_TOLERANCE(solfec, tolerance, updatefreq=10):
-    """IMBALANCE_TOLERANCE(solfec, tolerance, updatefreq=10): every updatefreq steps the load
-    imbalance (max over ranks of the owned bodies' cost over the mean) is measured, and
-    above tolerance (>= 1) METIS repartitions the bodies, which migrate. updatefreq = 0
-    turns load balancing off (bodies stay on rank id mod size). Defaults: 1.3, 10."""
+def IMBALANCE_TOLERANCE(solfec, tolerance, weightfactor=1.0, updatefreq=10):
+    """IMBALANCE_TOLERANCE(solfec, tolerance, weightfactor=1.0, updatefreq=10): Solfec-1.0's
+    order. Every updatefreq steps the load imbalance (max over ranks of the owned bodies'
+    cost over the mean) is measured, and above tolerance (>= 1) METIS repartitions the
+    bodies, which migrate. updatefreq = 0 turns load balancing off (bodies stay on rank id
+    mod size). weightfactor in [0, 1] (Solfec's weight of the local dynamics) is checked and
+    not used: a body's cost is 1 plus its constraints. Defaults: 1.3, 10."""
     _check_solfec('IMBALANCE_TOLERANCE', solfec)
+    if not _isnum(weightfactor) or not 0 <= weightfactor <= 1:
+        raise ValueError('IMBALANCE_TOLERANCE: weightfactor must be a number in [0, 1], got %r' % (weightfactor,))
     if not _isnum(tolerance) or not tolerance >= 1:
         raise ValueError('IMBALANCE_TOLERANCE: tolerance must be a number >= 1 (max load over mean load), got %r' % (tolerance,))
     if not isinstance(updatefreq, int) or isinstance(updatefreq, bool) or updatefreq < 0:
@@ -996,8 +1252,15 @@ def RUN(solfec, solver, duration):
             cb = a.get('callback')
             if a['failure'] == 'CALLBACK' and not callable(cb):
                 raise TypeError("%s: GAUSS_SEIDEL_SOLVER with failure='CALLBACK' needs a callable callback, got %r" % (fn, cb))
-            _m.solfec_solver(solfec._h, 'gauss_seidel', a['epsilon'], a['maxiter'], _FAILURE[a['failure']],
-                             cb if a['failure'] == 'CALLBACK' else None, a.get('data'))
+            if a['failure'] == 'CALLBACK':
+                def failed(_, cb=cb, sv=solver, d=a.get('data')):  # Solfec-1.0: callback(solver, data...)
+                    if d is None:
+                        return cb(sv)
+                    return cb(sv, *d) if isinstance(d, tuple) else cb(sv, d)
+                cb = failed
+            else:
+                cb = None
+            _m.solfec_solver(solfec._h, 'gauss_seidel', a['epsilon'], a['maxiter'], _FAILURE[a['failure']], cb, None)
         elif solver.kind == 'NEWTON_SOLVER':
             _m.solfec_solver(solfec._h, 'newton', a['meritval'], a['maxiter'], 0, None, None)
         else:  # contacts as spring-dashpot forces, joints by Gauss-Seidel
@@ -1091,14 +1354,72 @@ def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
     return c
 
 
-def FIX_POINT(body, point):
-    """FIX_POINT(body, point): the body's material point at the spatial point stays there."""
+def _no_strength(fn, strength):
+    """Solfec's strength: a joint deleted once its reaction passes it; moreau's joints never
+    break, so only an infinite strength (Solfec's default) is accepted."""
+    if strength is None or (_isnum(strength) and (_math.isinf(strength) or strength >= 1.7e308)):
+        return
+    raise ValueError('%s: strength %r is not supported in moreau: its joints never break (leave strength out)' % (fn, strength))
+
+
+def FIX_POINT(body, point, strength=None):
+    """FIX_POINT(body, point, strength): the body's material point at the spatial point
+    stays there; a finite strength (a joint that breaks) is refused."""
+    _no_strength('FIX_POINT', strength)
     return _joint('FIX_POINT', 1, 'FIXPNT', body, None, point, None)
 
 
-def FIX_DIRECTION(body, point, direction):
-    """FIX_DIRECTION(body, point, direction): the point does not move along direction."""
+def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
+    """FIX_DIRECTION(body, point, direction, body2, point2): the point does not move along
+    direction; Solfec's relative form (body2, point2) is refused."""
+    if body2 is not None or point2 is not None:
+        raise ValueError('FIX_DIRECTION: body2 and point2 (a direction fixed relative to a second body) are not supported in moreau; '
+                         'the direction is fixed in space')
     return _joint('FIX_DIRECTION', 2, 'FIXDIR', body, None, point, None, direction)
+
+
+def _series_slope(ts, t):
+    """The slope of the piecewise linear series at time t (left-hand: the segment that ends
+    at a breakpoint), zero outside its times."""
+    T, V = ts.times, ts.values
+    for k in range(1, len(T)):
+        if T[k - 1] < t <= T[k]:
+            return (V[k] - V[k - 1]) / (T[k] - T[k - 1])
+    return 0.0
+
+
+def _series_integral(ts, t):
+    """The integral of the series from its first time to t (the series constant outside)."""
+    T, V = ts.times, ts.values
+    if t <= T[0]:
+        return 0.0
+    acc = 0.0
+    for k in range(1, len(T)):
+        if t <= T[k]:
+            vt = V[k - 1] + (V[k] - V[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1])
+            return acc + 0.5 * (V[k - 1] + vt) * (t - T[k - 1])
+        acc += 0.5 * (V[k - 1] + V[k]) * (T[k] - T[k - 1])
+    return acc + V[-1] * (t - T[-1])
+
+
+def SET_DISPLACEMENT(body, point, direction, tms):
+    """SET_DISPLACEMENT(body, point, direction, tms): the displacement of the point along
+    direction follows the TIME_SERIES tms; as Solfec-1.0, a prescribed velocity, the series'
+    derivative (its slope over each segment)."""
+    fn = 'SET_DISPLACEMENT'
+    if not isinstance(tms, TimeSeries):
+        raise TypeError('%s: tms must be a TIME_SERIES, got %r' % (fn, tms))
+    return _joint(fn, 3, 'VELODIR', body, None, point, None, direction, lambda t, ts=tms: _series_slope(ts, t))
+
+
+def SET_ACCELERATION(body, point, direction, tms):
+    """SET_ACCELERATION(body, point, direction, tms): the acceleration of the point along
+    direction follows the TIME_SERIES tms; as Solfec-1.0, a prescribed velocity, the series'
+    integral from its first time."""
+    fn = 'SET_ACCELERATION'
+    if not isinstance(tms, TimeSeries):
+        raise TypeError('%s: tms must be a TIME_SERIES, got %r' % (fn, tms))
+    return _joint(fn, 3, 'VELODIR', body, None, point, None, direction, lambda t, ts=tms: _series_integral(ts, t))
 
 
 def SET_VELOCITY(body, point, direction, value):
@@ -1109,9 +1430,13 @@ def SET_VELOCITY(body, point, direction, value):
     return _joint('SET_VELOCITY', 3, 'VELODIR', body, None, point, None, direction, value)
 
 
-def PUT_RIGID_LINK(body1, body2, point1, point2):
-    """PUT_RIGID_LINK(body1, body2 or None, point1, point2): the distance between point1 of
-    body1 and point2 of body2 (a fixed point when body2 is None) stays constant."""
+def PUT_RIGID_LINK(body1, body2, point1, point2, strength=None):
+    """PUT_RIGID_LINK(body1, body2, point1, point2, strength): the distance between point1 of
+    body1 and point2 of body2 stays constant; either body may be None (its point is fixed in
+    space), as in Solfec-1.0; a finite strength (a link that breaks) is refused."""
+    _no_strength('PUT_RIGID_LINK', strength)
+    if body1 is None and body2 is not None:
+        body1, body2, point1, point2 = body2, None, point2, point1
     return _joint('PUT_RIGID_LINK', 4, 'RIGLNK', body1, body2, point1, point2)
 
 
@@ -1123,7 +1448,7 @@ class Spring:
         return '<SPRING %d>' % self.index
 
 
-def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, direction=None,
+def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, direction=None, update='FIXED',
                spring=None, dashpot=None, rest=None):
     """PUT_SPRING(body1, point1, body2 or None, point2, function, limits): a force along the
     line between point1 of body1 and point2 of body2 (a fixed point when body2 is None),
@@ -1132,8 +1457,15 @@ def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, directi
     stroke = length - rest length (rest=, by default the length when the run starts; with
     direction= the length is measured along it), velocity its rate; limits = (min, max): the spring
     acts only while min <= stroke <= max (limits=(-1e99, 0) pushes but never pulls);
-    direction: a fixed spatial direction of the force (stroke measured along it)."""
+    direction: a fixed spatial direction of the force (stroke measured along it); update
+    (Solfec-1.0) 'FIXED' keeps it fixed, the convected 'CONV1' and 'CONV2' are refused.
+    Solfec-1.0's order: (body1, point1, body2, point2, function, limits, direction, update);
+    spring, dashpot, rest are moreau's keywords."""
     fn = 'PUT_SPRING'
+    update = _choice(fn, 'update', update, ('FIXED', 'CONV1', 'CONV2'))
+    if update != 'FIXED' and direction is not None:
+        raise ValueError("%s: update=%r (a direction convected with a body) is not supported in moreau: "
+                         "the direction is fixed in space (update='FIXED')" % (fn, update))
     _check_body(fn, body1)
     if body2 is not None:
         _check_body(fn, body2)
@@ -1212,13 +1544,25 @@ def SCHEME_PARAMETERS(solfec, scheme, **params):
 # ---------------------------------------------------------------- post-processing
 
 
-def ENERGY(solfec, body=None):
-    """ENERGY(solfec[, body]) -> (kinetic, internal, external, contact, friction). Collective."""
+def ENERGY(solfec, object=None, body=None):
+    """ENERGY(solfec[, object]) -> (kinetic, internal, external, contact, friction); object
+    (Solfec-1.0's keyword; body= is moreau's older one): the SOLFEC object or None (all
+    bodies), a BODY, or a list of bodies (summed). Collective."""
     fn = 'ENERGY'
     _check_solfec(fn, solfec)
     if body is not None:
-        _check_body(fn, body)
-    return _m.solfec_energy(solfec._h, -1 if body is None else body._id)
+        if object is not None:
+            raise TypeError('%s: give object or body, not both' % fn)
+        object = body
+    if object is None or object is solfec:
+        return _m.solfec_energy(solfec._h, -1)
+    if isinstance(object, list):
+        tot = [0.0] * 5
+        for b in object:
+            for k, e in enumerate(_m.solfec_energy(solfec._h, _check_body(fn, b)._id)):
+                tot[k] += e
+        return tuple(tot)
+    return _m.solfec_energy(solfec._h, _check_body(fn, object)._id)
 
 
 _SOLFEC_ITEMS = ('TIME', 'STEP', 'KINETIC', 'INTERNAL', 'EXTERNAL', 'CONTACT', 'FRICTION',
@@ -1275,11 +1619,14 @@ def BYLABEL(solfec, kind, label):
     _check_solfec(fn, solfec)
     if kind == 'BODY':
         return solfec._labels.get(label)
-    if kind == 'MATBULK':
-        return next((m for m in solfec.materials if m.label == label), None)
-    if kind == 'MATSURF':
-        return next((m for m in solfec.surface_materials if m.label == label), None)
-    raise ValueError("%s: kind must be 'BODY', 'MATBULK' or 'MATSURF', got %r" % (fn, kind))
+    if kind in ('BULK_MATERIAL', 'MATBULK'):
+        return next((m for m in reversed(solfec.materials) if m.label == label), None)
+    if kind in ('SURFACE_MATERIAL', 'MATSURF'):
+        return next((m for m in reversed(solfec.surface_materials) if m.label == label), None)
+    if kind == 'FIELD':
+        return None  # moreau has no FIELD objects
+    raise ValueError("%s: kind must be 'BODY', 'BULK_MATERIAL', 'SURFACE_MATERIAL' or 'FIELD' "
+                     "(or the older 'MATBULK', 'MATSURF'), got %r" % (fn, kind))
 
 
 def RANK():
@@ -1292,6 +1639,174 @@ def NCPU(solfec=None):
     return _SIZE
 
 
-def HERE(solfec, body):
-    """HERE(solfec, body) -> whether this rank owns the body (its conf and velo are known)."""
-    return _check_body('HERE', body)._own
+def HERE(solfec, object):
+    """HERE(solfec, object) -> whether this rank owns the BODY (its conf and velo are known),
+    or, for a constraint (FIX_POINT, ..., PUT_SPRING), one of its bodies."""
+    if isinstance(object, (Constraint, Spring)):
+        return any(b is not None and b._own for b in object.bodies)
+    return _check_body('HERE', object)._own
+
+
+# ---------------------------------------------------------------- more of Solfec-1.0's functions
+
+def _notice(fn, text):
+    """A one-line notice on rank 0, once per function: a command accepted with no effect."""
+    if fn not in _NOTICED:
+        _NOTICED.add(fn)
+        if _RANK == 0:
+            print('moreau: %s: %s' % (fn, text), flush=True)
+
+
+_NOTICED = set()
+_WARNINGS = ['ON']
+_TIMERS = ('TIMINT', 'CONUPD', 'CONDET', 'LOCDYN', 'CONSOL', 'PARBAL')
+
+
+def WARNINGS(state):
+    """WARNINGS(state): 'ON' or 'OFF', checked and kept; moreau's warnings are always printed
+    (they name a step above a critical one, or a setting moreau does not use)."""
+    _WARNINGS[0] = _choice('WARNINGS', 'state', state, ('ON', 'OFF'))
+
+
+def TIMING(solfec, kind):
+    """TIMING(solfec, kind) -> None: Solfec-1.0 returns a phase's time per step in 'READ' mode and
+    None in 'WRITE' mode; moreau keeps no such per-phase series (its summary prints the times
+    per phase, and HISTORY(solfec, 'WALLTIME') gives the wall time per step)."""
+    _check_solfec('TIMING', solfec)
+    _choice('TIMING', 'kind', kind, _TIMERS)
+    return None
+
+
+def DISPLAY_POINT(body, point, label=None):
+    """DISPLAY_POINT(body, point, label): Solfec-1.0's viewer marker; checked and ignored
+    (moreau has no viewer: use HISTORY at the point, or ParaView)."""
+    fn = 'DISPLAY_POINT'
+    _check_body(fn, body)
+    _vec(fn, 'point', point)
+    if label is not None and not isinstance(label, str):
+        raise TypeError('%s: label must be a string, got %r' % (fn, label))
+
+
+def CONTACT_SPARSIFY(solfec, threshold=0.01, minarea=0.0, mindist=None):
+    """CONTACT_SPARSIFY(solfec, threshold, minarea, mindist): checked and not used: moreau
+    keeps every contact point its narrow phase finds (as Solfec with threshold 0, minarea 0);
+    a notice says so when the call asks for filtering."""
+    fn = 'CONTACT_SPARSIFY'
+    _check_solfec(fn, solfec)
+    t = _num(fn, 'threshold', threshold)
+    if not 0 <= t <= 1:
+        raise ValueError('%s: threshold must be in [0, 1], got %r' % (fn, threshold))
+    a = _nonneg(fn, 'minarea', minarea)
+    if mindist is not None:
+        _nonneg(fn, 'mindist', mindist)
+    if t > 0 or a > 0:
+        _notice(fn, 'contact points are not sparsified in moreau (every point the narrow phase finds is kept)')
+
+
+def UNPHYSICAL_PENETRATION(solfec, depth):
+    """UNPHYSICAL_PENETRATION(solfec, depth): checked and not enforced (Solfec-1.0 stops the run
+    when a penetration exceeds depth); a notice says so."""
+    fn = 'UNPHYSICAL_PENETRATION'
+    _check_solfec(fn, solfec)
+    _pos(fn, 'depth', depth)
+    _notice(fn, 'the penetration bound is not enforced in moreau (the run does not stop on deep penetration)')
+
+
+def EXTENTS(solfec, extents):
+    """EXTENTS(solfec, extents): checked and not enforced (Solfec-1.0 deletes bodies that leave
+    the box; moreau keeps them); a notice says so."""
+    fn = 'EXTENTS'
+    _check_solfec(fn, solfec)
+    e = _vec(fn, 'extents', extents, 6)
+    if not all(e[k] < e[k + 3] for k in range(3)):
+        raise ValueError('%s: extents must be (xmin, ymin, zmin, xmax, ymax, zmax) with min < max, got %r' % (fn, extents))
+    _notice(fn, 'bodies leaving the extents are not deleted in moreau')
+
+
+def BARRIER():
+    """BARRIER(): every rank meets here (collective)."""
+    _m.sync()
+
+
+def REGISTER_CALLBACK(callback, data=None):
+    """REGISTER_CALLBACK(callback, data): accepted; moreau passes callables by reference on
+    every rank, so there is nothing to register."""
+    if not callable(callback):
+        raise TypeError('REGISTER_CALLBACK: callback must be callable, got %r' % (callback,))
+
+
+def SUBDIR():
+    """SUBDIR() -> None: moreau has no -s option (use -mb_output_dir)."""
+    return None
+
+
+def NON_SOLFEC_ARGV():
+    """NON_SOLFEC_ARGV() -> the deck's arguments (those after the deck on the command line), or
+    None without any."""
+    import sys
+    return list(sys.argv[1:]) or None
+
+
+# Solfec-1.0 functions moreau does not have: each raises, naming the reason or what to use.
+_UNSUPPORTED = {
+    'ELLIP': 'moreau has no ellipsoid shape; approximate it by a HULL of points on its surface (or a SPHERE)',
+    'ELLIP_MESH': 'moreau has no ellipsoid mesher; build the MESH yourself',
+    'SPLIT': 'shapes cannot be split by a plane; build the two parts (CONVEX, HULL, MESH) yourself',
+    'MESH_SPLIT': 'meshes cannot be split; build the parts as separate MESH objects',
+    'RT_SPLIT': 'bodies cannot be split during a run',
+    'BEND': 'meshes cannot be bent; give the bent nodes to MESH',
+    'ROUGH_HEX': 'no background meshes: a FINITE_ELEMENT body\'s shape is its MESH (or HEX)',
+    'TETRAHEDRALIZE': 'no tetrahedral mesher (Tetgen); give the tetrahedra to MESH',
+    'OVERLAPPING': 'no shape-overlap query; filter the shapes in Python (e.g. by MASS_CENTER)',
+    'CONTACT_EXCLUDE_BODIES': 'contact detection cannot leave out a pair of bodies: every pair in touch makes contacts',
+    'CONTACT_EXCLUDE_SURFACES': 'contact detection cannot leave out a pair of surfaces: every pair in touch makes contacts',
+    'DELETE': 'bodies and constraints cannot be removed',
+    'MATERIAL': 'one bulk material per body: the one given to BODY',
+    'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
+    'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',
+    'SIMPLIFIED_CRACK': 'bodies do not crack',
+    'FRACTURE_EXPORT_YAFFEMS': 'no fracture analysis',
+    'INITIALIZE_STATE': 'a run cannot start from another run\'s results',
+    'RIGID_TO_FEM': 'a run cannot start from another run\'s results',
+    'LOCDYN_DUMP': 'no local dynamics dump (PETSc\'s -log_view and -mb_solver_view describe the solver)',
+    'MBFCP_EXPORT': 'no MBFCP export (moreau-fclib writes FCLIB problems)',
+    'BODY_MM_EXPORT': 'no MatrixMarket export of body matrices',
+    'MODAL_ANALYSIS': 'no modal analysis (the modal and reduced-order forms are not implemented)',
+    'COROTATED_DISPLACEMENTS': 'no reduced-order bases',
+    'RIGID_DISPLACEMENTS': 'no reduced-order bases',
+    'REGISTER_BASE': 'no reduced-order bases',
+    'RENDER': 'no viewer: open OUTDIR/<deck>.xmf in ParaView',
+    'XDMF_EXPORT': 'moreau writes OUTDIR/<deck>.xmf during the run: open it in ParaView',
+    'SOLFEC_EXPORT': 'no Solfec-format export: the results are OUTDIR/<deck>.h5 and .xmf',
+    'TEST_SOLVER': 'use NEWTON_SOLVER or GAUSS_SEIDEL_SOLVER',
+    'SICONOS_SOLVER': 'use GAUSS_SEIDEL_SOLVER (Siconos is not linked)',
+    'HYBRID_SOLVER': 'no PARMEC coupling',
+    'EXPLICIT_SOLVER': 'use PENALTY_SOLVER (spring-dashpot contacts, explicit)',
+    # READ mode's post-processing (until moreau reads its results back)
+    'SEEK': 'no READ mode: a run computes and post-processes at once (HISTORY reads the results)',
+    'FORWARD': 'no READ mode: a run computes and post-processes at once (HISTORY reads the results)',
+    'BACKWARD': 'no READ mode: a run computes and post-processes at once (HISTORY reads the results)',
+    'DISPLACEMENT': 'use HISTORY(solfec, (body, point, \'DX\'), ...) or the body\'s conf',
+    'VELOCITY': 'use HISTORY(solfec, (body, point, \'VX\'), ...) or the body\'s velo',
+    'STRESS': 'use HISTORY(solfec, (body, point, \'SX\'), ...)',
+}
+
+
+def _unsupported(name, why):
+    def fn(*args, **kwargs):
+        raise NotImplementedError('%s: not supported in moreau: %s' % (name, why))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = '%s: not supported in moreau: %s' % (name, why)
+    return fn
+
+
+__all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
+            'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
+            'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV']
+# a name defined elsewhere in this module (e.g. by READ mode) keeps its definition
+for _name, _why in _UNSUPPORTED.items():
+    if _name not in globals():
+        globals()[_name] = _unsupported(_name, _why)
+    if _name not in __all__:
+        __all__.append(_name)
+del _name, _why

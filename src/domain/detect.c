@@ -433,7 +433,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       /* Solfec's restitution: Ū_N = U_N + e·min(0, V_N), V at the start of the step */
       PetscCall(MbConVelocity(c, b, PETSC_TRUE, c->V));
       c->law.bias[2] = mat->restitution * PetscMin(0.0, c->V[2]);
-      PetscCall(MbContactModelForce(d->contact, mat, c));
+      PetscCall(MbContactModelForce(d->contact, mat, c, b));
     }
   }
   PetscCall(PetscFree(oi.k));

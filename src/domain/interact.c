@@ -12,7 +12,9 @@ PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain d, PetscInt s1, PetscInt s2, 
   PetscCheck(friction >= 0 && PetscIsNormalReal(friction + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): friction must be >= 0, got %g", s1, s2, (double)friction);
   PetscCheck(cohesion >= 0 && PetscIsNormalReal(cohesion + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): cohesion must be >= 0, got %g", s1, s2, (double)cohesion);
   PetscCheck(restitution >= 0 && restitution <= 1, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): restitution must be in [0, 1], got %g", s1, s2, (double)restitution);
-  PetscCheck(spring >= 0 && dashpot >= 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): spring and dashpot must be >= 0, got %g and %g", s1, s2, (double)spring, (double)dashpot);
+  PetscCheck(spring >= 0 && PetscIsNormalReal(spring + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): spring must be >= 0, got %g", s1, s2, (double)spring);
+  /* dashpot < 0: critical damping, as in Solfec-1.0 (constraint/model/penalty.c) */
+  PetscCheck(!PetscIsInfOrNanReal(dashpot), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): dashpot must be finite, got %g", s1, s2, (double)dashpot);
   PetscCall(PetscRealloc(sizeof(MbSurfMat) * (d->nmat + 1), &d->mat));
   m              = &d->mat[d->nmat++];
   m->surf[0]     = s1 < 0 ? -1 : s1;

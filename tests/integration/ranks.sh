@@ -172,6 +172,6 @@ HEAD="s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
 s.verbose = 'OFF'"
 printf '%s\nIMBALANCE_TOLERANCE(s, 0.5)\n' "$HEAD" >"$TMP/imb1.py"
 expect_error "IMBALANCE_TOLERANCE below 1 (deck file and line)" "imb1.py.*line 3|line 3.*imb1.py|IMBALANCE_TOLERANCE: tolerance must be a number >= 1 \(max load over mean load\), got 0.5" "$MOREAU" "$TMP/imb1.py"
-printf '%s\nIMBALANCE_TOLERANCE(s, 1.2, -3)\n' "$HEAD" >"$TMP/imb2.py"
+printf '%s\nIMBALANCE_TOLERANCE(s, 1.2, 1.0, -3)\n' "$HEAD" >"$TMP/imb2.py"
 expect_error "IMBALANCE_TOLERANCE with a negative updatefreq" "updatefreq must be an integer >= 0 \(steps\), got -3" "$MOREAU" "$TMP/imb2.py"
 expect_error "-mb_imbalance_tolerance 0.9" "imbalance tolerance must be >= 1 \(max load over mean load\), got 0.9" "$MOREAU" -mb_imbalance_tolerance 0.9 "$TMP/imb1.py"

@@ -11,8 +11,9 @@ typedef struct {
   PetscErrorCode (*view)(MbContactModel, PetscViewer);                  /* optional */
   PetscErrorCode (*destroy)(MbContactModel);                            /* free data */
   /* contacts as forces: c->R (local frame, on the master) from the material, c->gap and
-     c->V; NULL: contacts are rows of W for the constraint solver */
-  PetscErrorCode (*force)(MbContactModel, const MbSurfMat *, MbCon *);
+     c->V, with the bodies b (master, slave) at the start of the step; NULL: contacts are
+     rows of W for the constraint solver */
+  PetscErrorCode (*force)(MbContactModel, const MbSurfMat *, MbCon *, MbBody[2]);
 } MbContactModelOps;
 
 struct _p_MbContactModel {
@@ -27,7 +28,8 @@ PETSC_INTERN PetscErrorCode MbContactModelCreate_Penalty(MbContactModel);
 PETSC_INTERN PetscErrorCode MbContactModelRegisterAll(void);
 PETSC_INTERN PetscErrorCode MbContactModelFinalizePackage(void);
 
-/* The force of contact c (material mat) into c->R when the model makes forces. */
-static inline PetscErrorCode MbContactModelForce(MbContactModel m, const MbSurfMat *mat, MbCon *c) { return m->ops.force ? m->ops.force(m, mat, c) : PETSC_SUCCESS; }
+/* The force of contact c (material mat, bodies b: master, slave) into c->R when the model
+   makes forces. */
+static inline PetscErrorCode MbContactModelForce(MbContactModel m, const MbSurfMat *mat, MbCon *c, MbBody b[2]) { return m->ops.force ? m->ops.force(m, mat, c, b) : PETSC_SUCCESS; }
 
 #endif

@@ -5,22 +5,51 @@
    so the force is explicit and the step is bounded by 2√(m/k) (MbDomainCriticalStep counts
    every SPRING_DASHPOT material). k, c
    and μ are the surface material's (SURFACE_MATERIAL model 'SPRING_DASHPOT'); δ is the
-   model's own parameter. Joints are still rows for the constraint solver. */
+   model's own parameter. A dashpot c < 0 asks for critical damping, as in Solfec-1.0:
+   c = 2√(k m), m = 1/(n·A⁻¹n) the effective mass of the two bodies along the normal at the
+   contact point (Solfec writes it 2√(h k / W_NN) with W_NN = h n·A⁻¹n: the same). Joints
+   are still rows for the constraint solver. */
 #include "modelimpl.h"
 
 typedef struct {
   PetscReal delta; /* sliding speed below which friction is regularized */
 } Penalty;
 
-static PetscErrorCode PenaltyForce(MbContactModel m, const MbSurfMat *mat, MbCon *c)
+/* w = n·A⁻¹n summed over the movable bodies of contact c: the inverse of the effective mass
+   along the normal (the normal row of H is the third: base's third column is n). */
+static PetscErrorCode NormalInverseMass(const MbCon *c, MbBody b[2], PetscReal *w)
 {
-  const Penalty *p = (const Penalty *)m->data;
-  PetscReal      vt;
+  PetscFunctionBegin;
+  *w = 0;
+  for (int k = 0; k < 2; k++) {
+    PetscInt   nq, nu;
+    PetscReal *H, *y;
+    if (!b[k] || !MbBodyIsMovable(b[k])) continue;
+    PetscCall(MbBodyGetSizes(b[k], &nq, &nu));
+    PetscCall(PetscMalloc2(3 * nu, &H, nu, &y));
+    PetscCall(MbBodyOperatorH(b[k], c->X[k], c->base, H));
+    PetscCall(MbBodyInverseInertia(b[k], H + 2 * nu, y));
+    for (PetscInt i = 0; i < nu; i++) *w += H[2 * nu + i] * y[i];
+    PetscCall(PetscFree2(H, y));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PenaltyForce(MbContactModel m, const MbSurfMat *mat, MbCon *c, MbBody b[2])
+{
+  const Penalty *p   = (const Penalty *)m->data;
+  PetscReal      eta = mat->dashpot, vt;
   PetscFunctionBegin;
   PetscCheck(mat->spring > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "PENALTY_SOLVER: contact between surfaces %" PetscInt_FMT " and %" PetscInt_FMT " (bodies %" PetscInt_FMT " and %" PetscInt_FMT ") has no spring: give SURFACE_MATERIAL(model='SPRING_DASHPOT', spring=k > 0, dashpot=...)", c->surf[0],
              c->surf[1], c->body[0], c->body[1]);
-  c->R[2] = PetscMax(0.0, -mat->spring * c->gap - mat->dashpot * c->V[2]);
+  if (eta < 0) { /* critical damping */
+    PetscReal w;
+    PetscCall(NormalInverseMass(c, b, &w));
+    PetscCheck(w > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PENALTY_SOLVER: contact between bodies %" PetscInt_FMT " and %" PetscInt_FMT " has no inertia along its normal (n·A⁻¹n = %g): no critical damping", c->body[0], c->body[1], (double)w);
+    eta = 2 * PetscSqrtReal(mat->spring / w);
+  }
+  c->R[2] = PetscMax(0.0, -mat->spring * c->gap - eta * c->V[2]);
   vt      = PetscSqrtReal(c->V[0] * c->V[0] + c->V[1] * c->V[1] + p->delta * p->delta);
   c->R[0] = -mat->friction * c->R[2] * c->V[0] / vt;
   c->R[1] = -mat->friction * c->R[2] * c->V[1] / vt;
