@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -689,6 +691,26 @@ static PetscErrorCode CheckRoom(MbOutput out, const char *path, double need, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An existing file of that name that another process holds open through HDF5 (which takes
+   an flock on the files it opens, exclusive for writing, shared for reading; h5py and
+   HDFView do) is not written over: truncated under the other process, it ended unreadable
+   once that process wrote or closed it. Decided on rank 0 for all. Collective. */
+static PetscErrorCode CheckNotHeld(MbOutput out, const char *what)
+{
+  int held = 0;
+  PetscFunctionBegin;
+  if (out->rank == 0) {
+    int fd = open(out->h5, O_RDWR);
+    if (fd >= 0) {
+      if (flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) held = 1;
+      close(fd); /* and the lock with it */
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&held, 1, MPI_INT, 0, out->comm));
+  PetscCheck(!held, out->comm, PETSC_ERR_FILE_WRITE, "%s: another process has it open (it holds HDF5's lock on the file): close it there, or choose another output directory", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------- the monitor */
 
 /* Registered with interval 0 (called after every step and at the start of each run); it
@@ -836,6 +858,7 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
     char what[PETSC_MAX_PATH_LEN + 16];
     PetscCall(PetscSNPrintf(what, sizeof(what), "cannot write %s", out->h5));
     PetscCall(CheckRoom(out, dir, 256 * 1024.0, what)); /* the file's first metadata and frame */
+    PetscCall(CheckNotHeld(out, what));
   }
   { /* a directory where a file must go: moreau's one line, not HDF5's stack of messages */
     struct stat st;

@@ -216,3 +216,21 @@ RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.01)
 PY
 out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -mb_quiet "$TMP/sysexit.py" 2>&1); rc=$?
 check "sys.exit(3) on rank 1 of 2: the job ends non-zero and says so" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "moreau: the deck called sys.exit(3) on rank 1, not on every rank" <<<"$0"' "$out"
+
+# --- a second process holding the .h5 open (h5py, ParaView): the file is not truncated under
+# it (it ended unreadable once that process wrote or closed it); a clear refusal instead
+cat >"$TMP/held.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-held')
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), BULK_MATERIAL(s))
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.005)
+PY
+timeout 120 "$MOREAU" -mb_quiet "$TMP/held.py" >/dev/null 2>&1
+for mode in a r; do
+  "$PY" -c 'import sys, time, h5py; f = h5py.File(sys.argv[1], sys.argv[2]); print("held", flush=True); time.sleep(30)' "$TMP/out-held/held.h5" $mode >"$TMP/holder.out" 2>&1 &
+  holder=$!
+  for i in $(seq 50); do grep -q held "$TMP/holder.out" && break; sleep 0.1; done
+  out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -mb_quiet "$TMP/held.py" 2>&1); rc=$?
+  kill $holder 2>/dev/null; wait $holder 2>/dev/null
+  check "the .h5 held open by another process (h5py, mode '$mode'), 2 ranks: refused with the reason" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "cannot write .*held.h5: another process has it open" <<<"$0"' "$out"
+done
+check "... and the file it held is intact" "$PY" -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r"); sys.exit(0 if len(f["frames"]) == 6 else 1)' "$TMP/out-held/held.h5"
