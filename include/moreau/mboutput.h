@@ -15,6 +15,9 @@ typedef struct _p_MbOutput *MbOutput;
 PETSC_EXTERN PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[], PetscReal interval, MbOutput *out);
 /** Change the frame interval (> 0, or 0 for every step). */
 PETSC_EXTERN PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval);
+/* Before a run of this duration: a one-time notice when it would write more than 10⁴ frames
+   (a frame costs a few ms; README, Long runs). Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputNoticeRun(MbOutput out, PetscReal duration);
 /** Write the /history records not yet written, rewrite the XDMF index, flush. Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputFlush(MbOutput out);
 /** Paths of the two files (borrowed). */

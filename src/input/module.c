@@ -841,7 +841,8 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
   CollectiveError = PETSC_FALSE;
   ErrMsg[0]       = 0;
   (void)PetscPushErrorHandler(RecordError, NULL);
-  e = MbDomainRun(s->dom, duration);
+  e = s->out ? MbOutputNoticeRun(s->out, duration) : PETSC_SUCCESS;
+  if (!e) e = MbDomainRun(s->dom, duration);
   if (!e && s->out) e = MbOutputFlush(s->out);
   (void)PetscPopErrorHandler();
   if (e) {

@@ -912,6 +912,22 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbOutputNoticeRun(MbOutput out, PetscReal duration)
+{
+  PetscReal h = 0, every, frames;
+  PetscFunctionBegin;
+  if (out->noticed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbDomainGetStep(out->dom, &h));
+  every  = PetscMax(out->interval, h);
+  frames = every > 0 ? duration / every : 0;
+  if (frames > 1e4) {
+    out->noticed = PETSC_TRUE;
+    PetscCall(PetscPrintf(out->comm, "moreau: this RUN writes about %.3g frames to %s (%s); each costs a few ms and its share of the file: OUTPUT(solfec, interval) writes fewer (README, Long runs)\n", (double)frames, out->h5,
+                          out->interval > 0 ? "its OUTPUT interval" : "every step: no OUTPUT interval"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval)
 {
   PetscReal now = 0, h = 0;

@@ -78,6 +78,7 @@ struct _p_MbOutput {
   hid_t       dxpl;                     /* collective transfer property list */
   hid_t       label_type;               /* fixed-length string type of /bodies/label */
   PetscReal   interval;                 /* simulated time between frames (0: every step) */
+  PetscBool   noticed;                  /* the many-frames notice was printed */
   PetscReal   next;                     /* time the next frame is due */
   PetscInt    last_step;                /* domain step count at the last frame, -1 before */
   PetscInt    nframe, fcap;             /* frames written, allocated */

@@ -234,3 +234,15 @@ for mode in a r; do
   check "the .h5 held open by another process (h5py, mode '$mode'), 2 ranks: refused with the reason" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "cannot write .*held.h5: another process has it open" <<<"$0"' "$out"
 done
 check "... and the file it held is intact" "$PY" -c 'import sys, h5py; f = h5py.File(sys.argv[1], "r"); sys.exit(0 if len(f["frames"]) == 6 else 1)' "$TMP/out-held/held.h5"
+
+# --- a run that would write more than 10^4 frames (no OUTPUT: every step) says so once, before
+# it starts (issue 20: output was most of such runs); a CALLBACK stops it after a step
+cat >"$TMP/manyframes.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-5, '$TMP/out-manyframes')
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), BULK_MATERIAL(s))
+CALLBACK(s, 1e-5, (), lambda: 0)
+RUN(s, None, 1.0)
+RUN(s, None, 1.0)
+PY
+out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -mb_quiet "$TMP/manyframes.py" 2>&1)
+check "a RUN of about 10^5 frames prints one notice suggesting OUTPUT" bash -c '[ "$(grep -c "this RUN writes about 1e+05 frames to .*manyframes.h5 (every step: no OUTPUT interval)" <<<"$0")" = 1 ]' "$out"
