@@ -125,7 +125,7 @@ PetscErrorCode MbFemDelassus(MbBody b, PetscInt n, const MbBodyPoint pt[], Petsc
 {
   Fem           *m  = (Fem *)b->data;
   const PetscInt ld = 3 * n, nu = b->nu;
-  PetscInt      *nc, *col;
+  PetscInt      *nc, *col, nd;
   PetscReal     *H;
   PetscFunctionBegin;
   PetscCall(Scratch(b));
@@ -161,7 +161,7 @@ PetscErrorCode MbFemDelassus(MbBody b, PetscInt n, const MbBodyPoint pt[], Petsc
       }
       for (PetscInt k = 0; k < nl; k++) m->wpos[cl[k]] = -1;
     }
-  } else if (Distinct(m, n, nc, col, NULL) < 3 * n && Distinct(m, n, nc, col, NULL) <= FEM_W_MAXDOF) {
+  } else if ((nd = Distinct(m, n, nc, col, NULL)) < 3 * n && nd <= FEM_W_MAXDOF) {
     PetscCall(ThroughDofs(b, n, nc, col, H, h, W));
   } else { /* A⁻¹H_lᵀ by batches of right-hand sides */
     const PetscInt nb = PetscMin(FEM_W_BATCH / 3, n);

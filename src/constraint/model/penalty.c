@@ -22,15 +22,15 @@ static PetscErrorCode NormalInverseMass(const MbCon *c, MbBody b[2], PetscReal *
   PetscFunctionBegin;
   *w = 0;
   for (int k = 0; k < 2; k++) {
-    PetscInt   nq, nu;
-    PetscReal *H, *y;
+    PetscInt  nq, nu;
+    PetscReal Hs[3 * 12], ys[12], *H = Hs, *y = ys; /* rigid and pseudo-rigid bodies: on the stack (this runs per contact and step) */
     if (!b[k] || !MbBodyIsMovable(b[k])) continue;
     PetscCall(MbBodyGetSizes(b[k], &nq, &nu));
-    PetscCall(PetscMalloc2(3 * nu, &H, nu, &y));
+    if (nu > 12) PetscCall(PetscMalloc2(3 * nu, &H, nu, &y));
     PetscCall(MbBodyOperatorH(b[k], c->X[k], c->base, H));
     PetscCall(MbBodyInverseInertia(b[k], H + 2 * nu, y));
     for (PetscInt i = 0; i < nu; i++) *w += H[2 * nu + i] * y[i];
-    PetscCall(PetscFree2(H, y));
+    if (H != Hs) PetscCall(PetscFree2(H, y));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
