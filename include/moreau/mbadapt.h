@@ -89,6 +89,9 @@ PETSC_EXTERN PetscErrorCode MbAdaptGetIndicators(MbAdapt adapt, PetscReal *curva
 PETSC_EXTERN PetscErrorCode MbAdaptGetStats(MbAdapt adapt, PetscInt *rejections, PetscInt *discarded);
 /** Print the type and its parameters. Collective. */
 PETSC_EXTERN PetscErrorCode MbAdaptView(MbAdapt adapt, PetscViewer viewer);
+/** The controller's whole state as bytes (to PetscFree), for a checkpoint; and back. */
+PETSC_EXTERN PetscErrorCode MbAdaptGetState(MbAdapt adapt, size_t *n, char **bytes);
+PETSC_EXTERN PetscErrorCode MbAdaptSetState(MbAdapt adapt, size_t n, const char bytes[]);
 /** The curvature of eq. (5) of seed 004 from the three dot products. */
 PETSC_EXTERN PetscReal MbAdaptCurvature(PetscReal vv, PetscReal aa, PetscReal va);
 

@@ -175,4 +175,50 @@ PETSC_EXTERN PetscErrorCode MbDomainAddLoadCallback(MbDomain dom, PetscInt id, P
 /** Print the end-of-run summary (steps, wall time, time per phase) on rank 0. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainSummary(MbDomain dom);
 
+/** What a stopped run continues from (checkpoint.c; MbOutput writes it to
+    DIR/<name>.chk.h5, doc/output.md "Restart data"). Per rank: the records of the bodies
+    and constraints it owns; global (the same on every rank): the rest. Read back on a
+    restart, every rank holds every record and keeps its own. */
+typedef struct {
+  PetscInt   nbody; /* body records */
+  PetscInt  *id;    /* their body ids */
+  PetscInt  *len;   /* length of each record in x */
+  PetscInt   nx;    /* length of x */
+  PetscReal *x;     /* the records, body after body (checkpoint.c, BodyRecord) */
+  PetscInt   ncon;  /* constraint records (the warm starts of the next step) */
+  size_t     consize;
+  void      *con;      /* ncon records of consize bytes */
+  PetscReal  acc[4];   /* this rank's energy accumulators (contact, friction, spring work, potential) */
+  PetscInt   nranks;   /* ranks that wrote it (read back: racc has 4 nranks entries) */
+  PetscReal *racc;     /* read back: every writing rank's acc */
+  PetscInt   nglob;    /* the global part (checkpoint.c, GlobalRecord) */
+  PetscReal *glob;     /* */
+  size_t     nadapt;   /* the step-size controller's state, bytes (0: none) */
+  char      *adapt;    /* */
+  PetscInt   run;      /* the RUN call it was taken in (0, 1, ...) */
+  PetscBool  run_done; /* at that RUN's end */
+  PetscReal  run_end;  /* that RUN's end time */
+  PetscReal  t;        /* time and steps taken */
+  PetscInt   nsteps;
+} MbCheckpoint;
+
+/** Ask for checkpoints every `steps` steps, every `dt` of simulated time, every `wall`
+    seconds of wall-clock time (0: not by that measure), and at the end of each RUN.
+    Collective: the same values on every rank. */
+PETSC_EXTERN PetscErrorCode MbDomainSetCheckpointInterval(MbDomain dom, PetscInt steps, PetscReal dt, PetscReal wall);
+/** The function that writes a checkpoint (MbOutput sets it); called collectively at a state
+    the run can continue from. */
+PETSC_EXTERN PetscErrorCode MbDomainSetCheckpointer(MbDomain dom, PetscErrorCode (*fn)(MbDomain, void *), void *ctx);
+/** This rank's part of a checkpoint of the current state. Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainCheckpointGet(MbDomain dom, MbCheckpoint *c);
+/** Free what a checkpoint holds. */
+PETSC_EXTERN PetscErrorCode MbDomainCheckpointFree(MbCheckpoint *c);
+/** Continue from checkpoint c (taken over: freed by the domain): RUN calls before c->run do
+    nothing, RUN call c->run restores the state and runs on to its end. */
+PETSC_EXTERN PetscErrorCode MbDomainSetResume(MbDomain dom, MbCheckpoint *c);
+/** The history records of a restarted run, read back from its file. */
+PETSC_EXTERN PetscErrorCode MbDomainSetHistory(MbDomain dom, PetscInt n, const MbHistory h[]);
+/** The signal that stopped the last run after a checkpoint (0: none). */
+PETSC_EXTERN PetscErrorCode MbDomainGetInterrupted(MbDomain dom, int *sig);
+
 #endif

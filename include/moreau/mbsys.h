@@ -29,4 +29,20 @@ PETSC_EXTERN PetscErrorCode MbRegistryNames(PetscFunctionList list, char buf[], 
     there is none. */
 PETSC_EXTERN PetscErrorCode MbRegistryFind(MPI_Comm comm, PetscFunctionList list, const char what[], const char whats[], const char type[], void (**create)(void));
 
+/** Catch SIGTERM, SIGUSR1 and SIGINT (unless -mb_signals 0): a run then finishes its step,
+    writes a checkpoint and stops (src/core/signal.c). Idempotent; MbDomainRun calls it. */
+PETSC_EXTERN PetscErrorCode MbSignalInstall(void);
+/** Give those signals their previous handlers back (MbDomainRun calls it at its end). */
+PETSC_EXTERN PetscErrorCode MbSignalRestore(void);
+/** The signal received and not yet acted on, 0 for none. */
+PETSC_EXTERN int MbSignalPending(void);
+/** Forget the pending signal. */
+PETSC_EXTERN void MbSignalClear(void);
+/** "SIGTERM", "SIGUSR1", "SIGINT" or "a signal". */
+PETSC_EXTERN const char *MbSignalName(int sig);
+
+/* Exit status of a run a signal stopped after writing its checkpoint (EX_TEMPFAIL of
+   sysexits.h: "try again": continue it with -mb_restart). */
+#define MB_EXIT_INTERRUPTED 75
+
 #endif

@@ -23,7 +23,7 @@ __all__ = [
     'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'IMBALANCE_TOLERANCE', 'FIX_POINT', 'FIX_DIRECTION',
     'SET_VELOCITY', 'PUT_RIGID_LINK', 'PUT_SPRING', 'SCHEME_PARAMETERS', 'CRITICAL_STEP', 'VIEWER', 'ENERGY', 'HISTORY',
     'BYLABEL', 'MASS_CENTER', 'DURATION', 'RANK', 'NCPU', 'HERE',
-    'TIME_ADAPT',
+    'TIME_ADAPT', 'CHECKPOINT',
 ]
 
 version = _m.version
@@ -1056,6 +1056,20 @@ def OUTPUT(solfec, interval, compression='OFF'):
     fn = 'OUTPUT'
     _check_solfec(fn, solfec)
     _m.solfec_output(solfec._h, _pos(fn, 'interval', interval))
+
+
+def CHECKPOINT(solfec, steps=0, interval=0.0, wall=0.0):
+    """CHECKPOINT(solfec, steps=0, interval=0.0, wall=0.0): write restart data (OUTDIR/<deck
+    name>.chk.h5) every `steps` steps, every `interval` of simulated time and every `wall`
+    seconds of wall-clock time (0: not by that measure); also at the end of a RUN that took a
+    second or more, and at once on SIGTERM, SIGUSR1 or SIGINT, which then end the job with
+    status 75. `moreau -mb_restart deck.py` continues it. moreau's own (not in Solfec-1.0);
+    the -mb_checkpoint_steps, _interval and _wall options win over it."""
+    fn = 'CHECKPOINT'
+    _check_solfec(fn, solfec)
+    if not isinstance(steps, _numbers.Integral) or isinstance(steps, bool) or steps < 0:
+        raise ValueError('%s: steps must be an integer >= 0, got %r' % (fn, steps))
+    _m.solfec_checkpoint(solfec._h, int(steps), _nonneg(fn, 'interval', interval), _nonneg(fn, 'wall', wall))
 
 
 def CALLBACK(solfec, interval, data, callback):

@@ -110,8 +110,9 @@ PetscErrorCode MbAdaptSetUpData(MbAdapt a, size_t size, PetscInt n, const MbAdap
 {
   PetscFunctionBegin;
   PetscCall(PetscCalloc(size, &a->data));
-  a->params  = params;
-  a->nparams = n;
+  a->datasize = size;
+  a->params   = params;
+  a->nparams  = n;
   for (PetscInt k = 0; k < n; k++) *(PetscReal *)((char *)a->data + params[k].offset) = params[k].def;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -250,6 +251,43 @@ PetscErrorCode MbAdaptGetStats(MbAdapt a, PetscInt *rejections, PetscInt *discar
   if (rejections) *rejections = a->rejections;
   if (discarded) *discarded = a->discarded;
   return PETSC_SUCCESS;
+}
+
+/* The state a checkpoint keeps: the type's data (its parameters and its memory of the
+   last steps) behind the common fields a run changes. */
+typedef struct {
+  PetscReal dtmin, dtmax, curvature, estimate;
+  PetscInt  rejections, discarded;
+  size_t    datasize;
+} StateHead;
+
+PetscErrorCode MbAdaptGetState(MbAdapt a, size_t *n, char **bytes)
+{
+  StateHead h = {a->dtmin, a->dtmax, a->curvature, a->estimate, a->rejections, a->discarded, a->datasize};
+  PetscFunctionBegin;
+  *n = sizeof(h) + a->datasize;
+  PetscCall(PetscMalloc(*n, bytes));
+  memcpy(*bytes, &h, sizeof(h));
+  if (a->datasize) memcpy(*bytes + sizeof(h), a->data, a->datasize);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbAdaptSetState(MbAdapt a, size_t n, const char bytes[])
+{
+  StateHead h;
+  PetscFunctionBegin;
+  PetscCheck(n >= sizeof(h), a->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's step-size controller state has %zu bytes; at least %zu expected", n, sizeof(h));
+  memcpy(&h, bytes, sizeof(h));
+  PetscCheck(h.datasize == a->datasize && n == sizeof(h) + h.datasize, a->comm, PETSC_ERR_FILE_UNEXPECTED,
+             "the checkpoint's step-size controller state has %zu bytes of data; controller %s has %zu: was it written with another TIME_ADAPT controller or another build?", h.datasize, a->type ? a->type : "(none)", a->datasize);
+  a->dtmin      = h.dtmin;
+  a->dtmax      = h.dtmax;
+  a->curvature  = h.curvature;
+  a->estimate   = h.estimate;
+  a->rejections = h.rejections;
+  a->discarded  = h.discarded;
+  if (a->datasize) memcpy(a->data, bytes + sizeof(h), a->datasize);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbAdaptView(MbAdapt a, PetscViewer v)

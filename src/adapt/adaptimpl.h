@@ -30,6 +30,7 @@ struct _p_MbAdapt {
   char               *type;         /* registered name */
   MbAdaptOps          ops;          /* filled by the constructor */
   void               *data;         /* implementation data, its parameters included */
+  size_t              datasize;     /* its bytes: plain data, no pointers (a checkpoint copies it) */
   const MbAdaptParam *params;       /* the type's parameters (set by the constructor) */
   PetscInt            nparams;      /* how many */
   PetscReal           dtmin, dtmax; /* step limits (0 until set: the run's first step then) */

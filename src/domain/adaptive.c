@@ -32,7 +32,7 @@ PetscErrorCode MbDomainAdaptDestroy(MbDomain d)
 
 /* Room for one velocity entry per local degree of freedom; a new layout forgets the last
    accelerations. */
-static PetscErrorCode SetUpBuffers(MbDomain d)
+PetscErrorCode MbDomainAdaptBuffers(MbDomain d)
 {
   PetscInt n = 0;
   PetscFunctionBegin;
@@ -141,9 +141,9 @@ static PetscErrorCode Progress(MbDomain d, PetscReal t_end, PetscLogDouble *last
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal duration)
+PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal t_end, PetscBool resumed)
 {
-  PetscReal      t_end = d->t + duration, h, eps = 1e-12 * PetscMax(1.0, PetscAbsReal(t_end));
+  PetscReal      h, eps = 1e-12 * PetscMax(1.0, PetscAbsReal(t_end));
   PetscBool      stop = PETSC_FALSE, ckpt;
   PetscLogDouble last;
   MbState        saved;
@@ -158,12 +158,18 @@ PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal duration)
     d->run_start = last;
     d->started   = PETSC_TRUE;
   }
+  if (d->nrun == 1 || resumed) d->ckpt_last_wall = last;
   /* bodies migrate only here, before any state is saved: the partition of the run's start
-     is kept through it (saved states and the per-body buffers are this rank's bodies) */
-  PetscCall(MbDomainMaybeBalance(d));
+     is kept through it (saved states and the per-body buffers are this rank's bodies); a
+     restart on as many ranks has put them back where they were */
+  if (!resumed || d->nrepart == 0) PetscCall(MbDomainMaybeBalance(d));
   d->hold_balance = PETSC_TRUE;
-  PetscCall(SetUpBuffers(d));
-  PetscCall(MbAdaptStart(d->adapt, d->t, d->h, &h));
+  PetscCall(MbDomainAdaptBuffers(d));
+  if (resumed) /* the controller's state and next step came with the checkpoint */
+    h = d->hnext;
+  else
+    PetscCall(MbAdaptStart(d->adapt, d->t, d->h, &h));
+  d->hnext = h;
   PetscCall(MbAdaptUsesCheckpoints(d->adapt, &ckpt));
   PetscCall(MbDomainCallMonitors(d, &stop));
   if (ckpt) PetscCall(MbDomainStateSave(d, &saved));
@@ -176,8 +182,10 @@ PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal duration)
     PetscCall(MbAdaptPost(d->adapt, &m, lastStep, &act, &h));
     PetscCall(MbAdaptGetIndicators(d->adapt, &curv, &est));
     PetscCall(RecordIndicators(d, curv, est));
+    d->hnext = h;
     if (!ckpt) {
       PetscCall(MbDomainCallMonitors(d, &stop));
+      PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop));
       PetscCall(Progress(d, t_end, &last));
       continue;
     }
@@ -214,7 +222,9 @@ PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal duration)
     nrec = 0;
     PetscCall(Progress(d, t_end, &last));
     if (!stop) PetscCall(MbDomainStateSave(d, &saved));
+    if (!stop) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop)); /* at an accepted state only */
   }
+  if (!d->interrupted) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_TRUE, &stop));
   d->h            = h; /* the controller's next step: a later RUN starts from it */
   d->hold_balance = PETSC_FALSE;
   PetscCall(PetscFree(rec));

@@ -71,6 +71,11 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
   PetscCall(PetscFree(d->body));
   PetscCall(PetscFree(d->scheme));
   PetscCall(PetscFree(d->hist));
+  if (d->resume) { /* the deck ended before the RUN call its checkpoint was taken in */
+    PetscCall(PetscPrintf(d->comm, "moreau: WARNING: restart: the deck made %" PetscInt_FMT " RUN calls; the checkpoint was taken in RUN call %" PetscInt_FMT ": nothing was continued\n", d->nrun, d->resume->run + 1));
+    PetscCall(MbDomainCheckpointFree(d->resume));
+    PetscCall(PetscFree(d->resume));
+  }
   PetscCall(PetscFree(*dom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -446,7 +451,7 @@ PetscErrorCode MbDomainMaybeBalance(MbDomain d)
 
 PetscErrorCode MbDomainStep(MbDomain d)
 {
-  PetscLogDouble t0, now;
+  PetscLogDouble t0, now, now_wall;
   MbHistory     *r;
   PetscBool      interact, force;
   PetscFunctionBegin;
@@ -513,6 +518,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
   d->nsteps++;
   d->t = d->t + d->h;
   PetscCall(PhaseBegin(d, MB_PHASE_REDUCE, &t0));
+  now_wall = t0;
   if (d->nhist == d->hcap) {
     d->hcap = d->hcap ? 2 * d->hcap : 1024;
     PetscCall(PetscRealloc(sizeof(MbHistory) * d->hcap, &d->hist));
@@ -524,13 +530,17 @@ PetscErrorCode MbDomainStep(MbDomain d)
   {
     /* energies and the constraint count in one reduction */
     MbEnergy  l;
-    PetscReal loc[7], glob[7];
+    PetscReal loc[9], glob[9];
     PetscInt  bad;
     PetscCall(LocalEnergy(d, &l, &bad));
     PetscCall(PetscArraycpy(loc, (PetscReal *)&l, 5));
     loc[5] = (PetscReal)(d->ncon + d->npen);
-    loc[6] = bad >= 0 ? 1 : 0; /* in the same reduction: no collective more per step */
-    PetscCallMPI(MPI_Allreduce(loc, glob, 7, MPIU_REAL, MPIU_SUM, d->comm));
+    loc[6] = bad >= 0 ? 1 : 0;                                                                         /* in the same reduction: no collective more per step */
+    loc[7] = MbSignalPending() ? 1 : 0;                                                                /* a signal (checkpoint.c) */
+    loc[8] = d->rank == 0 && d->ckpt_wall > 0 && now_wall - d->ckpt_last_wall >= d->ckpt_wall ? 1 : 0; /* rank 0's clock */
+    PetscCallMPI(MPI_Allreduce(loc, glob, 9, MPIU_REAL, MPIU_SUM, d->comm));
+    d->sig          = glob[7] > 0 ? 1 : 0;
+    d->ckpt_walldue = glob[8] > 0 ? PETSC_TRUE : PETSC_FALSE;
     if (glob[6] > 0) { /* blown up: stop before a monitor writes the state (every rank) */
       PetscInt gbad, b = bad >= 0 ? bad : PETSC_MAX_INT;
       PetscCallMPI(MPI_Allreduce(&b, &gbad, 1, MPIU_INT, MPI_MIN, d->comm));
@@ -573,14 +583,23 @@ static PetscErrorCode WarnCriticalStep(MbDomain d)
 PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
 {
   PetscReal      t_end = d->t + duration;
-  PetscBool      stop;
+  PetscBool      stop, skip, resumed;
   PetscLogDouble start, last, now;
   PetscInt       steps0 = d->nsteps;
   PetscFunctionBegin;
   PetscCheck(duration >= 0 && PetscIsNormalReal(duration + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "run duration must be >= 0, got %g", (double)duration);
+  d->interrupted = 0;
+  /* a restart: the RUN calls before its checkpoint's do nothing, that one resumes in it */
+  PetscCall(MbDomainRunResume(d, duration, &skip, &resumed, &t_end));
+  if (skip) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!resumed) d->run_end = t_end;
+  steps0 = d->nsteps;
   if (!d->started) PetscCall(WarnCriticalStep(d));
+  PetscCall(MbSignalInstall());
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
-    PetscCall(MbDomainRunAdaptive(d, duration));
+    PetscErrorCode e = MbDomainRunAdaptive(d, t_end, resumed);
+    PetscCall(MbSignalRestore());
+    PetscCall(e);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscTime(&start));
@@ -588,6 +607,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
     d->run_start = start;
     d->started   = PETSC_TRUE;
   }
+  if (d->nrun == 1 || resumed) d->ckpt_last_wall = start;
   last = start;
   PetscCall(MbDomainCallMonitors(d, &stop));
   /* Solfec-1.0's rule: steps are taken while t < t_end, so a duration that is not a
@@ -596,6 +616,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   while (!stop && d->t < t_end - 1e-9 * d->h) {
     PetscCall(MbDomainStep(d));
     PetscCall(MbDomainCallMonitors(d, &stop));
+    PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop));
     PetscCall(PetscTime(&now));
     if (d->verbose && d->rank == 0 && now - last >= d->progress_dt) {
       double rate = (d->nsteps - steps0) / (now - start), frac = duration > 0 ? 1.0 - (t_end - d->t) / duration : 1.0, eta = rate > 0 ? (t_end - d->t) / d->h / rate : 0;
@@ -605,6 +626,8 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
       last = now;
     }
   }
+  if (!d->interrupted) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_TRUE, &stop));
+  PetscCall(MbSignalRestore());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -130,6 +130,24 @@ struct _p_MbDomain {
   PetscReal *aprev;     /* acceleration of the last step, per velocity entry */
   PetscReal  hprev;     /* the last step (0: none measured yet) */
   PetscInt   discarded; /* steps thrown away by rejections, so far */
+  PetscReal  hnext;     /* the controller's next step (adaptive.c; a checkpoint keeps it) */
+  /* checkpoints and restart (checkpoint.c) */
+  PetscErrorCode (*ckpt_fn)(MbDomain, void *); /* writes one (MbOutput) */
+  void          *ckpt_ctx;
+  PetscInt       ckpt_steps;     /* every this many steps (0: not by steps) */
+  PetscReal      ckpt_dt;        /* every this much simulated time (0: not by time) */
+  PetscReal      ckpt_wall;      /* every this many wall-clock seconds (0: not by the clock) */
+  PetscInt       ckpt_last_step; /* steps taken at the last checkpoint */
+  PetscReal      ckpt_next_t;    /* time the next one is due by ckpt_dt */
+  PetscLogDouble ckpt_last_wall; /* rank 0's clock at the last one (or the first run) */
+  PetscBool      ckpt_walldue;   /* rank 0's clock says one is due (learnt in the step's reduction) */
+  int            sig;            /* a rank received a signal (learnt in the step's reduction): 1 */
+  int            interrupted;    /* the signal that stopped the last run (0: none) */
+  PetscInt       nrun;           /* RUN calls so far */
+  PetscReal      run_end;        /* end time of the RUN under way */
+  PetscReal      run_duration;   /* its duration as the deck gave it */
+  PetscBool      run_done;       /* a checkpoint being written is at that RUN's end */
+  MbCheckpoint  *resume;         /* a restart's checkpoint until its RUN call comes */
 };
 
 /* exchange.c: sparse all-to-all of byte buffers (send[size] emptied, recv[size] filled) */
@@ -174,12 +192,25 @@ typedef struct {
   PetscInt   jcap;   /* joints jointR has room for */
 } MbState;
 
+/* checkpoint.c: at a state the run can continue from (after a step, or an accepted
+   interval of an adaptive run), write a checkpoint when one is due; *stop when a signal
+   asked the run to end. end: the RUN's end. Collective. */
+PETSC_INTERN PetscErrorCode MbDomainMaybeCheckpoint(MbDomain, PetscBool end, PetscBool *stop);
+/* checkpoint.c: the RUN call about to start: whether to skip it (a restart before its
+   checkpoint's RUN) or resume in it (state restored, *t_end its end); collective */
+PETSC_INTERN PetscErrorCode MbDomainRunResume(MbDomain, PetscReal duration, PetscBool *skip, PetscBool *resumed, PetscReal *t_end);
+/* adaptive.c: the per-velocity buffers of adaptive runs for the current bodies */
+PETSC_INTERN PetscErrorCode MbDomainAdaptBuffers(MbDomain);
+/* forces.c: springs' resolved points, rest lengths and last evaluation, 12 per spring, from
+   the rank that accounts each (save: into buf, summed over ranks by the caller) */
+PETSC_INTERN PetscErrorCode MbDomainSpringsTransfer(MbDomain, PetscReal buf[], PetscBool save);
+
 /* state.c */
 PETSC_INTERN PetscErrorCode MbDomainStateSave(MbDomain, MbState *);
 PETSC_INTERN PetscErrorCode MbDomainStateRestore(MbDomain, const MbState *);
 PETSC_INTERN PetscErrorCode MbDomainStateDestroy(MbState *);
 /* adaptive.c: MbDomainRun with a step-size controller; buffers freed by MbDomainAdaptDestroy */
-PETSC_INTERN PetscErrorCode MbDomainRunAdaptive(MbDomain, PetscReal);
+PETSC_INTERN PetscErrorCode MbDomainRunAdaptive(MbDomain, PetscReal t_end, PetscBool resumed);
 PETSC_INTERN PetscErrorCode MbDomainAdaptDestroy(MbDomain);
 /* domain.c: call the monitors that are due; *stop when one asks to stop */
 PETSC_INTERN PetscErrorCode MbDomainCallMonitors(MbDomain, PetscBool *);

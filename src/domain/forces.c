@@ -581,3 +581,30 @@ PetscErrorCode MbDomainBodyCriticalStep(MbDomain d, PetscReal *hcrit, PetscInt *
   *id    = glob.i;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MbDomainSpringsTransfer(MbDomain d, PetscReal buf[], PetscBool save)
+{
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < d->nspring; j++) {
+    MbSpring  *sp = &d->spring[j];
+    PetscReal *r  = buf + 12 * j;
+    if (save) {
+      PetscCall(PetscArrayzero(r, 12));
+      if (!SpringMine(d, sp)) continue; /* the accounting rank's copy is the one summed */
+      PetscCall(PetscArraycpy(r, &sp->X[0][0], 6));
+      r[6]  = sp->length0;
+      r[7]  = sp->resolved ? 1 : 0;
+      r[8]  = sp->stroke;
+      r[9]  = sp->velocity;
+      r[10] = sp->force;
+    } else {
+      PetscCall(PetscArraycpy(&sp->X[0][0], r, 6));
+      sp->length0  = r[6];
+      sp->resolved = r[7] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
+      sp->stroke   = r[8];
+      sp->velocity = r[9];
+      sp->force    = r[10];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -743,6 +743,24 @@ static PyObject *py_solfec_output(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* solfec_checkpoint(h, steps, interval, wall): checkpoint intervals; the -mb_checkpoint_*
+   options, when given, win over the deck. */
+static PyObject *py_solfec_checkpoint(PyObject *self, PyObject *args)
+{
+  int       h;
+  long      steps;
+  double    dt, wall;
+  Sol      *s;
+  PetscBool s1, s2, s3;
+  if (!PyArg_ParseTuple(args, "ildd", &h, &steps, &dt, &wall) || !(s = GetSol(h)) || !SolOut(s, "CHECKPOINT")) return NULL;
+  MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-mb_checkpoint_steps", &s1));
+  MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-mb_checkpoint_interval", &s2));
+  MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-mb_checkpoint_wall", &s3));
+  if (s1 || s2 || s3) Py_RETURN_NONE;
+  MB_TRY(PyExc_ValueError, MbDomainSetCheckpointInterval(s->dom, (PetscInt)steps, dt, wall));
+  Py_RETURN_NONE;
+}
+
 /* solfec_paths(h) -> (h5, xmf) */
 static PyObject *py_solfec_paths(PyObject *self, PyObject *args)
 {
@@ -860,6 +878,17 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
       return NULL;
     }
     AbortJob("RUN");
+  }
+  { /* a signal stopped the run after its checkpoint: the job ends here on every rank, with
+       the status that says "continue me" (src/core/signal.c) */
+    int sig = 0;
+    (void)MbDomainGetInterrupted(s->dom, &sig);
+    if (sig) {
+      PyObject *code = PyLong_FromLong(MB_EXIT_INTERRUPTED);
+      PyErr_SetObject(PyExc_SystemExit, code);
+      Py_XDECREF(code);
+      return NULL;
+    }
   }
   Py_RETURN_NONE;
 }
@@ -1731,6 +1760,7 @@ static PyMethodDef Methods[] = {
     {"solfec_verbose", py_solfec_verbose, METH_VARARGS, "solfec_verbose(h, flag)"},
     {"solfec_gravity", py_solfec_gravity, METH_VARARGS, "solfec_gravity(h, g)"},
     {"solfec_output", py_solfec_output, METH_VARARGS, "solfec_output(h, interval)"},
+    {"solfec_checkpoint", py_solfec_checkpoint, METH_VARARGS, "solfec_checkpoint(h, steps, interval, wall)"},
     {"solfec_paths", py_solfec_paths, METH_VARARGS, "solfec_paths(h) -> (h5, xmf)"},
     {"solfec_callback", py_solfec_callback, METH_VARARGS, "solfec_callback(h, interval, fn, args)"},
     {"solfec_run", py_solfec_run, METH_VARARGS, "solfec_run(h, duration) (collective)"},

@@ -89,7 +89,7 @@ static void MakeDirs(const char *dir, int *err)
 
 /* ---------------------------------------------------------------- HDF5 helpers */
 
-static PetscErrorCode WriteAttr(hid_t loc, const char *name, hid_t type, const void *val, const char *path)
+PetscErrorCode MbH5WriteAttr(hid_t loc, const char *name, hid_t type, const void *val, const char *path)
 {
   hid_t sp, a;
   PetscFunctionBegin;
@@ -101,21 +101,21 @@ static PetscErrorCode WriteAttr(hid_t loc, const char *name, hid_t type, const v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteAttrString(hid_t loc, const char *name, const char *s, const char *path)
+PetscErrorCode MbH5WriteAttrString(hid_t loc, const char *name, const char *s, const char *path)
 {
   hid_t t;
   PetscFunctionBegin;
   MbH5Get(t, H5Tcopy, (H5T_C_S1), path);
   MbH5Call(H5Tset_size, (t, strlen(s) + 1), path);
-  PetscCall(WriteAttr(loc, name, t, s, path));
+  PetscCall(MbH5WriteAttr(loc, name, t, s, path));
   MbH5Call(H5Tclose, (t), path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteAttrInt(hid_t loc, const char *name, int64_t v, const char *path)
+PetscErrorCode MbH5WriteAttrInt(hid_t loc, const char *name, int64_t v, const char *path)
 {
   PetscFunctionBegin;
-  PetscCall(WriteAttr(loc, name, H5T_NATIVE_INT64, &v, path));
+  PetscCall(MbH5WriteAttr(loc, name, H5T_NATIVE_INT64, &v, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -146,7 +146,7 @@ static PetscErrorCode WriteRows(MbOutput out, hid_t dset, const char *path, hid_
 
 /* Create dataset gpath/name of rows × cols (cols = 0: 1-D) and write this rank's block of
    n rows at row off. Collective. */
-static PetscErrorCode WriteDataset(MbOutput out, hid_t loc, const char *gpath, const char *name, hid_t type, int cols, int64_t rows, int64_t off, int64_t n, const void *buf)
+PetscErrorCode MbH5WriteDataset(MbOutput out, hid_t loc, const char *gpath, const char *name, hid_t type, int cols, int64_t rows, int64_t off, int64_t n, const void *buf)
 {
   char    path[256];
   hsize_t dims[2] = {(hsize_t)rows, (hsize_t)cols};
@@ -401,14 +401,14 @@ static PetscErrorCode WriteMesh(MbOutput out, const int64_t c[C_N], const int64_
   PetscCheck(t == c[C_TOPO] && cl == c[C_CELLS] && s == c[C_SPH], PETSC_COMM_SELF, PETSC_ERR_PLIB, "mesh sizes changed while writing: topology %lld of %lld", (long long)t, (long long)c[C_TOPO]);
   PetscCall(PetscSNPrintf(path, sizeof(path), "/mesh/%06d", (int)m));
   MbH5Get(g, H5Gcreate2, (out->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
-  PetscCall(WriteAttrInt(g, "bodies", tot[C_BODY], path));
-  PetscCall(WriteAttrInt(g, "points", tot[C_PTS], path));
-  PetscCall(WriteAttrInt(g, "cells", tot[C_CELLS], path));
-  PetscCall(WriteAttrInt(g, "spheres", tot[C_SPH], path));
-  PetscCall(WriteDataset(out, g, path, "surface_topology", H5T_NATIVE_INT64, 0, tot[C_TOPO], off[C_TOPO], c[C_TOPO], topo));
-  PetscCall(WriteDataset(out, g, path, "surface_body", H5T_NATIVE_INT64, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cbody));
-  PetscCall(WriteDataset(out, g, path, "sphere_body", H5T_NATIVE_INT64, 0, tot[C_SPH], off[C_SPH], c[C_SPH], sbody));
-  PetscCall(WriteDataset(out, g, path, "sphere_radius", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], srad));
+  PetscCall(MbH5WriteAttrInt(g, "bodies", tot[C_BODY], path));
+  PetscCall(MbH5WriteAttrInt(g, "points", tot[C_PTS], path));
+  PetscCall(MbH5WriteAttrInt(g, "cells", tot[C_CELLS], path));
+  PetscCall(MbH5WriteAttrInt(g, "spheres", tot[C_SPH], path));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_topology", H5T_NATIVE_INT64, 0, tot[C_TOPO], off[C_TOPO], c[C_TOPO], topo));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_body", H5T_NATIVE_INT64, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cbody));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_body", H5T_NATIVE_INT64, 0, tot[C_SPH], off[C_SPH], c[C_SPH], sbody));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_radius", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], srad));
   MbH5Call(H5Gclose, (g), path);
   PetscCall(PetscFree4(topo, cbody, sbody, srad));
   /* remember the layout this mesh is for */
@@ -498,8 +498,8 @@ static PetscErrorCode WriteNodalState(MbOutput out, hid_t g, const char *path, P
     PetscCall(PetscArraycpy(&val[k], u, nu));
     k += nu;
   }
-  PetscCall(WriteDataset(out, g, path, "nodal_offset", H5T_NATIVE_INT64, 2, nbtot, nboff, nb, offs));
-  PetscCall(WriteDataset(out, g, path, "nodal_state", H5T_NATIVE_DOUBLE, 0, tot, off, cnt, val));
+  PetscCall(MbH5WriteDataset(out, g, path, "nodal_offset", H5T_NATIVE_INT64, 2, nbtot, nboff, nb, offs));
+  PetscCall(MbH5WriteDataset(out, g, path, "nodal_state", H5T_NATIVE_DOUBLE, 0, tot, off, cnt, val));
   PetscCall(PetscFree2(offs, val));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -595,25 +595,25 @@ static PetscErrorCode WriteFrame(MbOutput out)
   }
   PetscCall(PetscSNPrintf(path, sizeof(path), "/frames/%06d", (int)f));
   MbH5Get(g, H5Gcreate2, (out->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
-  PetscCall(WriteAttr(g, "time", H5T_NATIVE_DOUBLE, &t, path));
-  PetscCall(WriteAttrInt(g, "steps", steps, path));
-  PetscCall(WriteAttrInt(g, "mesh", out->nmesh - 1, path));
-  PetscCall(WriteDataset(out, g, path, "id", H5T_NATIVE_INT64, 0, tot[C_BODY], off[C_BODY], c[C_BODY], id));
-  PetscCall(WriteDataset(out, g, path, "conf", H5T_NATIVE_DOUBLE, 12, tot[C_BODY], off[C_BODY], c[C_BODY], conf));
-  PetscCall(WriteDataset(out, g, path, "velo", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], velo));
-  PetscCall(WriteDataset(out, g, path, "surface_points", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pts));
-  PetscCall(WriteDataset(out, g, path, "surface_velo", H5T_NATIVE_DOUBLE, 3, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cvel));
-  PetscCall(WriteDataset(out, g, path, "sphere_center", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sc));
-  PetscCall(WriteDataset(out, g, path, "sphere_velo", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sv));
-  PetscCall(WriteDataset(out, g, path, "stress", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], stress));
-  PetscCall(WriteDataset(out, g, path, "surface_mises", H5T_NATIVE_DOUBLE, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cmis));
-  PetscCall(WriteDataset(out, g, path, "sphere_mises", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], smis));
-  PetscCall(WriteDataset(out, g, path, "surface_displacement", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pdis));
-  PetscCall(WriteDataset(out, g, path, "surface_point_velo", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pvel));
-  PetscCall(WriteDataset(out, g, path, "surface_stress", H5T_NATIVE_DOUBLE, 6, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cstr));
+  PetscCall(MbH5WriteAttr(g, "time", H5T_NATIVE_DOUBLE, &t, path));
+  PetscCall(MbH5WriteAttrInt(g, "steps", steps, path));
+  PetscCall(MbH5WriteAttrInt(g, "mesh", out->nmesh - 1, path));
+  PetscCall(MbH5WriteDataset(out, g, path, "id", H5T_NATIVE_INT64, 0, tot[C_BODY], off[C_BODY], c[C_BODY], id));
+  PetscCall(MbH5WriteDataset(out, g, path, "conf", H5T_NATIVE_DOUBLE, 12, tot[C_BODY], off[C_BODY], c[C_BODY], conf));
+  PetscCall(MbH5WriteDataset(out, g, path, "velo", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], velo));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_points", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pts));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_velo", H5T_NATIVE_DOUBLE, 3, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cvel));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_center", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sc));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_velo", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sv));
+  PetscCall(MbH5WriteDataset(out, g, path, "stress", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], stress));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_mises", H5T_NATIVE_DOUBLE, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cmis));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_mises", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], smis));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_displacement", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pdis));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_point_velo", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pvel));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_stress", H5T_NATIVE_DOUBLE, 6, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cstr));
   PetscCall(PetscFree3(pdis, pvel, cstr));
   PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
-  PetscCall(WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], aff));
+  PetscCall(MbH5WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], aff));
   PetscCall(PetscFree4(stress, cmis, smis, aff));
   PetscCall(WriteNodalState(out, g, path, nb, bodies, tot[C_BODY], off[C_BODY]));
   {
@@ -638,12 +638,12 @@ static PetscErrorCode WriteFrame(MbOutput out)
       cb[2 * k]     = ci[k].body[0];
       cb[2 * k + 1] = ci[k].body[1];
     }
-    PetscCall(WriteDataset(out, g, path, "contact_point", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cp));
-    PetscCall(WriteDataset(out, g, path, "contact_normal", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cn));
-    PetscCall(WriteDataset(out, g, path, "contact_force", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cf));
-    PetscCall(WriteDataset(out, g, path, "contact_gap", H5T_NATIVE_DOUBLE, 0, ctot, cof, nc, cg));
-    PetscCall(WriteDataset(out, g, path, "contact_kind", H5T_NATIVE_INT64, 0, ctot, cof, nc, ck));
-    PetscCall(WriteDataset(out, g, path, "contact_bodies", H5T_NATIVE_INT64, 2, ctot, cof, nc, cb));
+    PetscCall(MbH5WriteDataset(out, g, path, "contact_point", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cp));
+    PetscCall(MbH5WriteDataset(out, g, path, "contact_normal", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cn));
+    PetscCall(MbH5WriteDataset(out, g, path, "contact_force", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cf));
+    PetscCall(MbH5WriteDataset(out, g, path, "contact_gap", H5T_NATIVE_DOUBLE, 0, ctot, cof, nc, cg));
+    PetscCall(MbH5WriteDataset(out, g, path, "contact_kind", H5T_NATIVE_INT64, 0, ctot, cof, nc, ck));
+    PetscCall(MbH5WriteDataset(out, g, path, "contact_bodies", H5T_NATIVE_INT64, 2, ctot, cof, nc, cb));
     PetscCall(PetscFree6(cp, cn, cf, cg, ck, cb));
     PetscCall(PetscFree(ci));
     if (out->nframe == out->fcap) {
@@ -681,7 +681,7 @@ static double FreeBytes(const char *path)
    bytes), decided on rank 0 for all: HDF5 does not survive a write that fails for want of
    space on some ranks only (its collective metadata flush leaves the others in a barrier
    for ever), so a full disk is caught before the write. Collective. */
-static PetscErrorCode CheckRoom(MbOutput out, const char *path, double need, const char *what)
+PetscErrorCode MbOutputCheckRoom(MbOutput out, const char *path, double need, const char *what)
 {
   double fb = 0;
   PetscFunctionBegin;
@@ -735,7 +735,7 @@ static PetscErrorCode OutputMonitor(MbDomain dom, void *ctx, PetscBool *stop)
     char          *msg    = NULL, what[PETSC_MAX_PATH_LEN + 64];
     hsize_t        before = 0, after = 0;
     PetscCall(PetscSNPrintf(what, sizeof(what), "cannot write frame %" PetscInt_FMT " of %s", out->nframe, out->h5));
-    PetscCall(CheckRoom(out, out->dir, 2.0 * out->framebytes + 65536.0, what)); /* twice the last frame */
+    PetscCall(MbOutputCheckRoom(out, out->dir, 2.0 * out->framebytes + 65536.0, what)); /* twice the last frame */
     (void)H5Fget_filesize(out->file, &before);
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     e = WriteFrame(out);
@@ -792,9 +792,9 @@ static PetscErrorCode OpenFile(MbOutput out, const char name[])
   MbH5Call(H5Pset_dxpl_mpio, (out->dxpl, H5FD_MPIO_COLLECTIVE), out->h5);
   MbH5Get(out->label_type, H5Tcopy, (H5T_C_S1), "/bodies/label");
   MbH5Call(H5Tset_size, (out->label_type, MB_LABEL_LEN), "/bodies/label");
-  PetscCall(WriteAttrString(out->file, "moreau_version", MOREAU_VERSION_STRING, "/"));
-  PetscCall(WriteAttrInt(out->file, "layout_version", 1, "/"));
-  PetscCall(WriteAttrString(out->file, "name", name, "/"));
+  PetscCall(MbH5WriteAttrString(out->file, "moreau_version", MOREAU_VERSION_STRING, "/"));
+  PetscCall(MbH5WriteAttrInt(out->file, "layout_version", 1, "/"));
+  PetscCall(MbH5WriteAttrString(out->file, "name", name, "/"));
   {
     const char *groups[] = {"/bodies", "/history", "/mesh", "/frames"};
     for (int k = 0; k < 4; k++) {
@@ -806,7 +806,7 @@ static PetscErrorCode OpenFile(MbOutput out, const char name[])
           PetscCall(PetscSNPrintf(item, sizeof(item), "%s%d %s", j ? ", " : "", j, MbBodyKinds[j]));
           PetscCall(PetscStrlcat(kinds, item, sizeof(kinds)));
         }
-        PetscCall(WriteAttrString(g, "kinds", kinds, "/bodies"));
+        PetscCall(MbH5WriteAttrString(g, "kinds", kinds, "/bodies"));
       }
       MbH5Call(H5Gclose, (g), groups[k]);
     }
@@ -857,7 +857,7 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   {
     char what[PETSC_MAX_PATH_LEN + 16];
     PetscCall(PetscSNPrintf(what, sizeof(what), "cannot write %s", out->h5));
-    PetscCall(CheckRoom(out, dir, 256 * 1024.0, what)); /* the file's first metadata and frame */
+    PetscCall(MbOutputCheckRoom(out, dir, 256 * 1024.0, what)); /* the file's first metadata and frame */
     PetscCall(CheckNotHeld(out, what));
   }
   { /* a directory where a file must go: moreau's one line, not HDF5's stack of messages */
@@ -879,6 +879,16 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
     if (!debug) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   }
 
+  { /* -mb_restart [FILE]: continue the run of a checkpoint (DIR/<name>.chk.h5 by default) */
+    char      chk[PETSC_MAX_PATH_LEN] = "";
+    PetscBool restart                 = PETSC_FALSE;
+    PetscCall(PetscSNPrintf(out->chk, sizeof(out->chk), "%s%s%s.chk.h5", dir, dir[len - 1] == '/' ? "" : "/", name));
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-mb_restart", chk, sizeof(chk), &restart));
+    if (restart) {
+      PetscCall(MbOutputReopen(out, chk[0] ? chk : out->chk));
+      goto linked;
+    }
+  }
   { /* every rank learns whether the file could be made anywhere, and a failed one is
        closed again (left open, HDF5 closed it after MPI_Finalize: a segfault at exit) */
     PetscErrorCode e;
@@ -904,10 +914,21 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
     }
   }
   PetscCall(MbXdmfOpen(out));
+linked:
   PetscCall(PetscNew(&out->link));
   out->link->out = out;
   PetscCall(MbDomainAddMonitor(dom, 0, OutputMonitor, out->link, OutputLinkDestroy));
   PetscCall(MbDomainSetMonitorDue(dom, OutputMonitor, out->link, OutputDue));
+  PetscCall(MbDomainSetCheckpointer(dom, MbOutputCheckpoint, out->link));
+  { /* checkpoint intervals from the options (a deck's CHECKPOINT may set them too) */
+    PetscInt  steps = 0;
+    PetscReal dt = 0, wall = 0;
+    PetscBool s1, s2, s3;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mb_checkpoint_steps", &steps, &s1));
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_checkpoint_interval", &dt, &s2));
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_checkpoint_wall", &wall, &s3));
+    if (s1 || s2 || s3) PetscCall(MbDomainSetCheckpointInterval(dom, steps, dt, wall));
+  }
   *outp = out;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -933,6 +954,7 @@ PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval)
   PetscReal now = 0, h = 0;
   PetscFunctionBegin;
   PetscCheck(interval >= 0 && PetscIsNormalReal(interval + 1), out->comm, PETSC_ERR_ARG_OUTOFRANGE, "output interval must be >= 0, got %g", (double)interval);
+  if (out->restored && interval == out->interval) PetscFunctionReturn(PETSC_SUCCESS); /* the restart's deck setting it again: its clock came with the checkpoint */
   if (out->dom) {
     PetscCall(MbDomainGetTime(out->dom, &now));
     PetscCall(MbDomainGetStep(out->dom, &h));
@@ -944,6 +966,38 @@ PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval)
     out->next = out->frame[out->nframe - 1].time + interval;
     while (out->next <= now + 1e-9 * h) out->next += interval;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputReadHistoryRecords(MbOutput out, PetscInt n, MbHistory **h)
+{
+  double *v;
+  hid_t   d, fs, ms;
+  hsize_t cnt[1] = {(hsize_t)n}, st[1] = {0};
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(n + 1, h));
+  PetscCall(PetscMalloc1(n + 1, &v));
+  for (int i = 0; i < NHIST && n > 0; i++) {
+    const HistItem *it = &HistItems[i];
+    char            path[64];
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%s", it->name));
+    MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
+    MbH5Get(fs, H5Dget_space, (d), path);
+    MbH5Get(ms, H5Screate_simple, (1, cnt, NULL), path);
+    MbH5Call(H5Sselect_hyperslab, (fs, H5S_SELECT_SET, st, NULL, cnt, NULL), path);
+    MbH5Call(H5Dread, (d, H5T_NATIVE_DOUBLE, ms, fs, out->dxpl, v), path);
+    MbH5Call(H5Sclose, (ms), path);
+    MbH5Call(H5Sclose, (fs), path);
+    MbH5Call(H5Dclose, (d), path);
+    for (PetscInt j = 0; j < n; j++) {
+      char *p = (char *)&(*h)[j] + it->offset;
+      if (it->isint)
+        *(PetscInt *)p = (PetscInt)v[j];
+      else
+        *(PetscReal *)p = v[j];
+    }
+  }
+  PetscCall(PetscFree(v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -94,7 +94,25 @@ struct _p_MbOutput {
   long        xtail;                    /* offset of the closing tags in the XDMF file */
   MbOutLink  *link;                     /* tie to the domain monitor, NULL once cut */
   double      framebytes;               /* bytes the last frame added to the file (the room checked for the next) */
+  PetscBool   restored;                 /* reopened by a restart (MbOutputReopen) */
+  char        chk[PETSC_MAX_PATH_LEN];  /* DIR/<name>.chk.h5: the checkpoint file */
 };
+
+/* output.c: an attribute of loc; a dataset gpath/name of rows × cols (cols 0: 1-D) made and
+   this rank's n rows written at row off (collective). path/gpath name them in messages. */
+PETSC_INTERN PetscErrorCode MbH5WriteAttr(hid_t loc, const char *name, hid_t type, const void *val, const char *path);
+PETSC_INTERN PetscErrorCode MbH5WriteAttrString(hid_t loc, const char *name, const char *s, const char *path);
+PETSC_INTERN PetscErrorCode MbH5WriteAttrInt(hid_t loc, const char *name, int64_t v, const char *path);
+PETSC_INTERN PetscErrorCode MbH5WriteDataset(MbOutput out, hid_t loc, const char *gpath, const char *name, hid_t type, int cols, int64_t rows, int64_t off, int64_t n, const void *buf);
+/* output.c: the first n records of /history back from the file (to PetscFree); collective */
+PETSC_INTERN PetscErrorCode MbOutputReadHistoryRecords(MbOutput out, PetscInt n, MbHistory **h);
+/* output.c: free room on dir's file system against need bytes, an error naming `what` */
+PETSC_INTERN PetscErrorCode MbOutputCheckRoom(MbOutput out, const char *dir, double need, const char *what);
+/* checkpoint.c: the domain's checkpointer (ctx: the MbOutLink); a restart's file reopened
+   (instead of created) from checkpoint file chk, the XDMF index rewritten, the domain told
+   where to resume. Collective. */
+PETSC_INTERN PetscErrorCode MbOutputCheckpoint(MbDomain, void *);
+PETSC_INTERN PetscErrorCode MbOutputReopen(MbOutput out, const char chk[]);
 
 /* XDMF index (xdmf.c), written by rank 0; collective so that every rank sees an error. */
 PETSC_INTERN PetscErrorCode MbXdmfOpen(MbOutput out);

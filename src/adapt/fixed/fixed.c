@@ -26,6 +26,7 @@ PetscErrorCode MbAdaptCreate_Fixed(MbAdapt a)
   PetscFunctionBegin;
   PetscCall(PetscNew(&f));
   a->data      = f;
+  a->datasize  = sizeof(Fixed);
   a->ops.start = FixedStart;
   a->ops.post  = FixedPost;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,409 @@
+/* Checkpoints and restart (README, "Long runs"; doc/output.md, "Restart data"). A
+   checkpoint holds what state.c saves for a step rejection — all that a step changes and
+   later steps read — made global: per body its record (below), the constraints of the last
+   step (warm starts), the joints' and springs' resolved points and last reactions, the
+   monitors' next times, the step-size controller's state, the time, step and counters, the
+   owner of every body (a restart on as many ranks puts each body where it was, so the run
+   goes on bit for bit), and where the deck was: the RUN call and its end.
+
+   A restart runs the deck again, so that its materials, callbacks and monitors exist; the
+   RUN calls before the checkpoint's do nothing, and the checkpoint's RUN call restores the
+   state and runs on to that RUN's end (or returns at once when the checkpoint was taken at
+   its end). Python state of the deck (variables its callbacks change) is not restored.
+
+   When: every ckpt_steps steps, ckpt_dt of simulated time or ckpt_wall seconds of rank 0's
+   clock (learnt by every rank in the reduction each step makes), at the end of a RUN that
+   took a second or more since the last one, and at once after a signal (src/core/signal.c),
+   which then stops the run. */
+#include <moreau/mbmath.h>
+#include "domainimpl.h"
+#include "../body/bodyimpl.h"
+
+/* A body's record: nq, nu, nacc (3 nu or 0), accok, nap (nu or 0), then q, u, the external
+   work, the force scheme's acceleration history (nacc) and the adaptive runs' last
+   acceleration (nap). */
+#define REC_HEAD 5
+
+/* The global record: a head of G_N numbers, then the monitors' next times (nmon), per
+   joint X (6), length, resolved, R (3) (J_N), per spring 12 (MbDomainSpringsTransfer),
+   and the owner of every body (nglobal). */
+enum { G_LAYOUT, G_T, G_H, G_HNEXT, G_NSTEPS, G_HPREV, G_FASCALE, G_FAILURES, G_DISCARDED, G_NREPART, G_NGLOBAL, G_SIZE, G_NMON, G_NJOINT, G_NSPRING, G_RUN, G_RUN_DONE, G_RUN_END, G_RUN_DURATION, G_CKPT_NEXT_T, G_N };
+#define J_N 11
+
+static PetscBool HasAprev(MbDomain d)
+{
+  PetscInt n = 0;
+  if (!d->adapt || !d->aprev) return PETSC_FALSE;
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (d->body[i]->scheme) n += d->body[i]->nu;
+  return n == d->nacc ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscInt RecordLength(MbBody b, PetscBool aprev) { return REC_HEAD + b->nq + b->nu + 1 + (b->acc ? 3 * b->nu : 0) + (aprev && b->scheme ? b->nu : 0); }
+
+PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
+{
+  PetscBool  ap = HasAprev(d);
+  PetscInt   k = 0, ka = 0, ng;
+  PetscReal *g, *gsum;
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscCall(MbDomainKnowBodies(d));
+  /* bodies */
+  c->nbody = d->nbody;
+  for (PetscInt i = 0; i < d->nbody; i++) c->nx += RecordLength(d->body[i], ap);
+  PetscCall(PetscMalloc3(d->nbody + 1, &c->id, d->nbody + 1, &c->len, c->nx + 1, &c->x));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody     b    = d->body[i];
+    PetscReal *r    = c->x + k;
+    PetscInt   nacc = b->acc ? 3 * b->nu : 0, nap = ap && b->scheme ? b->nu : 0, j = REC_HEAD;
+    c->id[i]  = b->id;
+    c->len[i] = RecordLength(b, ap);
+    r[0]      = (PetscReal)b->nq;
+    r[1]      = (PetscReal)b->nu;
+    r[2]      = (PetscReal)nacc;
+    r[3]      = b->accok ? 1 : 0;
+    r[4]      = (PetscReal)nap;
+    PetscCall(PetscArraycpy(r + j, b->q, b->nq));
+    j += b->nq;
+    PetscCall(PetscArraycpy(r + j, b->u, b->nu));
+    j += b->nu;
+    r[j++] = b->work;
+    if (nacc) PetscCall(PetscArraycpy(r + j, b->acc, nacc));
+    j += nacc;
+    if (b->scheme && ap) {
+      PetscCall(PetscArraycpy(r + j, d->aprev + ka, nap));
+      j += nap;
+    }
+    if (b->scheme) ka += b->nu;
+    PetscCheck(j == c->len[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt_FMT ": record of %" PetscInt_FMT " numbers, %" PetscInt_FMT " expected", b->id, j, c->len[i]);
+    k += j;
+  }
+  /* constraints of the last step */
+  c->ncon    = d->ncon;
+  c->consize = sizeof(MbCon);
+  PetscCall(PetscMalloc(sizeof(MbCon) * (size_t)(d->ncon + 1), &c->con));
+  if (d->ncon) PetscCall(PetscArraycpy((MbCon *)c->con, d->con, d->ncon));
+  c->acc[0] = d->work_contact;
+  c->acc[1] = d->work_friction;
+  c->acc[2] = d->espring;
+  c->acc[3] = d->epot;
+  /* the global record: rank 0's copy of what every rank holds, the accounting rank's of
+     joints and springs, summed */
+  ng = G_N + d->nmon + J_N * d->njoint + 12 * d->nspring + d->nglobal;
+  PetscCall(PetscCalloc2(ng, &g, ng, &gsum));
+  if (d->rank == 0) {
+    g[G_LAYOUT]       = 1;
+    g[G_T]            = d->t;
+    g[G_H]            = d->h;
+    g[G_HNEXT]        = d->hnext > 0 ? d->hnext : d->h;
+    g[G_NSTEPS]       = (PetscReal)d->nsteps;
+    g[G_HPREV]        = d->hprev;
+    g[G_FASCALE]      = d->fascale;
+    g[G_FAILURES]     = (PetscReal)d->solver_failures;
+    g[G_DISCARDED]    = (PetscReal)d->discarded;
+    g[G_NREPART]      = (PetscReal)d->nrepart;
+    g[G_NGLOBAL]      = (PetscReal)d->nglobal;
+    g[G_SIZE]         = (PetscReal)d->size;
+    g[G_NMON]         = (PetscReal)d->nmon;
+    g[G_NJOINT]       = (PetscReal)d->njoint;
+    g[G_NSPRING]      = (PetscReal)d->nspring;
+    g[G_RUN]          = (PetscReal)(d->nrun - 1);
+    g[G_RUN_DONE]     = d->run_done ? 1 : 0;
+    g[G_RUN_END]      = d->run_end;
+    g[G_RUN_DURATION] = d->run_duration;
+    g[G_CKPT_NEXT_T]  = d->ckpt_next_t;
+    for (PetscInt i = 0; i < d->nmon; i++) g[G_N + i] = d->mon[i].next;
+    for (PetscInt id = 0; id < d->nglobal; id++) g[ng - d->nglobal + id] = (PetscReal)d->owner[id];
+  }
+  for (PetscInt j = 0; j < d->njoint; j++) {
+    MbJoint    *jt = &d->joint[j];
+    PetscReal  *r  = g + G_N + d->nmon + J_N * j;
+    PetscMPIInt owner;
+    PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, jt->body[0], jt->body[1]), &owner));
+    if (owner != d->rank) continue; /* its row's owner holds the last reaction */
+    PetscCall(PetscArraycpy(r, &jt->X[0][0], 6));
+    r[6] = jt->length;
+    r[7] = jt->resolved ? 1 : 0;
+    PetscCall(PetscArraycpy(r + 8, jt->R, 3));
+  }
+  PetscCall(MbDomainSpringsTransfer(d, g + G_N + d->nmon + J_N * d->njoint, PETSC_TRUE));
+  PetscCall(MPIU_Allreduce(g, gsum, ng, MPIU_REAL, MPIU_SUM, d->comm));
+  PetscCall(PetscMalloc1(ng, &c->glob));
+  PetscCall(PetscArraycpy(c->glob, gsum, ng));
+  c->nglob = ng;
+  PetscCall(PetscFree2(g, gsum));
+  if (d->adapt) PetscCall(MbAdaptGetState(d->adapt, &c->nadapt, &c->adapt));
+  c->run      = d->nrun - 1;
+  c->run_done = d->run_done;
+  c->run_end  = d->run_end;
+  c->t        = d->t;
+  c->nsteps   = d->nsteps;
+  c->nranks   = d->size;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainCheckpointFree(MbCheckpoint *c)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree3(c->id, c->len, c->x));
+  PetscCall(PetscFree(c->con));
+  PetscCall(PetscFree(c->racc));
+  PetscCall(PetscFree(c->glob));
+  PetscCall(PetscFree(c->adapt));
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSetResume(MbDomain d, MbCheckpoint *c)
+{
+  PetscFunctionBegin;
+  PetscCheck(c->nglob >= G_N && c->glob[G_LAYOUT] == 1, d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's global record has %" PetscInt_FMT " numbers and layout %g; moreau reads layout 1", c->nglob, c->nglob ? (double)c->glob[0] : 0.0);
+  if (d->resume) {
+    PetscCall(MbDomainCheckpointFree(d->resume));
+    PetscCall(PetscFree(d->resume));
+  }
+  PetscCall(PetscNew(&d->resume));
+  *d->resume = *c; /* taken over */
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSetHistory(MbDomain d, PetscInt n, const MbHistory h[])
+{
+  PetscFunctionBegin;
+  if (n > d->hcap) {
+    d->hcap = n;
+    PetscCall(PetscRealloc(sizeof(MbHistory) * d->hcap, &d->hist));
+  }
+  if (n) PetscCall(PetscArraycpy(d->hist, h, n));
+  d->nhist = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainGetInterrupted(MbDomain d, int *sig)
+{
+  *sig = d->interrupted;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MbDomainSetCheckpointInterval(MbDomain d, PetscInt steps, PetscReal dt, PetscReal wall)
+{
+  PetscFunctionBegin;
+  PetscCheck(steps >= 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "checkpoint interval in steps must be >= 0 (0: not by steps), got %" PetscInt_FMT, steps);
+  PetscCheck(dt >= 0 && PetscIsNormalReal(dt + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "checkpoint interval in simulated time must be >= 0 (0: not by time), got %g", (double)dt);
+  PetscCheck(wall >= 0 && PetscIsNormalReal(wall + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "checkpoint interval in wall-clock seconds must be >= 0 (0: not by the clock), got %g", (double)wall);
+  d->ckpt_steps  = steps;
+  d->ckpt_dt     = dt;
+  d->ckpt_wall   = wall;
+  d->ckpt_next_t = d->t + dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSetCheckpointer(MbDomain d, PetscErrorCode (*fn)(MbDomain, void *), void *ctx)
+{
+  d->ckpt_fn  = fn;
+  d->ckpt_ctx = ctx;
+  return PETSC_SUCCESS;
+}
+
+/* The state of checkpoint c into the domain, at the checkpoint's RUN call: the deck has
+   made the same bodies, joints, springs and monitors again (checked). Collective. */
+static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
+{
+  const PetscReal *g = c->glob;
+  PetscInt         nmon, njoint, nspring, nglobal, *rec, *off, ka = 0;
+  PetscBool        same;
+  PetscFunctionBegin;
+  PetscCall(MbDomainKnowBodies(d));
+  nglobal = (PetscInt)g[G_NGLOBAL];
+  nmon    = (PetscInt)g[G_NMON];
+  njoint  = (PetscInt)g[G_NJOINT];
+  nspring = (PetscInt)g[G_NSPRING];
+  PetscCheck(nglobal == d->nglobal && njoint == d->njoint && nspring == d->nspring, d->comm, PETSC_ERR_ARG_WRONG,
+             "restart: the deck made %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints and %" PetscInt_FMT " springs before RUN call %" PetscInt_FMT "; the checkpoint has %" PetscInt_FMT ", %" PetscInt_FMT " and %" PetscInt_FMT
+             ": restart with the deck that wrote it",
+             d->nglobal, d->njoint, d->nspring, c->run + 1, nglobal, njoint, nspring);
+  PetscCheck(nmon == d->nmon, d->comm, PETSC_ERR_ARG_WRONG, "restart: the deck set up %" PetscInt_FMT " monitors (output, CALLBACK) before RUN call %" PetscInt_FMT "; the checkpoint has %" PetscInt_FMT ": restart with the deck that wrote it",
+             d->nmon, c->run + 1, nmon);
+  PetscCheck(c->nglob == G_N + nmon + J_N * njoint + 12 * nspring + nglobal, d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's global record has %" PetscInt_FMT " numbers; %" PetscInt_FMT " expected", c->nglob,
+             G_N + nmon + J_N * njoint + 12 * nspring + nglobal);
+  PetscCheck((c->nadapt > 0) == (d->adapt != NULL), d->comm, PETSC_ERR_ARG_WRONG, "restart: the checkpoint was written %s a step-size controller (TIME_ADAPT) and the deck runs %s one", c->nadapt ? "with" : "without", d->adapt ? "with" : "without");
+  /* as many ranks as wrote it: every body back to its owner of then */
+  same = (PetscInt)g[G_SIZE] == d->size ? PETSC_TRUE : PETSC_FALSE;
+  if (same && d->size > 1) {
+    PetscMPIInt *newowner;
+    PetscBool    moved = PETSC_FALSE;
+    PetscCall(PetscMalloc1(nglobal + 1, &newowner));
+    for (PetscInt id = 0; id < nglobal; id++) {
+      newowner[id] = (PetscMPIInt)g[c->nglob - nglobal + id];
+      if (newowner[id] != d->owner[id]) moved = PETSC_TRUE;
+    }
+    if (moved) PetscCall(MbDomainMigrate(d, newowner));
+    PetscCall(PetscFree(newowner));
+  }
+  d->nrepart = same ? (PetscInt)g[G_NREPART] : 0; /* another rank count: partition anew */
+  /* the body records, found by id */
+  PetscCall(PetscMalloc2(nglobal + 1, &rec, c->nbody + 1, &off));
+  for (PetscInt id = 0; id < nglobal; id++) rec[id] = -1;
+  for (PetscInt i = 0, k = 0; i < c->nbody; i++) {
+    PetscCheck(c->id[i] >= 0 && c->id[i] < nglobal, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has a record of body %" PetscInt_FMT "; its deck made %" PetscInt_FMT " bodies", c->id[i], nglobal);
+    rec[c->id[i]] = i;
+    off[i]        = k;
+    k += c->len[i];
+  }
+  if (d->adapt) PetscCall(MbDomainAdaptBuffers(d));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBody           b = d->body[i];
+    const PetscReal *r;
+    PetscInt         nacc, nap, j = REC_HEAD;
+    PetscCheck(rec[b->id] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has no record of body %" PetscInt_FMT, b->id);
+    r    = c->x + off[rec[b->id]];
+    nacc = (PetscInt)r[2];
+    nap  = (PetscInt)r[4];
+    PetscCheck((PetscInt)r[0] == b->nq && (PetscInt)r[1] == b->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "restart: body %" PetscInt_FMT " has %" PetscInt_FMT " configuration and %" PetscInt_FMT " velocity numbers; its checkpoint record %g and %g: restart with the deck that wrote it", b->id, b->nq, b->nu, (double)r[0], (double)r[1]);
+    PetscCheck(c->len[rec[b->id]] == REC_HEAD + b->nq + b->nu + 1 + nacc + nap, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's record of body %" PetscInt_FMT " has %" PetscInt_FMT " numbers; its head says %" PetscInt_FMT, b->id,
+               c->len[rec[b->id]], REC_HEAD + b->nq + b->nu + 1 + nacc + nap);
+    PetscCall(PetscArraycpy(b->q, r + j, b->nq));
+    j += b->nq;
+    PetscCall(PetscArraycpy(b->u, r + j, b->nu));
+    j += b->nu;
+    b->work = r[j++];
+    if (nacc && b->acc) {
+      PetscCheck(nacc == 3 * b->nu, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "body %" PetscInt_FMT ": acceleration history of %" PetscInt_FMT " numbers in the checkpoint, %" PetscInt_FMT " expected", b->id, nacc, 3 * b->nu);
+      PetscCall(PetscArraycpy(b->acc, r + j, nacc));
+      b->accok = r[3] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
+    } else if (b->acc)
+      b->accok = PETSC_FALSE; /* recomputed by its scheme's next step */
+    j += nacc;
+    if (b->scheme && d->adapt) {
+      if (nap == b->nu) PetscCall(PetscArraycpy(d->aprev + ka, r + j, nap));
+      ka += b->nu;
+    }
+  }
+  PetscCall(PetscFree2(rec, off));
+  /* the domain */
+  d->t               = g[G_T];
+  d->h               = g[G_H];
+  d->hnext           = g[G_HNEXT];
+  d->nsteps          = (PetscInt)g[G_NSTEPS];
+  d->hprev           = g[G_HPREV];
+  d->fascale         = g[G_FASCALE];
+  d->solver_failures = (PetscInt)g[G_FAILURES];
+  d->discarded       = (PetscInt)g[G_DISCARDED];
+  d->ckpt_next_t     = g[G_CKPT_NEXT_T];
+  if (c->run_done) d->h = d->hnext; /* where the RUN left it: the controller's next step */
+  d->ckpt_last_step = d->nsteps;
+  if (c->nranks == d->size && c->racc) {
+    d->work_contact  = c->racc[4 * d->rank + 0];
+    d->work_friction = c->racc[4 * d->rank + 1];
+    d->espring       = c->racc[4 * d->rank + 2];
+    d->epot          = c->racc[4 * d->rank + 3];
+  } else { /* the sums on rank 0 */
+    d->work_contact = d->work_friction = d->espring = d->epot = 0;
+    for (PetscInt r = 0; d->rank == 0 && c->racc && r < c->nranks; r++) {
+      d->work_contact += c->racc[4 * r + 0];
+      d->work_friction += c->racc[4 * r + 1];
+      d->espring += c->racc[4 * r + 2];
+      d->epot += c->racc[4 * r + 3];
+    }
+  }
+  for (PetscInt i = 0; i < nmon; i++) d->mon[i].next = g[G_N + i];
+  for (PetscInt j = 0; j < njoint; j++) {
+    MbJoint         *jt = &d->joint[j];
+    const PetscReal *r  = g + G_N + nmon + J_N * j;
+    PetscCall(PetscArraycpy(&jt->X[0][0], r, 6));
+    jt->length   = r[6];
+    jt->resolved = r[7] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
+    PetscCall(PetscArraycpy(jt->R, r + 8, 3));
+  }
+  PetscCall(MbDomainSpringsTransfer(d, (PetscReal *)g + G_N + nmon + J_N * njoint, PETSC_FALSE));
+  /* the last step's constraints: each rank keeps those whose owner it now is */
+  PetscCheck(c->ncon == 0 || c->consize == sizeof(MbCon), d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's constraint records have %zu bytes; this build's have %zu: restart with the build that wrote it", c->consize, sizeof(MbCon));
+  d->ncon = 0;
+  if (c->ncon) {
+    const MbCon *all = (const MbCon *)c->con;
+    PetscCall(PetscFree(d->con));
+    PetscCall(PetscMalloc1(c->ncon, &d->con));
+    for (PetscInt k = 0; k < c->ncon; k++) {
+      PetscMPIInt owner;
+      PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, all[k].body[0], all[k].body[1]), &owner));
+      if (owner != d->rank) continue;
+      d->con[d->ncon]       = all[k];
+      d->con[d->ncon].owner = d->rank;
+      d->ncon++;
+    }
+  }
+  if (c->nadapt) PetscCall(MbAdaptSetState(d->adapt, c->nadapt, c->adapt));
+  if (!d->started) {
+    PetscCall(PetscTime(&d->run_start));
+    d->started = PETSC_TRUE;
+  }
+  d->ckpt_last_wall = d->run_start;
+  if (d->nglobal > 1) PetscCall(MbDomainGhostRefresh(d)); /* copies of the restored owners */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainRunResume(MbDomain d, PetscReal duration, PetscBool *skip, PetscBool *resumed, PetscReal *t_end)
+{
+  PetscInt      k = d->nrun++;
+  MbCheckpoint *c = d->resume;
+  PetscFunctionBegin;
+  *skip = *resumed = PETSC_FALSE;
+  d->run_duration  = duration;
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
+  if (k < c->run) {
+    *skip = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(duration == c->glob[G_RUN_DURATION], d->comm, PETSC_ERR_ARG_WRONG, "restart: RUN call %" PetscInt_FMT " asks for a duration of %.10g; in the run that wrote the checkpoint it asked for %.10g: restart with the deck that wrote it", k + 1,
+             (double)duration, (double)c->glob[G_RUN_DURATION]);
+  PetscCall(Restore(d, c));
+  *t_end     = c->run_end;
+  d->run_end = c->run_end;
+  *skip      = c->run_done;
+  *resumed   = PETSC_TRUE;
+  PetscCall(PetscPrintf(d->comm, "moreau: restart: continuing from t = %.9g, step %" PetscInt_FMT " (RUN call %" PetscInt_FMT "%s)\n", (double)d->t, d->nsteps, k + 1, c->run_done ? ", at its end" : ""));
+  PetscCall(MbDomainCheckpointFree(c));
+  PetscCall(PetscFree(d->resume));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainMaybeCheckpoint(MbDomain d, PetscBool end, PetscBool *stop)
+{
+  PetscBool      due = PETSC_FALSE;
+  PetscLogDouble now;
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&now));
+  if (end) { /* a signal after the last step's reduction is learnt here */
+    int pend = MbSignalPending() ? 1 : 0, any, wall = d->rank == 0 && now - d->ckpt_last_wall >= 1.0 ? 1 : 0, w;
+    PetscCallMPI(MPI_Allreduce(&pend, &any, 1, MPI_INT, MPI_MAX, d->comm));
+    PetscCallMPI(MPI_Allreduce(&wall, &w, 1, MPI_INT, MPI_MAX, d->comm));
+    d->sig = d->sig || any;
+    due    = w || d->ckpt_steps > 0 || d->ckpt_dt > 0 || d->ckpt_wall > 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (d->nsteps == d->ckpt_last_step && !d->sig) due = PETSC_FALSE; /* written already */
+  }
+  if (d->sig || d->ckpt_walldue) due = PETSC_TRUE;
+  if (d->ckpt_steps > 0 && d->nsteps - d->ckpt_last_step >= d->ckpt_steps) due = PETSC_TRUE;
+  if (d->ckpt_dt > 0 && d->t + 1e-9 * d->h >= d->ckpt_next_t) due = PETSC_TRUE;
+  if (!due) PetscFunctionReturn(PETSC_SUCCESS);
+  d->run_done = end;
+  if (d->ckpt_fn) PetscCall(d->ckpt_fn(d, d->ckpt_ctx));
+  d->run_done       = PETSC_FALSE;
+  d->ckpt_last_step = d->nsteps;
+  d->ckpt_last_wall = now;
+  d->ckpt_walldue   = PETSC_FALSE;
+  if (d->ckpt_dt > 0)
+    while (d->ckpt_next_t <= d->t + 1e-9 * d->h) d->ckpt_next_t += d->ckpt_dt;
+  if (d->sig) {
+    int mine       = MbSignalPending();
+    d->interrupted = mine ? mine : -1;
+    d->sig         = 0;
+    MbSignalClear();
+    *stop = PETSC_TRUE;
+    PetscCall(PetscPrintf(d->comm, "moreau: stopped by %s at t = %.9g, step %" PetscInt_FMT "%s\n", d->rank == 0 && mine ? MbSignalName(mine) : "a signal", (double)d->t, d->nsteps,
+                          d->ckpt_fn ? ", after writing a checkpoint: continue with moreau -mb_restart" : " (no output, so no checkpoint)"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
