@@ -68,6 +68,9 @@ typedef struct {
   PetscErrorCode (*pack_size)(MbBody, size_t *);                      /* bytes of the private data that travels (may be NULL: none) */
   PetscErrorCode (*pack)(MbBody, char *);                             /* write it */
   PetscErrorCode (*unpack)(MbBody, const char *, size_t);             /* read it into a body whose common part is unpacked */
+  PetscErrorCode (*state_size)(MbBody, PetscInt *);                   /* numbers of the kind's own state beyond q and u that a checkpoint keeps (NULL: none) */
+  PetscErrorCode (*state_get)(MbBody, PetscReal[]);                   /* write them */
+  PetscErrorCode (*state_set)(MbBody, const PetscReal[], PetscInt);   /* read them back (restart) */
 } MbBodyOps;
 
 typedef struct {

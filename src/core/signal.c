@@ -34,7 +34,7 @@ PetscErrorCode MbSignalInstall(void)
   PetscBool on = PETSC_TRUE;
   PetscFunctionBegin;
   if (Installed) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mb_signals", &on, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mb_signals", &on, NULL)); /* listed by MbDomainSetFromOptions */
   Installed = 1;
   Pending   = 0;
   if (!on) PetscFunctionReturn(PETSC_SUCCESS);

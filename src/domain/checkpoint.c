@@ -19,10 +19,11 @@
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
 
-/* A body's record: nq, nu, nacc (3 nu or 0), accok, nap (nu or 0), then q, u, the external
-   work, the force scheme's acceleration history (nacc) and the adaptive runs' last
-   acceleration (nap). */
-#define REC_HEAD 5
+/* A body's record: nq, nu, nacc (3 nu or 0), accok, nap (nu or 0), nkind, then q, u, the
+   external work, the force scheme's acceleration history (nacc), the adaptive runs' last
+   acceleration (nap) and the kind's own state (nkind: the body op state_get, such as
+   DEF_LIM's factor). */
+#define REC_HEAD 6
 
 /* The global record: a head of G_N numbers, then the monitors' next times (nmon), per
    joint X (6), length, resolved, R (3) (J_N), per spring 12 (MbDomainSpringsTransfer),
@@ -39,7 +40,14 @@ static PetscBool HasAprev(MbDomain d)
   return n == d->nacc ? PETSC_TRUE : PETSC_FALSE;
 }
 
-static PetscInt RecordLength(MbBody b, PetscBool aprev) { return REC_HEAD + b->nq + b->nu + 1 + (b->acc ? 3 * b->nu : 0) + (aprev && b->scheme ? b->nu : 0); }
+static PetscInt KindStateLength(MbBody b)
+{
+  PetscInt n = 0;
+  if (b->ops->state_size) (void)b->ops->state_size(b, &n);
+  return n;
+}
+
+static PetscInt RecordLength(MbBody b, PetscBool aprev) { return REC_HEAD + b->nq + b->nu + 1 + (b->acc ? 3 * b->nu : 0) + (aprev && b->scheme ? b->nu : 0) + KindStateLength(b); }
 
 PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
 {
@@ -56,7 +64,7 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody     b    = d->body[i];
     PetscReal *r    = c->x + k;
-    PetscInt   nacc = b->acc ? 3 * b->nu : 0, nap = ap && b->scheme ? b->nu : 0, j = REC_HEAD;
+    PetscInt   nacc = b->acc ? 3 * b->nu : 0, nap = ap && b->scheme ? b->nu : 0, nk = KindStateLength(b), j = REC_HEAD;
     c->id[i]  = b->id;
     c->len[i] = RecordLength(b, ap);
     r[0]      = (PetscReal)b->nq;
@@ -64,6 +72,7 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
     r[2]      = (PetscReal)nacc;
     r[3]      = b->accok ? 1 : 0;
     r[4]      = (PetscReal)nap;
+    r[5]      = (PetscReal)nk;
     PetscCall(PetscArraycpy(r + j, b->q, b->nq));
     j += b->nq;
     PetscCall(PetscArraycpy(r + j, b->u, b->nu));
@@ -76,6 +85,8 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
       j += nap;
     }
     if (b->scheme) ka += b->nu;
+    if (nk) PetscCall(b->ops->state_get(b, r + j));
+    j += nk;
     PetscCheck(j == c->len[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt_FMT ": record of %" PetscInt_FMT " numbers, %" PetscInt_FMT " expected", b->id, j, c->len[i]);
     k += j;
   }
@@ -256,15 +267,16 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody           b = d->body[i];
     const PetscReal *r;
-    PetscInt         nacc, nap, j = REC_HEAD;
+    PetscInt         nacc, nap, nk, j = REC_HEAD;
     PetscCheck(rec[b->id] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has no record of body %" PetscInt_FMT, b->id);
     r    = c->x + off[rec[b->id]];
     nacc = (PetscInt)r[2];
     nap  = (PetscInt)r[4];
+    nk   = (PetscInt)r[5];
     PetscCheck((PetscInt)r[0] == b->nq && (PetscInt)r[1] == b->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
                "restart: body %" PetscInt_FMT " has %" PetscInt_FMT " configuration and %" PetscInt_FMT " velocity numbers; its checkpoint record %g and %g: restart with the deck that wrote it", b->id, b->nq, b->nu, (double)r[0], (double)r[1]);
-    PetscCheck(c->len[rec[b->id]] == REC_HEAD + b->nq + b->nu + 1 + nacc + nap, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's record of body %" PetscInt_FMT " has %" PetscInt_FMT " numbers; its head says %" PetscInt_FMT, b->id,
-               c->len[rec[b->id]], REC_HEAD + b->nq + b->nu + 1 + nacc + nap);
+    PetscCheck(c->len[rec[b->id]] == REC_HEAD + b->nq + b->nu + 1 + nacc + nap + nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's record of body %" PetscInt_FMT " has %" PetscInt_FMT " numbers; its head says %" PetscInt_FMT, b->id,
+               c->len[rec[b->id]], REC_HEAD + b->nq + b->nu + 1 + nacc + nap + nk);
     PetscCall(PetscArraycpy(b->q, r + j, b->nq));
     j += b->nq;
     PetscCall(PetscArraycpy(b->u, r + j, b->nu));
@@ -281,6 +293,8 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
       if (nap == b->nu) PetscCall(PetscArraycpy(d->aprev + ka, r + j, nap));
       ka += b->nu;
     }
+    j += nap;
+    if (nk && b->ops->state_set) PetscCall(b->ops->state_set(b, r + j, nk));
   }
   PetscCall(PetscFree2(rec, off));
   /* the domain */

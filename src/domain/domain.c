@@ -3,6 +3,7 @@
    6. reductions into /history, 7. monitors (output, callbacks). */
 #include <sys/resource.h>
 #include <moreau/mbmath.h>
+#include <signal.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
 #include "../scheme/schemeimpl.h"
@@ -19,6 +20,7 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->h           = 1e-3;
   d->verbose     = PETSC_TRUE;
   d->progress_dt = 1.0;
+  d->sigstep     = -1;
   PetscCall(PetscStrncpy(d->default_scheme, MBRIGNEG, sizeof(d->default_scheme)));
   d->geps          = 1e-6;
   d->imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
@@ -109,6 +111,17 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: whenever a body moved)", "MbDomainGhostRefresh", d->gskin,
                              &d->gskin, NULL));
   PetscCheck(d->gskin >= 0 && d->gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gskin);
+  { /* checkpoints (checkpoint.c); the deck's CHECKPOINT does not override these */
+    PetscInt  steps = d->ckpt_steps;
+    PetscReal dt = d->ckpt_dt, wall = d->ckpt_wall;
+    PetscBool s1, s2, s3, sig = PETSC_TRUE;
+    PetscCall(PetscOptionsInt("-mb_checkpoint_steps", "Write a checkpoint every this many steps (0: not by steps)", "MbDomainSetCheckpointInterval", steps, &steps, &s1));
+    PetscCall(PetscOptionsReal("-mb_checkpoint_interval", "Write a checkpoint every this much simulated time (0: not by time)", "MbDomainSetCheckpointInterval", dt, &dt, &s2));
+    PetscCall(PetscOptionsReal("-mb_checkpoint_wall", "Write a checkpoint every this many seconds of wall-clock time (0: not by the clock)", "MbDomainSetCheckpointInterval", wall, &wall, &s3));
+    if (s1 || s2 || s3) PetscCall(MbDomainSetCheckpointInterval(d, steps, dt, wall));
+    PetscCall(PetscOptionsBool("-mb_signals", "Catch SIGTERM, SIGUSR1 and SIGINT during a RUN: checkpoint and stop (exit status 75)", "MbSignalInstall", sig, &sig, NULL));
+    PetscCall(PetscOptionsInt("-mb_signal_at_step", "Raise SIGTERM on rank 0 after this step (tests of restarts; -1: never)", "MbDomainRun", d->sigstep, &d->sigstep, NULL));
+  }
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
   PetscCall(MbContactModelSetFromOptions(d->contact));
@@ -536,6 +549,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(PetscArraycpy(loc, (PetscReal *)&l, 5));
     loc[5] = (PetscReal)(d->ncon + d->npen);
     loc[6] = bad >= 0 ? 1 : 0;                                                                         /* in the same reduction: no collective more per step */
+    if (d->nsteps == d->sigstep && d->rank == 0) (void)raise(SIGTERM);                                 /* -mb_signal_at_step */
     loc[7] = MbSignalPending() ? 1 : 0;                                                                /* a signal (checkpoint.c) */
     loc[8] = d->rank == 0 && d->ckpt_wall > 0 && now_wall - d->ckpt_last_wall >= d->ckpt_wall ? 1 : 0; /* rank 0's clock */
     PetscCallMPI(MPI_Allreduce(loc, glob, 9, MPIU_REAL, MPIU_SUM, d->comm));

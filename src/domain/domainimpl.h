@@ -143,6 +143,7 @@ struct _p_MbDomain {
   PetscBool      ckpt_walldue;   /* rank 0's clock says one is due (learnt in the step's reduction) */
   int            sig;            /* a rank received a signal (learnt in the step's reduction): 1 */
   int            interrupted;    /* the signal that stopped the last run (0: none) */
+  PetscInt       sigstep;        /* -mb_signal_at_step: raise SIGTERM after this step (tests) */
   PetscInt       nrun;           /* RUN calls so far */
   PetscReal      run_end;        /* end time of the RUN under way */
   PetscReal      run_duration;   /* its duration as the deck gave it */

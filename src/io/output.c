@@ -884,6 +884,17 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
     PetscBool restart                 = PETSC_FALSE;
     PetscCall(PetscSNPrintf(out->chk, sizeof(out->chk), "%s%s%s.chk.h5", dir, dir[len - 1] == '/' ? "" : "/", name));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-mb_restart", chk, sizeof(chk), &restart));
+    if (restart && !chk[0]) { /* no checkpoint of this output (a SOLFEC object that had not
+                                 run yet, or a run too short to write one): start afresh */
+      struct stat st;
+      int         missing = 0;
+      if (out->rank == 0) missing = stat(out->chk, &st) ? 1 : 0;
+      PetscCallMPI(MPI_Bcast(&missing, 1, MPI_INT, 0, comm));
+      if (missing) {
+        PetscCall(PetscPrintf(comm, "moreau: restart: there is no checkpoint %s: this SOLFEC object runs from the start\n", out->chk));
+        restart = PETSC_FALSE;
+      }
+    }
     if (restart) {
       PetscCall(MbOutputReopen(out, chk[0] ? chk : out->chk));
       goto linked;
@@ -920,15 +931,6 @@ linked:
   PetscCall(MbDomainAddMonitor(dom, 0, OutputMonitor, out->link, OutputLinkDestroy));
   PetscCall(MbDomainSetMonitorDue(dom, OutputMonitor, out->link, OutputDue));
   PetscCall(MbDomainSetCheckpointer(dom, MbOutputCheckpoint, out->link));
-  { /* checkpoint intervals from the options (a deck's CHECKPOINT may set them too) */
-    PetscInt  steps = 0;
-    PetscReal dt = 0, wall = 0;
-    PetscBool s1, s2, s3;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mb_checkpoint_steps", &steps, &s1));
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_checkpoint_interval", &dt, &s2));
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_checkpoint_wall", &wall, &s3));
-    if (s1 || s2 || s3) PetscCall(MbDomainSetCheckpointInterval(dom, steps, dt, wall));
-  }
   *outp = out;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -88,6 +88,8 @@ typedef struct {
   PetscBool        exact;                 /* F factors the current A */
   PetscInt         nfactor, npcg, pcgits; /* counts: factorizations, CG solves and iterations */
   PetscReal       *cgw;                   /* CG scratch, 4 nu */
+  PetscReal       *qF;                    /* the configuration the factor was made at (a checkpoint keeps it) */
+  PetscBool        pending;               /* a restart's factor to make again from qF before the next step */
   /* loads (finite_element.c): the boundary's faces, made when a pressure first needs them,
      and the element and reference point of each point force, found once */
   PetscInt   nbf;    /* boundary faces (−1: not made yet) */
@@ -132,6 +134,11 @@ PETSC_INTERN PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c
 PETSC_INTERN PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]);
 PETSC_INTERN PetscErrorCode MbFemAssembleK(Fem *m, const PetscReal q[]);
 PETSC_INTERN PetscErrorCode MbFemFactorDestroy(Fem *m);
+/* The factor's state a checkpoint keeps, so that a restart makes the very factor again
+   (factored, age, cF, lu, multi, then qF): its length, the numbers, and back. */
+PETSC_INTERN PetscInt       MbFemFactorStateSize(const Fem *m);
+PETSC_INTERN PetscErrorCode MbFemFactorStateGet(const Fem *m, PetscReal x[]);
+PETSC_INTERN PetscErrorCode MbFemFactorStateSet(Fem *m, const PetscReal x[], PetscInt n);
 
 /* finite_element.c: H at referential point X in a frame by its nonzero columns (the body's
    operator_hs). delassus.c: the body's blocks of W and B for its constraint points and the

@@ -863,6 +863,18 @@ static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
 }
 
 /* what travels: the mesh, the quadrature data, the masses and the material */
+/* A checkpoint keeps DEF_LIM's factor state: a restart makes the same factor again, so the
+   steps it serves go on bit for bit (stiffness.c) */
+static PetscErrorCode FemStateSize(MbBody b, PetscInt *n)
+{
+  *n = MbFemFactorStateSize((Fem *)b->data);
+  return PETSC_SUCCESS;
+}
+
+static PetscErrorCode FemStateGet(MbBody b, PetscReal x[]) { return MbFemFactorStateGet((Fem *)b->data, x); }
+
+static PetscErrorCode FemStateSet(MbBody b, const PetscReal x[], PetscInt n) { return MbFemFactorStateSet((Fem *)b->data, x, n); }
+
 static PetscErrorCode FemPackSize(MbBody b, size_t *n)
 {
   Fem *m = (Fem *)b->data;
@@ -969,4 +981,7 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .pack_size       = FemPackSize,
     .pack            = FemPack,
     .unpack          = FemUnpack,
+    .state_size      = FemStateSize,
+    .state_get       = FemStateGet,
+    .state_set       = FemStateSet,
 };

@@ -132,6 +132,8 @@ static PetscErrorCode FactorNow(Fem *m, const PetscReal q[], PetscReal c, PetscI
   PetscBool ok;
   PetscFunctionBegin;
   m->factored = PETSC_FALSE;
+  if (!m->qF) PetscCall(PetscMalloc1(3 * m->nn, &m->qF));
+  if (q != m->qF) PetscCall(PetscArraycpy(m->qF, q, 3 * m->nn));
   PetscCall(MbFemAssembleK(m, q));
   PetscCall(FormA(m, c));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* a zero pivot is an answer here */
@@ -171,6 +173,14 @@ PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id
     PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_fem_pcg_rtol", &m->rtol, NULL));
     PetscCheck(m->refactor >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mb_fem_refactor must be >= 1 (steps a factorization serves), got %" PetscInt_FMT, m->refactor);
     PetscCheck(m->rtol > 0 && m->rtol < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mb_fem_pcg_rtol must be in (0, 1), got %g", (double)m->rtol);
+  }
+  if (m->pending) { /* a restart: the factor the stopped run held, made again */
+    PetscInt  age   = m->age;
+    PetscBool multi = m->multi;
+    m->pending      = PETSC_FALSE;
+    PetscCall(FactorNow(m, m->qF, m->cF, id));
+    m->age   = age;
+    m->multi = multi;
   }
   /* a body whose last step needed W's blocks (many right-hand sides, which CG would make
      dear) most likely needs them again: factorized now rather than after a CG solve */
@@ -308,5 +318,38 @@ PetscErrorCode MbFemFactorDestroy(Fem *m)
   PetscCall(VecDestroy(&m->y));
   PetscCall(VecDestroy(&m->Md));
   PetscCall(PetscFree(m->cgw));
+  PetscCall(PetscFree(m->qF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt MbFemFactorStateSize(const Fem *m) { return m->factored && m->qF ? 5 + 3 * m->nn : 1; }
+
+PetscErrorCode MbFemFactorStateGet(const Fem *m, PetscReal x[])
+{
+  PetscFunctionBegin;
+  x[0] = m->factored && m->qF ? 1 : 0;
+  if (!x[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  x[1] = (PetscReal)m->age;
+  x[2] = m->cF;
+  x[3] = m->lu ? 1 : 0;
+  x[4] = m->multi ? 1 : 0;
+  PetscCall(PetscArraycpy(x + 5, m->qF, 3 * m->nn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbFemFactorStateSet(Fem *m, const PetscReal x[], PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 1 && (x[0] == 0 || n == 5 + 3 * m->nn), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint: a finite-element body's factor state has %" PetscInt_FMT " numbers; 1 or %" PetscInt_FMT " expected", n, 5 + 3 * m->nn);
+  m->factored = PETSC_FALSE;
+  m->pending  = PETSC_FALSE;
+  if (x[0] == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!m->qF) PetscCall(PetscMalloc1(3 * m->nn, &m->qF));
+  m->age     = (PetscInt)x[1];
+  m->cF      = x[2];
+  m->lu      = x[3] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
+  m->multi   = x[4] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
+  m->pending = PETSC_TRUE;
+  PetscCall(PetscArraycpy(m->qF, x + 5, 3 * m->nn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
