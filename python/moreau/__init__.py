@@ -1060,7 +1060,7 @@ def OUTPUT(solfec, interval, compression='OFF'):
 
 def CHECKPOINT(solfec, steps=0, interval=0.0, wall=0.0):
     """CHECKPOINT(solfec, steps=0, interval=0.0, wall=0.0): write restart data (OUTDIR/<deck
-    name>.chk.h5) every `steps` steps, every `interval` of simulated time and every `wall`
+    name>.chk) every `steps` steps, every `interval` of simulated time and every `wall`
     seconds of wall-clock time (0: not by that measure); also at the end of a RUN that took a
     second or more, and at once on SIGTERM, SIGUSR1 or SIGINT, which then end the job with
     status 75. `moreau -mb_restart deck.py` continues it. moreau's own (not in Solfec-1.0);

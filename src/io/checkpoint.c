@@ -1,6 +1,6 @@
-/* The checkpoint file DIR/<name>.chk.h5 (doc/output.md, "Restart data"), written by all
+/* The checkpoint file DIR/<name>.chk (doc/output.md, "Restart data"), written by all
    ranks collectively like the results, and a restart's reopening of the results. A
-   checkpoint is written to DIR/<name>.chk.h5.tmp and renamed over the last one once
+   checkpoint is written to DIR/<name>.chk.tmp and renamed over the last one once
    complete, so a run killed while writing it (SIGKILL, a node lost) keeps the previous one.
    Its numbers are global: body records carry their ids and constraint records their bodies,
    so a restart reads them on any number of ranks (src/domain/checkpoint.c keeps each rank's
@@ -308,6 +308,7 @@ PetscErrorCode MbOutputReopen(MbOutput out, const char chk[])
   /* the results, cut back to the checkpoint */
   MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
   MbH5Call(H5Pset_fapl_mpio, (fapl, out->comm, MPI_INFO_NULL), out->h5);
+  PetscCall(MbOutputCacheConfig(fapl, out->h5));
   MbH5Get(out->file, H5Fopen, (out->h5, H5F_ACC_RDWR, fapl), out->h5);
   MbH5Call(H5Pclose, (fapl), out->h5);
   {
@@ -351,6 +352,7 @@ PetscErrorCode MbOutputReopen(MbOutput out, const char chk[])
   /* the XDMF index of the frames kept */
   PetscCall(MbXdmfOpen(out));
   for (PetscInt k = 0; k < out->nframe; k++) PetscCall(MbXdmfAddFrame(out, k));
+  out->xdone = out->nframe;
   /* the history so far, and the state to resume at the checkpoint's RUN call */
   PetscCall(MbOutputReadHistoryRecords(out, out->nhist, &h));
   PetscCall(MbDomainSetHistory(out->dom, out->nhist, h));

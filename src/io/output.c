@@ -461,6 +461,53 @@ static PetscErrorCode WriteHistory(MbOutput out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbOutputCacheConfig(hid_t fapl, const char *path)
+{
+  H5AC_cache_config_t cc;
+  PetscFunctionBegin;
+  memset(&cc, 0, sizeof(cc));
+  cc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+  MbH5Call(H5Pget_mdc_config, (fapl, &cc), path);
+  /* parallel HDF5 writes dirty metadata only at sync points: at a flush, and whenever the
+     dirty metadata passes dirty_bytes_threshold (256 kB by default, a few hundred small
+     frames). A sync point between two flushes rewrites the file's groups on disk under the
+     index of the last flush (a run killed then lost frames the .xmf named); with a
+     threshold above what a second of frames dirties, the disk holds the last flush's file
+     until the next flush. The cache must hold that much: 32 MB at most. */
+  cc.set_initial_size      = 1;
+  cc.initial_size          = 4 << 20;
+  cc.min_size              = 1 << 20;
+  cc.max_size              = 32 << 20;
+  cc.dirty_bytes_threshold = 24 << 20;
+  MbH5Call(H5Pset_mdc_config, (fapl, &cc), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Make what was written since the last call readable by others: the /history rows, the
+   flush of the HDF5 file, then the frames' entries in the XDMF index (so the index never
+   names a frame the file on disk may not hold). A flush of a parallel HDF5 file costs a
+   walk of its metadata cache (H5C_apply_candidate_list: 40 % of a run of small frames,
+   and it grew from 3.6 to 7 ms a frame over 3000 frames when made after every frame), so
+   it is made when rank 0 has seen out->flush_wall seconds pass since the last one (-mb_output_flush,
+   default 1 s; 0: after every frame), or when forced (the first frame, a checkpoint, the
+   end of a RUN, closing). A run killed in between leaves the frames of the last flush
+   readable. Collective. */
+static PetscErrorCode Publish(MbOutput out, PetscBool force)
+{
+  PetscLogDouble now;
+  int            go;
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&now));
+  go = force || out->flush_wall <= 0 || now - out->last_flush >= out->flush_wall ? 1 : 0;
+  PetscCallMPI(MPI_Bcast(&go, 1, MPI_INT, 0, out->comm)); /* rank 0's clock decides */
+  if (!go) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(WriteHistory(out));
+  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
+  for (; out->xdone < out->nframe; out->xdone++) PetscCall(MbXdmfAddFrame(out, out->xdone));
+  out->last_flush = now;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The whole q and u of the bodies with a nodal state (MbBodyPointDofs: finite-element
    ones), which HISTORY interpolates at a point: "nodal_state", every such body's q then u,
    rank after rank, and per body row "nodal_offset", the offsets of its q and u in it (−1,
@@ -654,8 +701,6 @@ static PetscErrorCode WriteFrame(MbOutput out)
   }
   MbH5Call(H5Gclose, (g), path);
 
-  PetscCall(WriteHistory(out));
-  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
   if (out->nframe == out->fcap) {
     out->fcap = out->fcap ? 2 * out->fcap : 64;
     PetscCall(PetscRealloc(sizeof(MbOutFrame) * out->fcap, &out->frame));
@@ -664,7 +709,7 @@ static PetscErrorCode WriteFrame(MbOutput out)
   out->frame[f].mesh = out->nmesh - 1;
   out->nframe++;
   out->last_step = steps;
-  PetscCall(MbXdmfAddFrame(out, f));
+  PetscCall(Publish(out, f == 0 ? PETSC_TRUE : PETSC_FALSE));
   PetscCall(PetscLogEventEnd(MB_PhaseEvent[MB_PHASE_OUTPUT], 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -767,8 +812,7 @@ static PetscErrorCode OutputLinkDestroy(void *ctx)
   MbOutLink *link = (MbOutLink *)ctx;
   PetscFunctionBegin;
   if (link->out) {
-    PetscCall(WriteHistory(link->out));
-    MbH5Call(H5Fflush, (link->out->file, H5F_SCOPE_GLOBAL), link->out->h5);
+    PetscCall(Publish(link->out, PETSC_TRUE));
     link->out->dom  = NULL;
     link->out->link = NULL;
   }
@@ -786,6 +830,7 @@ static PetscErrorCode OpenFile(MbOutput out, const char name[])
   PetscFunctionBegin;
   MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
   MbH5Call(H5Pset_fapl_mpio, (fapl, comm, MPI_INFO_NULL), out->h5);
+  PetscCall(MbOutputCacheConfig(fapl, out->h5));
   MbH5Get(out->file, H5Fcreate, (out->h5, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), out->h5);
   MbH5Call(H5Pclose, (fapl), out->h5);
   MbH5Get(out->dxpl, H5Pcreate, (H5P_DATASET_XFER), out->h5);
@@ -835,11 +880,14 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   PetscCheck(strlen(dir) + strlen(name) + 5 < PETSC_MAX_PATH_LEN, comm, PETSC_ERR_ARG_OUTOFRANGE, "the output file %s/%s.h5 would have a path of %zu characters; at most %d are supported: choose a shorter output directory", dir, name,
              strlen(dir) + strlen(name) + 4, PETSC_MAX_PATH_LEN - 1);
   PetscCall(PetscNew(&out));
-  out->dom       = dom;
-  out->comm      = comm;
-  out->interval  = interval;
-  out->last_step = -1;
+  out->dom        = dom;
+  out->comm       = comm;
+  out->interval   = interval;
+  out->last_step  = -1;
+  out->flush_wall = 1.0;
   out->file = out->dxpl = out->label_type = -1;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_output_flush", &out->flush_wall, NULL));
+  PetscCheck(out->flush_wall >= 0 && PetscIsNormalReal(out->flush_wall + 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_output_flush must be >= 0 seconds (0: after every frame), got %g", (double)out->flush_wall);
   PetscCallMPI(MPI_Comm_rank(comm, &out->rank));
   PetscCallMPI(MPI_Comm_size(comm, &out->size));
   PetscCall(MbDomainGetTime(dom, &out->next));
@@ -879,10 +927,10 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
     if (!debug) H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   }
 
-  { /* -mb_restart [FILE]: continue the run of a checkpoint (DIR/<name>.chk.h5 by default) */
+  { /* -mb_restart [FILE]: continue the run of a checkpoint (DIR/<name>.chk by default) */
     char      chk[PETSC_MAX_PATH_LEN] = "";
     PetscBool restart                 = PETSC_FALSE;
-    PetscCall(PetscSNPrintf(out->chk, sizeof(out->chk), "%s%s%s.chk.h5", dir, dir[len - 1] == '/' ? "" : "/", name));
+    PetscCall(PetscSNPrintf(out->chk, sizeof(out->chk), "%s%s%s.chk", dir, dir[len - 1] == '/' ? "" : "/", name));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-mb_restart", chk, sizeof(chk), &restart));
     if (restart && !chk[0]) { /* no checkpoint of this output (a SOLFEC object that had not
                                  run yet, or a run too short to write one): start afresh */
@@ -1006,8 +1054,7 @@ PetscErrorCode MbOutputReadHistoryRecords(MbOutput out, PetscInt n, MbHistory **
 PetscErrorCode MbOutputFlush(MbOutput out)
 {
   PetscFunctionBegin;
-  PetscCall(WriteHistory(out));
-  MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
+  PetscCall(Publish(out, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
