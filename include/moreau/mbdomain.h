@@ -206,9 +206,10 @@ typedef struct {
     seconds of wall-clock time (0: not by that measure), and at the end of each RUN.
     Collective: the same values on every rank. */
 PETSC_EXTERN PetscErrorCode MbDomainSetCheckpointInterval(MbDomain dom, PetscInt steps, PetscReal dt, PetscReal wall);
-/** The function that writes a checkpoint (MbOutput sets it); called collectively at a state
-    the run can continue from. */
-PETSC_EXTERN PetscErrorCode MbDomainSetCheckpointer(MbDomain dom, PetscErrorCode (*fn)(MbDomain, void *), void *ctx);
+/** The function that writes a checkpoint (MbOutput sets it), called collectively at a state
+    the run can continue from, and the one that makes the output so far readable, called
+    collectively before the run stops on an error every rank sees (a blown-up state). */
+PETSC_EXTERN PetscErrorCode MbDomainSetCheckpointer(MbDomain dom, PetscErrorCode (*fn)(MbDomain, void *), void *ctx, PetscErrorCode (*flush)(MbDomain, void *));
 /** This rank's part of a checkpoint of the current state. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainCheckpointGet(MbDomain dom, MbCheckpoint *c);
 /** Free what a checkpoint holds. */

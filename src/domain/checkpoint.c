@@ -211,10 +211,12 @@ PetscErrorCode MbDomainSetCheckpointInterval(MbDomain d, PetscInt steps, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainSetCheckpointer(MbDomain d, PetscErrorCode (*fn)(MbDomain, void *), void *ctx)
+PetscErrorCode MbDomainSetCheckpointer(MbDomain d, PetscErrorCode (*fn)(MbDomain, void *), void *ctx, PetscErrorCode (*flush)(MbDomain, void *))
 {
-  d->ckpt_fn  = fn;
-  d->ckpt_ctx = ctx;
+  d->ckpt_fn   = fn;
+  d->ckpt_ctx  = ctx;
+  d->flush_fn  = flush;
+  d->flush_ctx = ctx;
   return PETSC_SUCCESS;
 }
 

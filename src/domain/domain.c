@@ -558,6 +558,8 @@ PetscErrorCode MbDomainStep(MbDomain d)
     if (glob[6] > 0) { /* blown up: stop before a monitor writes the state (every rank) */
       PetscInt gbad, b = bad >= 0 ? bad : PETSC_MAX_INT;
       PetscCallMPI(MPI_Allreduce(&b, &gbad, 1, MPIU_INT, MPI_MIN, d->comm));
+      d->nhist--;                                               /* this step's record is not written */
+      if (d->flush_fn) PetscCall(d->flush_fn(d, d->flush_ctx)); /* the frames so far reach the disk */
       SETERRQ(d->comm, PETSC_ERR_FP,
               "the state of body %" PetscInt_FMT " is not finite after step %" PetscInt_FMT " (t = %g, h = %g): the run has blown up (a step above the critical step, or a load or stiffness too large for it?); stopped before writing it", gbad,
               d->nsteps, (double)d->t, (double)d->h);

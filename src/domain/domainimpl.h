@@ -133,7 +133,9 @@ struct _p_MbDomain {
   PetscReal  hnext;     /* the controller's next step (adaptive.c; a checkpoint keeps it) */
   /* checkpoints and restart (checkpoint.c) */
   PetscErrorCode (*ckpt_fn)(MbDomain, void *); /* writes one (MbOutput) */
-  void          *ckpt_ctx;
+  void *ckpt_ctx;
+  PetscErrorCode (*flush_fn)(MbDomain, void *); /* makes the output so far readable before a collective stop (MbOutput) */
+  void          *flush_ctx;
   PetscInt       ckpt_steps;     /* every this many steps (0: not by steps) */
   PetscReal      ckpt_dt;        /* every this much simulated time (0: not by time) */
   PetscReal      ckpt_wall;      /* every this many wall-clock seconds (0: not by the clock) */

@@ -796,6 +796,15 @@ static PetscErrorCode OutputMonitor(MbDomain dom, void *ctx, PetscBool *stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The domain's flusher (ctx: the link): before a collective stop */
+static PetscErrorCode OutputPublish(MbDomain dom, void *ctx)
+{
+  MbOutput out = ((MbOutLink *)ctx)->out;
+  PetscFunctionBegin;
+  if (out) PetscCall(Publish(out, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Whether OutputMonitor would write at (t, h): lets adaptive runs skip replaying the
    intervals between frames (src/domain/adaptive.c). */
 static PetscErrorCode OutputDue(void *ctx, PetscReal t, PetscReal h, PetscBool *due)
@@ -978,7 +987,7 @@ linked:
   out->link->out = out;
   PetscCall(MbDomainAddMonitor(dom, 0, OutputMonitor, out->link, OutputLinkDestroy));
   PetscCall(MbDomainSetMonitorDue(dom, OutputMonitor, out->link, OutputDue));
-  PetscCall(MbDomainSetCheckpointer(dom, MbOutputCheckpoint, out->link));
+  PetscCall(MbDomainSetCheckpointer(dom, MbOutputCheckpoint, out->link, OutputPublish));
   *outp = out;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
