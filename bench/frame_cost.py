@@ -20,7 +20,7 @@ s.verbose = 'OFF'
 GRAVITY(s, (0, 0, -9.81))
 SURFACE_MATERIAL(s, friction=0.3)
 m = BULK_MATERIAL(s, density=2500)
-BODY(s, 'OBSTACLE', HEX([-1, -1, -0.2, 1, -1, -0.2, 1, 1, -0.2, -1, 1, -0.2, -1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0], 1, 1, 1, 1, [1] * 6), m)
+BODY(s, 'OBSTACLE', HEX([-50, -50, -0.2, 50, -50, -0.2, 50, 50, -0.2, -50, 50, -0.2, -50, -50, 0, 50, -50, 0, 50, 50, 0, -50, 50, 0], 1, 1, 1, 1, [1] * 6), m)  # wide: the spheres roll on it for the whole run
 for k in range(50):
     i, j, l = k % 5, (k // 5) % 5, k // 25
     b = BODY(s, 'RIGID', SPHERE((-0.3 + 0.15 * i, -0.3 + 0.15 * j, 0.06 + 0.15 * l), 0.05, 2, 2), m)
