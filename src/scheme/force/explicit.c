@@ -6,8 +6,13 @@
    acceleration a_n of EGALPHA, the previous a_(n−1) of CHUNG_LEE). The configuration moves
    by the body's advance op, q ⊕ Δ, where Δ is the increment a linear-space scheme would
    add to d: rotations of rigid bodies go by the exponential map, Λ exp[Δ_Ω] (src/core/expmap.c).
-   With variable h every formula uses the h of the current step; for CDM that is exactly
-   the variable-step central difference of Park and Underwood (see CdmPredict). */
+   With variable h (adaptive runs): CDM's kick–drift–kick is the variable-step central
+   difference of Park and Underwood as it stands (CdmPredict); EGALPHA and CHUNG_LEE keep a
+   history with a part proportional to the step that made it, which is rescaled to the step
+   now taken (EgaPredict, ClPredict). For that each keeps h(n−1), the step that wrote its
+   history, in the first entry of the history vector it leaves unused: acc[2nu] (EGALPHA),
+   acc[nu] (CHUNG_LEE). Inside acc it goes wherever the history goes: migration (pack.c),
+   the saved state of a rejected interval (state.c), checkpoints. */
 #include <moreau/mbmath.h>
 #include "../schemeimpl.h"
 
@@ -86,29 +91,64 @@ static PetscErrorCode CdmCorrect(MbScheme s, MbBody b, PetscReal h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* r = h/h(n−1) for the variable-step forms below, from the stored h(n−1) and the history
+   difference x − y that it rescales. src/domain/forces.c starts a history by copying A⁻¹f
+   into both history vectors, so at a start x = y and the entry meant for h(n−1) holds a
+   copied acceleration: with no difference there is nothing to rescale, r = 1. r = 1 too
+   where h(n−1) is not a positive number (a history this scheme did not write). */
+static PetscReal StepRatio(const PetscReal x[], const PetscReal y[], PetscInt n, PetscReal hprev, PetscReal h)
+{
+  PetscBool same = PETSC_TRUE;
+  for (PetscInt i = 0; i < n && same; i++) same = x[i] == y[i] ? PETSC_TRUE : PETSC_FALSE;
+  return same || !(hprev > 0 && PetscIsNormalReal(hprev)) ? 1.0 : h / hprev;
+}
+
 /* EGALPHA, Hulbert and Chung (CMAME 137, 1996): equilibrium at the known state,
      (1 − α_m) a(n+1) + α_m a(n) = a*(n) = A⁻¹f(d(n), v(n), t(n)),
      d(n+1) = d(n) + h v(n) + h² [(½ − β) a(n) + β a(n+1)],
      v(n+1) = v(n) + h [(1 − γ) a(n) + γ a(n+1)],
    with α_m = (2ρ_b − 1)/(1 + ρ_b), β = (5 − 3ρ_b)/((1 + ρ_b)²(2 − ρ_b)), γ = 3/2 − α_m
    (second order; ρ_b the spectral radius at the bifurcation frequency). acc[nu..2nu) is a(n);
-   the forces evaluated at the end of this step are the next step's a*. */
+   the forces evaluated at the end of this step are the next step's a*.
+   The coefficients are the paper's design: on ä = −ω²d, with Ω = ωh, the characteristic
+   polynomial of one step is (λ + ρ_b)³ at the bifurcation Ω_b = (1 + ρ_b)√(2 − ρ_b) (three
+   equations, solved by exactly these α_m, β; 1.8371 at ρ_b = ½). The step is stable up to
+   Ω_s, where a real root leaves through λ = −1 (no complex pair reaches |λ| = 1 for ρ_b < 1):
+     Ω_s² = 4(1 − 2α_m)/(4β + 2α_m − 3) = 12(1 + ρ_b)(2 − ρ_b)/(10 − 5ρ_b + ρ_b²),
+   1.5492 (ρ_b = 0), 1.8665 (½), 2 (1); t031 measures 1.8665 at ½ by bisection. The limit
+   quoted from the paper, Ω² = 12(1 + ρ_b)³(2 − ρ_b)/(10 + 15ρ_b − ρ_b² + ρ_b³ − ρ_b⁴),
+   agrees only at ρ_b = 0 and 1: its denominator should be (1 + ρ_b)²(10 − 5ρ_b + ρ_b²) =
+   10 + 15ρ_b + ρ_b² − 3ρ_b³ + ρ_b⁴. At ρ_b = ½ it gives 1.8732, where |λ| = 1.054.
+   Variable step, h = h(n), r = h(n)/h(n−1). a(n) lags the acceleration: put
+   a(n) = ä(t(n)) + δ h ȧ + O(h²) into the equilibrium and δ = α_m − 1, a lag of (1 − α_m) h
+   behind t(n); γ = 3/2 − α_m is what makes v(n+1) second order for that lag,
+   h²ȧ [(1 − γ)δ + γ(1 + δ)] = h²ȧ/2. But a(n) lags by (1 − α_m) h(n−1), the step that made
+   it, so with h(n) ≠ h(n−1) v(n+1) is off by O(h (h(n) − h(n−1)) ȧ): first order over a run
+   whose step changes by a fraction from step to step. Hence before the step the lag is
+   rescaled to h(n) by a linear extrapolation through a*(n) = ä(t(n)) + O(h²),
+     ã(n) = a(n) + (r − 1)(a(n) − a*(n))   (= a*(n) + r (a(n) − a*(n))),
+   and the three formulas take ã(n) for a(n); a(n+1) then lags by (1 − α_m) h(n), as the next
+   step assumes, and the local error of v is O(h³) again. At r = 1, ã(n) = a(n): the
+   constant-step formulas, bit for bit. */
 static PetscErrorCode EgaPredict(MbScheme s, MbBody b, PetscReal h)
 {
   ExplicitData *e = (ExplicitData *)s->data;
-  PetscReal     d[6], a1[6], *an = b->acc + b->nu;
+  PetscReal     d[6], a1[6], at[6], *an = b->acc + b->nu, *hprev = b->acc + 2 * b->nu, r;
   PetscFunctionBegin;
   if (!EgaCited) PetscCall(PetscCitationsRegister(EgaCitation, &EgaCited));
   PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
+  r = StepRatio(an, b->acc, b->nu, *hprev, h);
   for (PetscInt i = 0; i < b->nu; i++) {
-    a1[i] = (b->acc[i] - e->am * an[i]) / (1.0 - e->am);
-    d[i]  = h * b->u[i] + h * h * ((0.5 - e->beta) * an[i] + e->beta * a1[i]);
+    at[i] = an[i] + (r - 1) * (an[i] - b->acc[i]);
+    a1[i] = (b->acc[i] - e->am * at[i]) / (1.0 - e->am);
+    d[i]  = h * b->u[i] + h * h * ((0.5 - e->beta) * at[i] + e->beta * a1[i]);
   }
   PetscCall(b->ops->advance(b, b->q, d, b->q));
   for (PetscInt i = 0; i < b->nu; i++) {
-    b->u[i] += h * ((1.0 - e->gamma) * an[i] + e->gamma * a1[i]);
+    b->u[i] += h * ((1.0 - e->gamma) * at[i] + e->gamma * a1[i]);
     an[i] = a1[i];
   }
+  *hprev = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -116,20 +156,37 @@ static PetscErrorCode EgaPredict(MbScheme s, MbBody b, PetscReal h)
      d(n+1) = d(n) + h v(n) + h² [β a(n) + (½ − β) a(n−1)],
      v(n+1) = v(n) + h [3/2 a(n) − ½ a(n−1)],
    forces at (d(n+1), v(n+1)); second order for every β, dissipative for β > 1, stable up
-   to a critical step that shrinks as β grows; the family is β ∈ [1, 28/27]. */
+   to a critical step that shrinks as β grows; the family is β ∈ [1, 28/27].
+   Variable step, h = h(n), r = h(n)/h(n−1). Both formulas extrapolate the acceleration along
+   the line through a(n−1), a(n), of slope s = (a(n) − a(n−1))/h(n−1) ≈ ȧ:
+     d(n+1) = d(n) + h v(n) + h² [½ a(n) + (β − ½) h s],   v(n+1) = v(n) + h [a(n) + ½ h s],
+   v the integral of the line over the step (Adams–Bashforth 2), d its double integral with
+   the slope's weight 1/6 replaced by β − ½, which sets the dissipation. At constant h,
+   h s = a(n) − a(n−1) and these are the formulas above. With variable h the slope must be
+   the one measured over h(n−1), h s = r (a(n) − a(n−1)); taken as a(n) − a(n−1), v(n+1) is
+   off by ½ h (h(n−1) − h(n)) ȧ, first order over a run whose step changes by a fraction
+   from step to step. Written as the constant-step formulas plus the rescaling,
+     d(n+1) = … + h² (β − ½)(r − 1)(a(n) − a(n−1)),   v(n+1) = … + ½ h (r − 1)(a(n) − a(n−1)),
+   bit for bit the old ones at r = 1. At β = 28/27 this is EGALPHA at ρ_b = ½ (α_m = 0,
+   β = 28/27, γ = 3/2), its variable-step form included: two derivations, one result (t031). */
 static PetscErrorCode ClPredict(MbScheme s, MbBody b, PetscReal h)
 {
   ExplicitData *e = (ExplicitData *)s->data;
-  PetscReal     d[6], *ap = b->acc + 2 * b->nu;
+  PetscReal     d[6], dd[6], *ap = b->acc + 2 * b->nu, *hprev = b->acc + b->nu, r;
   PetscFunctionBegin;
   if (!ClCited) PetscCall(PetscCitationsRegister(ClCitation, &ClCited));
   PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
-  for (PetscInt i = 0; i < b->nu; i++) d[i] = h * b->u[i] + h * h * (e->beta * b->acc[i] + (0.5 - e->beta) * ap[i]);
+  r = StepRatio(b->acc, ap, b->nu, *hprev, h);
+  for (PetscInt i = 0; i < b->nu; i++) {
+    dd[i] = (r - 1) * (b->acc[i] - ap[i]);
+    d[i]  = h * b->u[i] + h * h * (e->beta * b->acc[i] + (0.5 - e->beta) * ap[i] + (e->beta - 0.5) * dd[i]);
+  }
   PetscCall(b->ops->advance(b, b->q, d, b->q));
   for (PetscInt i = 0; i < b->nu; i++) {
-    b->u[i] += h * (1.5 * b->acc[i] - 0.5 * ap[i]);
+    b->u[i] += h * (1.5 * b->acc[i] - 0.5 * ap[i] + 0.5 * dd[i]);
     ap[i] = b->acc[i];
   }
+  *hprev = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
