@@ -130,6 +130,10 @@ PETSC_EXTERN PetscErrorCode MbBodyTransform(MbBody body, const PetscReal R[9], c
 /** The 12 + 6 numbers an output frame keeps of the body (doc/output.md): rigid q and
     u = [Ω, v]; pseudo-rigid q = [F row-wise, x̄] and [ω, v], ω the spin axial(skew(ḞF⁻¹)). */
 PETSC_EXTERN PetscErrorCode MbBodyGetFrameState(MbBody body, PetscReal q[12], PetscReal u[6]);
+/** Set q and u from what an output frame keeps of the body (doc/output.md): its conf, velo
+    and affine rows, and its nodal state (n numbers, q then u; n = 0 for bodies without one).
+    READ mode seeks with it. */
+PETSC_EXTERN PetscErrorCode MbBodySetFrameState(MbBody body, const PetscReal conf[12], const PetscReal velo[6], const PetscReal affine[24], PetscInt n, const PetscReal nodal[]);
 /** The motion of a homogeneously moving body (rigid, pseudo-rigid) as 24 numbers
     [A, B, x̄, v]: x = x̄ + A(X − X̄), ẋ = v + B(X − X̄), A and B row-major. Output frames keep
     it, so that points of any such body can be followed without knowing its kind. */

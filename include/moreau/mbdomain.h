@@ -219,6 +219,8 @@ PETSC_EXTERN PetscErrorCode MbDomainCheckpointFree(MbCheckpoint *c);
 PETSC_EXTERN PetscErrorCode MbDomainSetResume(MbDomain dom, MbCheckpoint *c);
 /** The history records of a restarted run, read back from its file. */
 PETSC_EXTERN PetscErrorCode MbDomainSetHistory(MbDomain dom, PetscInt n, const MbHistory h[]);
+/** Set the time and the step count (READ mode: those of the frame read). */
+PETSC_EXTERN PetscErrorCode MbDomainSetClock(MbDomain dom, PetscReal t, PetscInt nsteps);
 /** The signal that stopped the last run after a checkpoint (0: none). */
 PETSC_EXTERN PetscErrorCode MbDomainGetInterrupted(MbDomain dom, int *sig);
 

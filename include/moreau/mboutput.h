@@ -42,6 +42,20 @@ PETSC_EXTERN PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const Pe
    every output frame between t0 and t1 (nf frames: times t, values q and u, n a frame,
    allocated). Collective: every rank passes the same arguments. */
 PETSC_EXTERN PetscErrorCode MbOutputReadBodyState(MbOutput out, PetscInt id, PetscInt n, const PetscInt col[], PetscReal t0, PetscReal t1, PetscInt *nf, PetscReal **t, PetscReal **q, PetscReal **u);
+/** READ mode (src/io/read.c). Whether DIR/<name>.h5 holds results with a frame (an error
+    naming the file when it is there but unreadable or frameless). Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputExists(MPI_Comm comm, const char dir[], const char name[], PetscBool *exists);
+/** Open DIR/<name>.h5 for reading only: no frames are written, frames are read back into the
+    domain's bodies by MbOutputReadFrame. Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[], MbOutput *out);
+/** Frame f's state into the bodies of the domain (by id; a body the frame lacks keeps its
+    state) and the domain's time and step count. Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputReadFrame(MbOutput out, PetscInt f);
+/** Frames in the file, the one read last (−1: none yet), the first and last frame times. */
+PETSC_EXTERN PetscErrorCode MbOutputGetFrames(MbOutput out, PetscInt *n, PetscInt *cur, PetscReal *t0, PetscReal *t1);
+/** The frame nearest time t (a tie: the later; before the first: the first; after the last:
+    the last). */
+PETSC_EXTERN PetscErrorCode MbOutputFrameAt(MbOutput out, PetscReal t, PetscInt *f);
 /** Flush and close both files; the monitor stops writing. Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputDestroy(MbOutput *out);
 

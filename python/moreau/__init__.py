@@ -22,7 +22,7 @@ __all__ = [
     'FORCE', 'TORQUE', 'PRESSURE', 'TIME_SERIES', 'OUTPUT', 'CALLBACK', 'RUN', 'GAUSS_SEIDEL_SOLVER',
     'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'IMBALANCE_TOLERANCE', 'FIX_POINT', 'FIX_DIRECTION',
     'SET_VELOCITY', 'PUT_RIGID_LINK', 'PUT_SPRING', 'SCHEME_PARAMETERS', 'CRITICAL_STEP', 'VIEWER', 'ENERGY', 'HISTORY',
-    'BYLABEL', 'MASS_CENTER', 'DURATION', 'RANK', 'NCPU', 'HERE',
+    'BYLABEL', 'MASS_CENTER', 'DURATION', 'SEEK', 'FORWARD', 'BACKWARD', 'RANK', 'NCPU', 'HERE',
     'TIME_ADAPT', 'CHECKPOINT',
 ]
 
@@ -138,7 +138,8 @@ _ZERO = (0.0, 0.0, 0.0)
 
 class Solfec:
     """SOLFEC(analysis, step, output): the simulation. Attributes: time (read only), step,
-    verbose ('ON'/'OFF' or True/False), mode ('WRITE': moreau always computes), bodies,
+    verbose ('ON'/'OFF' or True/False), mode ('READ' when OUTDIR already held results, which
+    RUN then reads instead of computing; 'WRITE' otherwise, or with moreau -w), bodies,
     outdir, h5/xmf (result file paths)."""
     __slots__ = ('_h', 'analysis', 'outdir', 'mode', '_verbose', 'bodies', '_labels', '_gravity',
                  'materials', 'surface_materials', 'geometric_epsilon', '__weakref__')
@@ -159,7 +160,7 @@ class Solfec:
         self.surface_materials = []
         self.geometric_epsilon = None
         try:
-            self._h = _m.solfec_create(step, output)
+            self._h, self.mode = _m.solfec_create(step, output)
         except OSError as e:
             raise OSError('SOLFEC: cannot write results to %r: %s' % (output, e)) from None
 
@@ -1055,6 +1056,8 @@ def OUTPUT(solfec, interval, compression='OFF'):
     """OUTPUT(solfec, interval): a frame every interval of simulated time."""
     fn = 'OUTPUT'
     _check_solfec(fn, solfec)
+    if solfec.mode == 'READ':  # Solfec-1.0: ignored in READ mode
+        return
     _m.solfec_output(solfec._h, _pos(fn, 'interval', interval))
 
 
@@ -1067,6 +1070,8 @@ def CHECKPOINT(solfec, steps=0, interval=0.0, wall=0.0):
     the -mb_checkpoint_steps, _interval and _wall options win over it."""
     fn = 'CHECKPOINT'
     _check_solfec(fn, solfec)
+    if solfec.mode == 'READ':
+        return
     if not isinstance(steps, _numbers.Integral) or isinstance(steps, bool) or steps < 0:
         raise ValueError('%s: steps must be an integer >= 0, got %r' % (fn, steps))
     _m.solfec_checkpoint(solfec._h, int(steps), _nonneg(fn, 'interval', interval), _nonneg(fn, 'wall', wall))
@@ -1077,6 +1082,8 @@ def CALLBACK(solfec, interval, data, callback):
     data is not a tuple) every interval, on every rank; returning 0 stops the run."""
     fn = 'CALLBACK'
     _check_solfec(fn, solfec)
+    if solfec.mode == 'READ':  # Solfec-1.0: never registered in READ mode
+        return
     interval = _pos(fn, 'interval', interval)
     if not callable(callback):
         raise TypeError('%s: callback must be callable, got %r' % (fn, callback))
@@ -1622,9 +1629,44 @@ def HISTORY(solfec, items, t0=0.0, t1=float('inf'), skip=1, progress='OFF'):
 
 
 def DURATION(solfec):
-    """DURATION(solfec) -> (0, current time)."""
+    """DURATION(solfec) -> (t0, t1): in READ mode the times of the first and last stored
+    frames (frame 0 is read if none was); in WRITE mode (0, current time) (Solfec-1.0 returns
+    the current time alone there). Collective."""
     _check_solfec('DURATION', solfec)
-    return (0.0, solfec.time)
+    lim = _m.solfec_read_limits(solfec._h)
+    return lim if lim is not None else (0.0, solfec.time)
+
+
+def SEEK(solfec, time):
+    """SEEK(solfec, time): READ mode: the bodies take the state of the stored frame nearest
+    `time` (a tie: the later frame; before the first: the first; after the last: the last);
+    solfec.time becomes that frame's time. Ignored in WRITE mode, as in Solfec-1.0. Collective."""
+    fn = 'SEEK'
+    _check_solfec(fn, solfec)
+    _m.solfec_seek(solfec._h, _num(fn, 'time', time))
+
+
+def _frames(fn, steps):
+    if not isinstance(steps, _numbers.Integral) or isinstance(steps, bool) or steps < 0:
+        raise ValueError('%s: steps must be an integer >= 0 (stored frames), got %r' % (fn, steps))
+    return int(steps)
+
+
+def FORWARD(solfec, steps=1):
+    """FORWARD(solfec, steps=1): READ mode: `steps` stored frames on (clamped at the last);
+    as in Solfec-1.0, the first FORWARD or BACKWARD before any SEEK, DURATION, HISTORY or
+    ENERGY only reads frame 0. Ignored in WRITE mode. Collective."""
+    fn = 'FORWARD'
+    _check_solfec(fn, solfec)
+    _m.solfec_forward(solfec._h, _frames(fn, steps))
+
+
+def BACKWARD(solfec, steps=1):
+    """BACKWARD(solfec, steps=1): READ mode: `steps` stored frames back (clamped at the
+    first); see FORWARD. Ignored in WRITE mode. Collective."""
+    fn = 'BACKWARD'
+    _check_solfec(fn, solfec)
+    _m.solfec_forward(solfec._h, -_frames(fn, steps))
 
 
 def BYLABEL(solfec, kind, label):
@@ -1796,10 +1838,6 @@ _UNSUPPORTED = {
     'SICONOS_SOLVER': 'use GAUSS_SEIDEL_SOLVER (Siconos is not linked)',
     'HYBRID_SOLVER': 'no PARMEC coupling',
     'EXPLICIT_SOLVER': 'use PENALTY_SOLVER (spring-dashpot contacts, explicit)',
-    # READ mode's post-processing (until moreau reads its results back)
-    'SEEK': 'no READ mode: a run computes and post-processes at once (HISTORY reads the results)',
-    'FORWARD': 'no READ mode: a run computes and post-processes at once (HISTORY reads the results)',
-    'BACKWARD': 'no READ mode: a run computes and post-processes at once (HISTORY reads the results)',
     'DISPLACEMENT': 'use HISTORY(solfec, (body, point, \'DX\'), ...) or the body\'s conf',
     'VELOCITY': 'use HISTORY(solfec, (body, point, \'VX\'), ...) or the body\'s velo',
     'STRESS': 'use HISTORY(solfec, (body, point, \'SX\'), ...)',

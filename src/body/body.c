@@ -347,6 +347,19 @@ PetscErrorCode MbBodyGetFrameState(MbBody b, PetscReal q[12], PetscReal u[6])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodySetFrameState(MbBody b, const PetscReal conf[12], const PetscReal velo[6], const PetscReal affine[24], PetscInt n, const PetscReal nodal[])
+{
+  PetscFunctionBegin;
+  if (b->ops->frame_restore)
+    PetscCall(b->ops->frame_restore(b, conf, velo, affine, n, nodal));
+  else {
+    PetscCheck(b->nq == 12 && b->nu == 6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body kind %s cannot take its state from a frame", b->ops->name);
+    PetscCall(PetscArraycpy(b->q, conf, 12));
+    PetscCall(PetscArraycpy(b->u, velo, 6));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyGetAffine(MbBody b, PetscReal m[24])
 {
   PetscFunctionBegin;

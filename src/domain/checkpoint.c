@@ -192,6 +192,13 @@ PetscErrorCode MbDomainSetHistory(MbDomain d, PetscInt n, const MbHistory h[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbDomainSetClock(MbDomain d, PetscReal t, PetscInt nsteps)
+{
+  d->t      = t;
+  d->nsteps = nsteps;
+  return PETSC_SUCCESS;
+}
+
 PetscErrorCode MbDomainGetInterrupted(MbDomain d, int *sig)
 {
   *sig = d->interrupted;

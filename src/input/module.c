@@ -17,9 +17,10 @@
 #include "inputimpl.h"
 
 typedef struct {
-  MbDomain  dom; /* bodies, schemes, step loop */
-  MbOutput  out; /* OUTDIR/<deck>.h5 and .xmf */
-  PetscBool ran; /* RUN was called: print its summary at the end */
+  MbDomain  dom;  /* bodies, schemes, step loop */
+  MbOutput  out;  /* OUTDIR/<deck>.h5 and .xmf */
+  PetscBool ran;  /* RUN was called: print its summary at the end */
+  PetscBool read; /* READ mode: out reads existing results, RUN does nothing */
 } Sol;
 
 static Sol      *Sols;         /* every SOLFEC object of the deck */
@@ -69,7 +70,7 @@ static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, cons
    Each rank also counts itself at its site; when no rank failed but the sites differ, the
    deck made a collective call on some ranks only: every rank not at the end of the deck
    then fails with a message naming the sites (SiteMismatch). */
-static const char *const SiteName[MB_SITE_COUNT] = {"the end of the deck", "the end of a CALLBACK call", "SOLFEC", "RUN", "ENERGY", "HISTORY", "CRITICAL_STEP", "sync()"};
+static const char *const SiteName[MB_SITE_COUNT] = {"the end of the deck", "the end of a CALLBACK call", "SOLFEC", "RUN", "ENERGY", "HISTORY", "CRITICAL_STEP", "sync()", "SEEK, FORWARD, BACKWARD or DURATION"};
 static char              SiteMismatch[512]; /* set when ranks reached different sites */
 
 static PetscErrorCode Exchange(MbSite site, int local, int stop, int *nfailed, PetscBool *stopall)
@@ -632,6 +633,23 @@ static PetscErrorCode TakeOverFile(const char dir[], const char name[], int k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether an earlier SOLFEC object of this run writes dir/name.h5 (then a later one finds
+   that file because this run made it, and takes it over rather than reading it). */
+static PetscBool EarlierWriter(const char dir[], const char name[], int k)
+{
+  char rdir[PETSC_MAX_PATH_LEN], path[2 * PETSC_MAX_PATH_LEN + 8];
+  if (!realpath(dir, rdir)) return PETSC_FALSE;
+  (void)snprintf(path, sizeof(path), "%s/%s.h5", rdir, name);
+  for (int j = 0; j < k; j++) {
+    const char *h5, *xmf;
+    char        rh5[PETSC_MAX_PATH_LEN];
+    if (!Sols[j].out || Sols[j].read) continue;
+    if (MbOutputGetPaths(Sols[j].out, &h5, &xmf)) continue;
+    if (realpath(h5, rh5) && !strcmp(rh5, path)) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
 /* The output of SOLFEC object s, or NULL with a Python error naming fn when a later SOLFEC
    object took its file over (TakeOverFile). */
 static MbOutput SolOut(Sol *s, const char *fn)
@@ -680,9 +698,27 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
     MB_TRY(PyExc_ValueError, MbDomainGetScheme(s->dom, def, &sch));
   }
   MB_TRY(PyExc_ValueError, MbDomainSetStep(s->dom, step));
+  { /* READ mode, as Solfec-1.0: results already in the output directory are read, not
+       computed anew, unless -w (or -mb_write) says to write over them; a restart writes */
+    PetscBool w1, w2, rs, exists = PETSC_FALSE;
+    MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-w", &w1));
+    MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-mb_write", &w2));
+    MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-mb_restart", &rs));
+    if (!w1 && !w2 && !rs && !EarlierWriter(odir, name, NSol - 1)) MB_TRY(PyExc_OSError, MbOutputExists(PETSC_COMM_WORLD, odir, name, &exists));
+    if (exists) {
+      const char *h5, *xmf;
+      PetscInt    nf;
+      MB_TRY(PyExc_OSError, MbOutputOpenRead(s->dom, odir, name, &s->out));
+      MB_TRY(PyExc_RuntimeError, MbOutputGetPaths(s->out, &h5, &xmf));
+      MB_TRY(PyExc_RuntimeError, MbOutputGetFrames(s->out, &nf, NULL, NULL, NULL));
+      s->read = PETSC_TRUE;
+      MB_TRY(PyExc_RuntimeError, PetscPrintf(PETSC_COMM_WORLD, "moreau: %s holds results (%" PetscInt_FMT " frames): READ mode, RUN reads instead of computing (moreau -w computes anew over them)\n", h5, nf));
+      return Py_BuildValue("(is)", NSol - 1, "READ");
+    }
+  }
   MB_TRY(PyExc_RuntimeError, TakeOverFile(odir, name, NSol - 1));
   MB_TRY(PyExc_OSError, MbOutputCreate(s->dom, odir, name, 0.0, &s->out));
-  return PyLong_FromLong(NSol - 1);
+  return Py_BuildValue("(is)", NSol - 1, "WRITE");
 }
 
 /* solfec_info(h) -> (time, step, steps) */
@@ -855,6 +891,7 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
   PetscErrorCode e;
   if (!PyArg_ParseTuple(args, "id", &h, &duration) || !(s = GetSol(h))) return NULL;
   if (CheckPeers(MB_SITE_RUN)) return NULL;
+  if (s->read) Py_RETURN_NONE; /* READ mode: Solfec-1.0 ignores RUN */
   s->ran          = PETSC_TRUE;
   CollectiveError = PETSC_FALSE;
   ErrMsg[0]       = 0;
@@ -893,6 +930,88 @@ static PyObject *py_solfec_run(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* READ mode: the frame read before anything that reads the state (Solfec's lazy start:
+   frame 0). */
+static PetscErrorCode ReadInit(Sol *s)
+{
+  PetscInt cur;
+  PetscFunctionBegin;
+  PetscCall(MbOutputGetFrames(s->out, NULL, &cur, NULL, NULL));
+  if (cur < 0) PetscCall(MbOutputReadFrame(s->out, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* solfec_seek(h, t): READ mode: the frame nearest t (WRITE mode: nothing). Collective. */
+static PyObject *py_solfec_seek(PyObject *self, PyObject *args)
+{
+  int      h;
+  double   t;
+  Sol     *s;
+  PetscInt f;
+  if (!PyArg_ParseTuple(args, "id", &h, &t) || !(s = GetSol(h))) return NULL;
+  if (!s->read) Py_RETURN_NONE;
+  if (CheckPeers(MB_SITE_READ)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbOutputFrameAt(s->out, t, &f));
+  MB_TRY(PyExc_RuntimeError, MbOutputReadFrame(s->out, f));
+  Py_RETURN_NONE;
+}
+
+/* solfec_forward(h, n): READ mode: n frames on (n < 0: back), clamped to the first and last;
+   the first call of a session only reads frame 0, as Solfec's. Collective. */
+static PyObject *py_solfec_forward(PyObject *self, PyObject *args)
+{
+  int      h;
+  long     n;
+  Sol     *s;
+  PetscInt nf, cur, f;
+  if (!PyArg_ParseTuple(args, "il", &h, &n) || !(s = GetSol(h))) return NULL;
+  if (!s->read) Py_RETURN_NONE;
+  if (CheckPeers(MB_SITE_READ)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbOutputGetFrames(s->out, &nf, &cur, NULL, NULL));
+  if (cur < 0) {
+    MB_TRY(PyExc_RuntimeError, ReadInit(s));
+    Py_RETURN_NONE;
+  }
+  f = (PetscInt)PetscMax(0, PetscMin((long)nf - 1, (long)cur + n));
+  if (f != cur) MB_TRY(PyExc_RuntimeError, MbOutputReadFrame(s->out, f));
+  Py_RETURN_NONE;
+}
+
+/* solfec_read_limits(h) -> None in WRITE mode, (t0, t1) of the stored frames in READ mode
+   (frame 0 read first if none was). Collective. */
+static PyObject *py_solfec_read_limits(PyObject *self, PyObject *args)
+{
+  int       h;
+  Sol      *s;
+  PetscReal t0, t1;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
+  if (!s->read) Py_RETURN_NONE;
+  if (CheckPeers(MB_SITE_READ)) return NULL;
+  MB_TRY(PyExc_RuntimeError, ReadInit(s));
+  MB_TRY(PyExc_RuntimeError, MbOutputGetFrames(s->out, NULL, NULL, &t0, &t1));
+  return Py_BuildValue("(dd)", (double)t0, (double)t1);
+}
+
+/* READ mode's ENERGY: the /history record at the time of the frame read (global energies;
+   the step that ended there). */
+static PyObject *ReadEnergy(Sol *s)
+{
+  static const char *items[5] = {"KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION"};
+  double             e[5]     = {0, 0, 0, 0, 0};
+  PetscReal          t;
+  MB_TRY(PyExc_RuntimeError, ReadInit(s));
+  MB_TRY(PyExc_RuntimeError, MbDomainGetTime(s->dom, &t));
+  for (int k = 0; k < 5; k++) {
+    PetscInt   n;
+    PetscReal *tt, *v;
+    MB_TRY(PyExc_RuntimeError, MbOutputReadHistory(s->out, items[k], t, t, &n, &tt, &v));
+    if (n > 0) e[k] = (double)v[n - 1];
+    PetscFree(tt);
+    PetscFree(v);
+  }
+  return Py_BuildValue("(ddddd)", e[0], e[1], e[2], e[3], e[4]);
+}
+
 /* solfec_energy(h, id) -> (kinetic, internal, external, contact, friction), global; of one
    body when id >= 0. Collective. */
 static PyObject *py_solfec_energy(PyObject *self, PyObject *args)
@@ -904,6 +1023,8 @@ static PyObject *py_solfec_energy(PyObject *self, PyObject *args)
   MPI_Comm comm;
   if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
   if (CheckPeers(MB_SITE_ENERGY)) return NULL;
+  if (s->read && id < 0) return ReadEnergy(s);
+  if (s->read) MB_TRY(PyExc_RuntimeError, ReadInit(s));
   if (id < 0)
     MB_TRY(PyExc_RuntimeError, MbDomainGetEnergy(s->dom, &g));
   else {
@@ -1761,6 +1882,9 @@ static PyMethodDef Methods[] = {
     {"solfec_gravity", py_solfec_gravity, METH_VARARGS, "solfec_gravity(h, g)"},
     {"solfec_output", py_solfec_output, METH_VARARGS, "solfec_output(h, interval)"},
     {"solfec_checkpoint", py_solfec_checkpoint, METH_VARARGS, "solfec_checkpoint(h, steps, interval, wall)"},
+    {"solfec_seek", py_solfec_seek, METH_VARARGS, "solfec_seek(h, t) (READ mode; collective)"},
+    {"solfec_forward", py_solfec_forward, METH_VARARGS, "solfec_forward(h, frames) (READ mode; collective)"},
+    {"solfec_read_limits", py_solfec_read_limits, METH_VARARGS, "solfec_read_limits(h) -> (t0, t1) in READ mode, else None (collective)"},
     {"solfec_paths", py_solfec_paths, METH_VARARGS, "solfec_paths(h) -> (h5, xmf)"},
     {"solfec_callback", py_solfec_callback, METH_VARARGS, "solfec_callback(h, interval, fn, args)"},
     {"solfec_run", py_solfec_run, METH_VARARGS, "solfec_run(h, duration) (collective)"},

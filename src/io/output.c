@@ -497,6 +497,7 @@ static PetscErrorCode Publish(MbOutput out, PetscBool force)
   PetscLogDouble now;
   int            go;
   PetscFunctionBegin;
+  if (out->readonly) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscTime(&now));
   go = force || out->flush_wall <= 0 || now - out->last_flush >= out->flush_wall ? 1 : 0;
   PetscCallMPI(MPI_Bcast(&go, 1, MPI_INT, 0, out->comm)); /* rank 0's clock decides */
@@ -1295,6 +1296,14 @@ PetscErrorCode MbOutputDestroy(MbOutput *outp)
   MbOutput out = *outp;
   PetscFunctionBegin;
   if (!out) PetscFunctionReturn(PETSC_SUCCESS);
+  if (out->readonly) { /* READ mode: the file only */
+    MbH5Call(H5Tclose, (out->label_type), "/bodies/label");
+    MbH5Call(H5Pclose, (out->dxpl), out->h5);
+    MbH5Call(H5Fclose, (out->file), out->h5);
+    PetscCall(PetscFree(out->frame));
+    PetscCall(PetscFree(*outp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MbOutputFlush(out));
   if (out->link) out->link->out = NULL; /* the monitor stays with the domain and does nothing */
   MbH5Call(H5Tclose, (out->label_type), "/bodies/label");

@@ -56,9 +56,10 @@ typedef struct {
 
 /* One written frame (/frames/NNNNNN). */
 typedef struct {
-  PetscReal time; /* simulated time */
-  PetscInt  mesh; /* index of the mesh version it uses */
-  int64_t   ncon; /* constraints (contact points) in the frame */
+  PetscReal time;  /* simulated time */
+  PetscInt  steps; /* steps taken (READ mode) */
+  PetscInt  mesh;  /* index of the mesh version it uses */
+  int64_t   ncon;  /* constraints (contact points) in the frame */
 } MbOutFrame;
 
 /* Ties the output to its domain monitor: whichever of the two goes first cuts the tie. */
@@ -95,6 +96,8 @@ struct _p_MbOutput {
   MbOutLink     *link;                     /* tie to the domain monitor, NULL once cut */
   double         framebytes;               /* bytes the last frame added to the file (the room checked for the next) */
   PetscBool      restored;                 /* reopened by a restart (MbOutputReopen) */
+  PetscBool      readonly;                 /* READ mode (read.c): nothing is written */
+  PetscInt       cur;                      /* READ mode: the frame read last (−1: none) */
   PetscReal      flush_wall;               /* seconds of rank 0's clock between flushes (-mb_output_flush; 0: every frame) */
   PetscLogDouble last_flush;               /* rank 0's clock at the last flush */
   PetscInt       xdone;                    /* frames in the XDMF index (those flushed) */

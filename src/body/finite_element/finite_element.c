@@ -863,6 +863,16 @@ static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
 }
 
 /* what travels: the mesh, the quadrature data, the masses and the material */
+/* From a frame: the body's nodal q and u */
+static PetscErrorCode FemFrameRestore(MbBody b, const PetscReal conf[12], const PetscReal velo[6], const PetscReal m[24], PetscInt n, const PetscReal nodal[])
+{
+  PetscFunctionBegin;
+  PetscCheck(n == b->nq + b->nu, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "FINITE_ELEMENT body %" PetscInt_FMT ": its frame keeps %" PetscInt_FMT " nodal numbers; %" PetscInt_FMT " expected", b->id, n, b->nq + b->nu);
+  PetscCall(PetscArraycpy(b->q, nodal, b->nq));
+  PetscCall(PetscArraycpy(b->u, nodal + b->nq, b->nu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A checkpoint keeps DEF_LIM's factor state: a restart makes the same factor again, so the
    steps it serves go on bit for bit (stiffness.c) */
 static PetscErrorCode FemStateSize(MbBody b, PetscInt *n)
@@ -972,6 +982,7 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .bound           = FemBound,
     .frame_state     = FemFrameState,
     .affine          = FemAffine,
+    .frame_restore   = FemFrameRestore,
     .material        = FemMaterial,
     .internal        = FemInternal,
     .factor          = FemFactor,

@@ -418,6 +418,16 @@ static PetscErrorCode PrbAffine(MbBody b, PetscReal m[24])
   return PETSC_SUCCESS;
 }
 
+/* From a frame: conf is q (F row-wise, x̄), and Ḟ and v are the affine row's B and v */
+static PetscErrorCode PrbFrameRestore(MbBody b, const PetscReal conf[12], const PetscReal velo[6], const PetscReal m[24], PetscInt n, const PetscReal nodal[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(b->q, conf, 12));
+  PetscCall(PetscArraycpy(b->u, &m[9], 9)); /* B row-major: Ḟ row-wise, as u keeps it */
+  MbV3Copy(&m[21], &b->u[9]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ‖F a‖ ≤ ‖F‖_F ‖a‖ for the vertices; a sphere keeps its radius (its centre moves with F). */
 static PetscErrorCode PrbBound(MbBody b, PetscReal c[3], PetscReal *r)
 {
@@ -667,6 +677,7 @@ const MbBodyOps MbBodyOps_PseudoRigid = {
     .bound          = PrbBound,
     .frame_state    = PrbFrameState,
     .affine         = PrbAffine,
+    .frame_restore  = PrbFrameRestore,
     .material       = PrbMaterial,
     .internal       = PrbInternal,
     .tangent        = PrbTangent,

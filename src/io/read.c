@@ -1,0 +1,234 @@
+/* READ mode (Solfec-1.0's, doc/deck-api.md "READ mode"): a deck run again where its results
+   already are opens them for reading instead of computing. The bodies the deck makes take
+   their state from a frame (MbBodySetFrameState: conf, velo, affine, nodal state), found by
+   body id, so any number of ranks reads results any number of ranks wrote: each rank reads
+   the frame's rows and keeps those of the bodies it owns. */
+#include <string.h>
+#include <sys/stat.h>
+#include <moreau/mbbody.h>
+#include "outputimpl.h"
+
+/* rank 0 looks at DIR/<name>.h5: missing (0), results with at least one frame (1), or an
+   error naming what is wrong with it */
+PetscErrorCode MbOutputExists(MPI_Comm comm, const char dir[], const char name[], PetscBool *exists)
+{
+  char        path[PETSC_MAX_PATH_LEN + 8];
+  int         st[2] = {0, 0}; /* exists, problem: 1 not HDF5, 2 no frame */
+  PetscMPIInt rank;
+  size_t      len = strlen(dir);
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s%s%s.h5", dir, len && dir[len - 1] == '/' ? "" : "/", name));
+  if (rank == 0) {
+    struct stat sb;
+    if (!stat(path, &sb) && S_ISREG(sb.st_mode)) {
+      hid_t f;
+      st[0] = 1;
+      H5E_BEGIN_TRY
+      {
+        f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (f < 0)
+          st[1] = 1;
+        else {
+          if (H5Lexists(f, "/frames", H5P_DEFAULT) <= 0 || H5Lexists(f, "/frames/000000", H5P_DEFAULT) <= 0) st[1] = 2;
+          H5Fclose(f);
+        }
+      }
+      H5E_END_TRY;
+    }
+  }
+  PetscCallMPI(MPI_Bcast(st, 2, MPI_INT, 0, comm));
+  PetscCheck(st[1] != 1, comm, PETSC_ERR_FILE_READ, "results %s exist but HDF5 cannot open them (a run killed while creating it, or another program's file?): run with -w to compute anew over them, or remove them", path);
+  PetscCheck(st[1] != 2, comm, PETSC_ERR_FILE_READ, "results %s exist but hold no frame (a run stopped before its first frame): run with -w to compute anew over them, or remove them", path);
+  *exists = st[0] ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadAttrReal(hid_t g, const char *name, double *v, const char *path)
+{
+  hid_t a;
+  PetscFunctionBegin;
+  MbH5Get(a, H5Aopen, (g, name, H5P_DEFAULT), path);
+  MbH5Call(H5Aread, (a, H5T_NATIVE_DOUBLE, v), path);
+  MbH5Call(H5Aclose, (a), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[], MbOutput *outp)
+{
+  MbOutput out;
+  hid_t    fapl;
+  size_t   len = strlen(dir);
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&out));
+  out->dom      = dom;
+  out->readonly = PETSC_TRUE;
+  out->file = out->dxpl = out->label_type = -1;
+  out->last_step                          = -1;
+  PetscCall(MbDomainGetComm(dom, &out->comm));
+  PetscCallMPI(MPI_Comm_rank(out->comm, &out->rank));
+  PetscCallMPI(MPI_Comm_size(out->comm, &out->size));
+  PetscCall(PetscStrncpy(out->dir, dir, sizeof(out->dir)));
+  PetscCall(PetscStrncpy(out->name, name, sizeof(out->name)));
+  PetscCall(PetscSNPrintf(out->h5, sizeof(out->h5), "%s%s%s.h5", dir, len && dir[len - 1] == '/' ? "" : "/", name));
+  PetscCall(PetscSNPrintf(out->xmf, sizeof(out->xmf), "%s%s%s.xmf", dir, len && dir[len - 1] == '/' ? "" : "/", name));
+  MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
+  MbH5Call(H5Pset_fapl_mpio, (fapl, out->comm, MPI_INFO_NULL), out->h5);
+  MbH5Get(out->file, H5Fopen, (out->h5, H5F_ACC_RDONLY, fapl), out->h5);
+  MbH5Call(H5Pclose, (fapl), out->h5);
+  MbH5Get(out->dxpl, H5Pcreate, (H5P_DATASET_XFER), out->h5);
+  MbH5Call(H5Pset_dxpl_mpio, (out->dxpl, H5FD_MPIO_COLLECTIVE), out->h5);
+  MbH5Get(out->label_type, H5Tcopy, (H5T_C_S1), "/bodies/label");
+  MbH5Call(H5Tset_size, (out->label_type, 64), "/bodies/label");
+  { /* the bodies the file knows */
+    htri_t ex;
+    MbH5Get(ex, H5Lexists, (out->file, "/bodies/id", H5P_DEFAULT), "/bodies/id");
+    if (ex) {
+      hid_t   d, fs;
+      hsize_t dims[1] = {0};
+      MbH5Get(d, H5Dopen2, (out->file, "/bodies/id", H5P_DEFAULT), "/bodies/id");
+      MbH5Get(fs, H5Dget_space, (d), "/bodies/id");
+      MbH5Call(H5Sget_simple_extent_dims, (fs, dims, NULL), "/bodies/id");
+      MbH5Call(H5Sclose, (fs), "/bodies/id");
+      MbH5Call(H5Dclose, (d), "/bodies/id");
+      out->body_rows = (int64_t)dims[0];
+      out->body_ids  = (PetscInt)dims[0];
+    }
+  }
+  /* the frames: their times and step counts */
+  for (PetscInt f = 0;; f++) {
+    char   gp[32];
+    htri_t ex;
+    hid_t  g;
+    double t, s;
+    PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06" PetscInt_FMT, f));
+    MbH5Get(ex, H5Lexists, (out->file, gp, H5P_DEFAULT), gp);
+    if (!ex) break;
+    MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
+    PetscCall(ReadAttrReal(g, "time", &t, gp));
+    PetscCall(ReadAttrReal(g, "steps", &s, gp));
+    MbH5Call(H5Gclose, (g), gp);
+    if (out->nframe == out->fcap) {
+      out->fcap = out->fcap ? 2 * out->fcap : 64;
+      PetscCall(PetscRealloc(sizeof(MbOutFrame) * out->fcap, &out->frame));
+    }
+    out->frame[f].time  = t;
+    out->frame[f].steps = (PetscInt)s;
+    out->frame[f].mesh  = 0;
+    out->frame[f].ncon  = 0;
+    out->nframe++;
+  }
+  out->cur = -1;
+  *outp    = out;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The whole of dataset gp/name as doubles (every rank), or *n = −1 when it is not there. */
+static PetscErrorCode ReadFrameArray(MbOutput out, const char *gp, const char *name, int64_t *n, double **v)
+{
+  char    path[96];
+  htri_t  ex;
+  hid_t   d, fs;
+  hsize_t dims[2] = {0, 1};
+  int     nd;
+  PetscFunctionBegin;
+  *n = -1;
+  *v = NULL;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", gp, name));
+  MbH5Get(ex, H5Lexists, (out->file, path, H5P_DEFAULT), path);
+  if (!ex) PetscFunctionReturn(PETSC_SUCCESS);
+  MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
+  MbH5Get(fs, H5Dget_space, (d), path);
+  MbH5Get(nd, H5Sget_simple_extent_ndims, (fs), path);
+  MbH5Call(H5Sget_simple_extent_dims, (fs, dims, NULL), path);
+  *n = (int64_t)dims[0] * (nd == 2 ? (int64_t)dims[1] : 1);
+  PetscCall(PetscMalloc1(*n + 1, v));
+  if (*n) MbH5Call(H5Dread, (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, out->dxpl, *v), path);
+  MbH5Call(H5Sclose, (fs), path);
+  MbH5Call(H5Dclose, (d), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputReadFrame(MbOutput out, PetscInt f)
+{
+  char     gp[32];
+  double  *id, *conf, *velo, *aff, *noff = NULL, *nst = NULL;
+  int64_t  nid, nc, nv, na, nno, nns;
+  PetscInt nb, nglobal, *row;
+  MbBody  *bodies;
+  PetscFunctionBegin;
+  PetscCheck(out->readonly, out->comm, PETSC_ERR_ARG_WRONGSTATE, "frames are read back only in READ mode");
+  PetscCheck(f >= 0 && f < out->nframe, out->comm, PETSC_ERR_ARG_OUTOFRANGE, "frame %" PetscInt_FMT " of %s: it has frames 0 to %" PetscInt_FMT, f, out->h5, out->nframe - 1);
+  PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06" PetscInt_FMT, f));
+  PetscCall(ReadFrameArray(out, gp, "id", &nid, &id));
+  PetscCall(ReadFrameArray(out, gp, "conf", &nc, &conf));
+  PetscCall(ReadFrameArray(out, gp, "velo", &nv, &velo));
+  PetscCall(ReadFrameArray(out, gp, "affine", &na, &aff));
+  PetscCall(ReadFrameArray(out, gp, "nodal_offset", &nno, &noff));
+  PetscCall(ReadFrameArray(out, gp, "nodal_state", &nns, &nst));
+  PetscCheck(nid >= 0 && nc == 12 * nid && nv == 6 * nid && na == 24 * nid, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s of %s: id, conf, velo and affine do not agree (%lld, %lld, %lld, %lld numbers)", gp, out->h5, (long long)nid, (long long)nc,
+             (long long)nv, (long long)na);
+  PetscCall(MbDomainGetGlobalBodyCount(out->dom, &nglobal));
+  PetscCall(PetscMalloc1(nglobal + 1, &row));
+  for (PetscInt i = 0; i < nglobal; i++) row[i] = -1;
+  for (int64_t r = 0; r < nid; r++)
+    if (id[r] >= 0 && id[r] < nglobal) row[(PetscInt)id[r]] = (PetscInt)r;
+  PetscCall(MbDomainGetBodies(out->dom, &nb, &bodies));
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt bid, r, n = 0;
+    double  *nodal = NULL;
+    PetscCall(MbBodyGetId(bodies[i], &bid));
+    r = row[bid];
+    if (r < 0) continue; /* made after that frame: it keeps the deck's state */
+    if (noff && nno == 2 * nid && noff[2 * r] >= 0) {
+      n = (PetscInt)(noff[2 * r + 1] - noff[2 * r]) * 2;
+      PetscCall(PetscMalloc1(n + 1, &nodal));
+      PetscCheck(noff[2 * r] + n / 2 <= nns && noff[2 * r + 1] + n / 2 <= nns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s of %s: body %" PetscInt_FMT "'s nodal state lies outside nodal_state", gp, out->h5, bid);
+      PetscCall(PetscArraycpy(nodal, nst + (int64_t)noff[2 * r], n / 2));
+      PetscCall(PetscArraycpy(nodal + n / 2, nst + (int64_t)noff[2 * r + 1], n / 2));
+    }
+    PetscCall(MbBodySetFrameState(bodies[i], conf + 12 * r, velo + 6 * r, aff + 24 * r, n, nodal));
+    PetscCall(PetscFree(nodal));
+  }
+  PetscCall(MbDomainSetClock(out->dom, out->frame[f].time, out->frame[f].steps));
+  out->cur = f;
+  PetscCall(PetscFree(row));
+  PetscCall(PetscFree(id));
+  PetscCall(PetscFree(conf));
+  PetscCall(PetscFree(velo));
+  PetscCall(PetscFree(aff));
+  PetscCall(PetscFree(noff));
+  PetscCall(PetscFree(nst));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputGetFrames(MbOutput out, PetscInt *n, PetscInt *cur, PetscReal *t0, PetscReal *t1)
+{
+  PetscFunctionBegin;
+  if (n) *n = out->nframe;
+  if (cur) *cur = out->cur;
+  if (t0) *t0 = out->nframe ? out->frame[0].time : 0;
+  if (t1) *t1 = out->nframe ? out->frame[out->nframe - 1].time : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputFrameAt(MbOutput out, PetscReal t, PetscInt *f)
+{
+  PetscInt lo = 0, hi = out->nframe - 1;
+  PetscFunctionBegin;
+  PetscCheck(out->nframe > 0, out->comm, PETSC_ERR_FILE_UNEXPECTED, "%s holds no frame", out->h5);
+  if (t <= out->frame[0].time)
+    lo = hi = 0;
+  else if (t >= out->frame[hi].time)
+    lo = hi;
+  while (hi - lo > 1) { /* frame[lo].time < t < frame[hi].time */
+    PetscInt mid = (lo + hi) / 2;
+    if (out->frame[mid].time <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  /* the nearest, a tie to the later one */
+  *f = (hi != lo && t - out->frame[lo].time >= out->frame[hi].time - t) ? hi : lo;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# READ mode (issue 19; doc/deck-api.md "READ mode"): a deck run again where its results are
+# opens them for reading, as Solfec-1.0 does: RUN, OUTPUT and CALLBACK do nothing, SEEK,
+# FORWARD, BACKWARD and DURATION move through the stored frames, the bodies (rigid,
+# pseudo-rigid, finite-element) take the frames' states, ENERGY and HISTORY read the file;
+# `moreau -w` computes anew. Results written on 1 rank are read on 3 and the reverse. Bad
+# results are errors naming the file; a deck failing on one rank before a SEEK ends every
+# rank. Every run under timeout.
+source "$(dirname "$0")/../lib.sh"
+[ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
+export MOREAU_PYTHONPATH="$MB_ROOT/python"
+cd "$TMP"
+
+# three bodies of three kinds falling on the ground; in WRITE mode it prints each body's
+# final conf and velo (where owned), in READ mode the same after SEEK to the end, and the
+# mode, times and energies it sees
+cat >"$TMP/kinds.py" <<'PY'
+import sys
+s = SOLFEC('DYNAMIC', 1e-3, 'out')
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -9.81))
+SURFACE_MATERIAL(s, friction=0.3)
+m = BULK_MATERIAL(s, young=1e6, poisson=0.3, density=1000)
+BODY(s, 'OBSTACLE', HEX([-2,-2,-1, 2,-2,-1, 2,2,-1, -2,2,-1, -2,-2,0, 2,-2,0, 2,2,0, -2,2,0], 1, 1, 1, 1, [1]*6), m)
+def box(x, z, d=0.1):
+    return HEX([x-d,-d,z-d, x+d,-d,z-d, x+d,d,z-d, x-d,d,z-d, x-d,-d,z+d, x+d,-d,z+d, x+d,d,z+d, x-d,d,z+d], 2, 1, 1, 2, [2]*6)
+bodies = [BODY(s, 'RIGID', SPHERE((-0.5, 0, 0.3), 0.1, 3, 3), m),
+          BODY(s, 'PSEUDO_RIGID', box(0.0, 0.25), m),
+          BODY(s, 'FINITE_ELEMENT', box(0.5, 0.2), m)]
+bodies[1].scheme = 'DEF_LIM'
+bodies[2].scheme = 'DEF_LIM'
+calls = [0]
+def cb():
+    calls[0] += 1
+    return 1
+CALLBACK(s, 0.05, (), cb)
+OUTPUT(s, 0.05)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-8, 500), 0.2)
+def state(tag):
+    for b in bodies:
+        if b.conf is not None:
+            print('%s body %d conf %s velo %s' % (tag, b.id, repr(tuple(b.conf)), repr(tuple(b.velo))))
+if s.mode == 'WRITE':
+    state('STATE')
+    if RANK() == 0:
+        print('WRITE: time %r, callbacks %d' % (s.time, calls[0]))
+else:
+    if RANK() == 0:
+        print('READ after RUN: time %r, callbacks %d' % (s.time, calls[0]))
+    state('INITIAL')
+    d = DURATION(s)
+    if RANK() == 0:
+        print('DURATION %r %r, time %r' % (d[0], d[1], s.time))
+    SEEK(s, d[1])
+    state('STATE')
+    e = ENERGY(s)
+    t, k = HISTORY(s, [(s, 'KINETIC')], d[1], d[1])
+    if RANK() == 0:
+        print('SEEK end: time %r; ENERGY kinetic %r, HISTORY %r' % (s.time, e[0], k[-1]))
+    SEEK(s, 0.074)
+    t1 = s.time
+    SEEK(s, 0.076)
+    t2 = s.time
+    BACKWARD(s, 100)
+    t3 = s.time
+    FORWARD(s, 2)
+    t4 = s.time
+    FORWARD(s, 100)
+    if RANK() == 0:
+        print('SEEK 0.074 -> %.3f, 0.076 -> %.3f, BACKWARD 100 -> %.3f, FORWARD 2 -> %.3f, FORWARD 100 -> %.3f' % (t1, t2, t3, t4, s.time))
+PY
+
+run() { local np=$1; shift; timeout 120 $MPIRUN -np "$np" "$MOREAU" "$@" 2>&1; }
+out1=$(run 1 -mb_output_dir w1 kinds.py)
+check "WRITE run on 1 rank" grep -q "WRITE: time 0.2" <<<"$out1"
+read1=$(run 1 -mb_output_dir w1 kinds.py)
+check "the same deck again: READ mode, said once" grep -q "moreau: w1/kinds.h5 holds results (5 frames): READ mode, RUN reads instead of computing (moreau -w computes anew over them)" <<<"$read1"
+check "... RUN computes nothing, CALLBACK is never called, the time stays 0" grep -q "READ after RUN: time 0.0, callbacks 0" <<<"$read1"
+check "... before a SEEK the bodies keep the deck's state (the sphere at z = 0.3, at rest)" grep -qE "INITIAL body 1 conf \(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, -0.5, 0.0, 0.3\) velo \(0.0, 0.0, 0.0, 0.0, 0.0, 0.0\)" <<<"$read1"
+check "... DURATION gives the first and last frame times" grep -qE "DURATION 0.0 0.2000000000000001[0-9]*, time 0.0" <<<"$read1"
+# the states after SEEK to the end equal those the WRITE run ended with, bit for bit
+grep "^STATE" <<<"$out1" | sort >w1.state
+grep "^STATE" <<<"$read1" | sort >r1.state
+check "... SEEK to the end: the rigid, pseudo-rigid and finite-element bodies' conf and velo are the computed ones, bit for bit" cmp -s w1.state r1.state
+check "... ENERGY there is /history's kinetic energy at that time" "$PY" -c '
+import re, sys
+m = re.search(r"ENERGY kinetic ([^,]+), HISTORY ([^\n]+)", sys.stdin.read())
+sys.exit(0 if m and m.group(1) == m.group(2) else 1)' <<<"$read1"
+check "... SEEK takes the nearest frame, BACKWARD and FORWARD count frames and stop at the ends" grep -q "SEEK 0.074 -> 0.050, 0.076 -> 0.100, BACKWARD 100 -> 0.000, FORWARD 2 -> 0.100, FORWARD 100 -> 0.200" <<<"$read1"
+read3=$(run 3 -mb_output_dir w1 kinds.py)
+grep "^STATE" <<<"$read3" | sort >r3.state
+check "results written on 1 rank read on 3: the same states" cmp -s w1.state r3.state
+out3=$(run 3 -mb_output_dir w3 kinds.py)
+grep "^STATE" <<<"$out3" | sort >w3.state
+read31=$(run 1 -mb_output_dir w3 kinds.py)
+grep "^STATE" <<<"$read31" | sort >r31.state
+check "results written on 3 ranks read on 1: the same states" cmp -s w3.state r31.state
+check "... and within 1e-6 of the 1-rank run's" "$PY" -c '
+import sys, re
+def load(p):
+    return [[float(x) for x in re.findall(r"-?[0-9.]+(?:e-?[0-9]+)?", l.split("conf")[1])] for l in open(p)]
+a, b = load(sys.argv[1]), load(sys.argv[2])
+sys.exit(0 if len(a) == len(b) == 3 and all(abs(x - y) < 1e-6 for u, v in zip(a, b) for x, y in zip(u, v)) else 1)' w1.state w3.state
+again=$(run 1 -w -mb_output_dir w1 kinds.py)
+check "moreau -w over existing results computes anew (WRITE mode)" grep -q "WRITE: time 0.2" <<<"$again"
+
+# bad results: an .h5 HDF5 cannot open, one without frames; a deck failing on one rank
+echo "not HDF5" >bad.h5
+mkdir -p bad && mv bad.h5 bad/kinds.h5
+expect_error "results HDF5 cannot open are an error naming them and -w" "results bad/kinds.h5 exist but HDF5 cannot open them .*: run with -w to compute anew over them, or remove them" timeout 60 "$MOREAU" -mb_output_dir bad kinds.py
+cat >"$TMP/fail.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out')
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), BULK_MATERIAL(s))
+RUN(s, None, 0.01)
+if s.mode == 'READ':
+    if RANK() == 1:
+        raise RuntimeError('rank 1 fails before SEEK')
+    SEEK(s, 0.005)
+PY
+run 1 -mb_output_dir f fail.py >/dev/null
+start=$(date +%s)
+expect_error "READ mode on 3 ranks, one raising before SEEK: every rank ends (no hang)" "rank 1 fails before SEEK" timeout 60 $MPIRUN -np 3 "$MOREAU" -mb_output_dir f fail.py
+check "... within the time limit ($(($(date +%s) - start)) s)" [ $(($(date +%s) - start)) -lt 60 ]
