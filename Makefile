@@ -68,7 +68,7 @@ deps:
 
 run: deps
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/bin/moreau cases/default.py
+	$(BUILD)/bin/moreau -w cases/default.py
 
 check: deps
 	@$(MAKE) --no-print-directory all

@@ -4,6 +4,10 @@
 : "${MB_BUILD:=$MB_ROOT/build}"
 MOREAU="$MB_BUILD/bin/moreau"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Tests run decks again and again into the same directories: they compute every time (a
+# deck whose results exist would otherwise read them, READ mode). tests/integration/
+# readmode.sh unsets it.
+export PETSC_OPTIONS="${PETSC_OPTIONS:+$PETSC_OPTIONS }-mb_write"
 # Debian's interpreter sees python3-numpy/h5py/matplotlib; the first python3 on PATH may not.
 mb_python() {
   local p

@@ -1619,13 +1619,36 @@ def HISTORY(solfec, items, t0=0.0, t1=float('inf'), skip=1, progress='OFF'):
             raise ValueError('%s: per-body energy items like %r are not supported; use (solfec, %r)' % (fn, it[1], it[1]))
         else:
             raise ValueError('%s: an item must be (solfec, name) or (body, point, name), got %r' % (fn, it))
-        if times is None:
-            times = t
-        elif len(t) != len(times) or any(abs(a - b) > 1e-12 * max(1.0, abs(a)) for a, b in zip(t, times)):
-            raise ValueError('%s: items sampled at different times (steps and output frames); '
-                             'ask for them in separate calls, or set OUTPUT(solfec, step)' % fn)
-        series.append(v)
-    return [times if times is not None else []] + series
+        series.append((list(t), list(v)))
+    if not series:
+        return [[]]
+    return _common_axis(series)
+
+
+def _same_time(a, b):
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _common_axis(series):
+    """Items of one HISTORY call on one time axis, as Solfec-1.0 returns them: per-step
+    items (solfec, 'KINETIC') and per-frame items (body, point, 'DX') together are sampled
+    at the times all of them have (the output frames after the first step: /history has
+    no record at t = 0)."""
+    axis = min((t for t, _ in series), key=len)
+    if all(len(t) == len(axis) and all(_same_time(a, b) for a, b in zip(t, axis)) for t, _ in series):
+        return [axis] + [v for _, v in series]
+    import bisect
+    keep, picked = [], [[] for _ in series]
+    for ta in axis:
+        rows = []
+        for t, _ in series:
+            j = bisect.bisect_left(t, ta - 1e-9 * max(1.0, abs(ta)))
+            rows.append(j if j < len(t) and _same_time(t[j], ta) else None)
+        if all(j is not None for j in rows):
+            keep.append(ta)
+            for k, ((_, v), j) in enumerate(zip(series, rows)):
+                picked[k].append(v[j])
+    return [keep] + picked
 
 
 def DURATION(solfec):

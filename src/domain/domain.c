@@ -616,6 +616,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
     PetscErrorCode e = MbDomainRunAdaptive(d, t_end, resumed);
     PetscCall(MbSignalRestore());
     PetscCall(e);
+    if (d->flush_fn) PetscCall(d->flush_fn(d, d->flush_ctx)); /* the RUN's frames readable */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscTime(&start));
@@ -644,6 +645,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   }
   if (!d->interrupted) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_TRUE, &stop));
   PetscCall(MbSignalRestore());
+  if (d->flush_fn) PetscCall(d->flush_fn(d, d->flush_ctx)); /* the RUN's frames readable */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

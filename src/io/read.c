@@ -8,8 +8,9 @@
 #include <moreau/mbbody.h>
 #include "outputimpl.h"
 
-/* rank 0 looks at DIR/<name>.h5: missing (0), results with at least one frame (1), or an
-   error naming what is wrong with it */
+/* rank 0 looks at DIR/<name>.h5: results with at least one frame (*exists), none or no
+   frame in them (a run that stopped before its first frame: it is written anew), or an
+   error when HDF5 cannot open it */
 PetscErrorCode MbOutputExists(MPI_Comm comm, const char dir[], const char name[], PetscBool *exists)
 {
   char        path[PETSC_MAX_PATH_LEN + 8];
@@ -39,8 +40,7 @@ PetscErrorCode MbOutputExists(MPI_Comm comm, const char dir[], const char name[]
   }
   PetscCallMPI(MPI_Bcast(st, 2, MPI_INT, 0, comm));
   PetscCheck(st[1] != 1, comm, PETSC_ERR_FILE_READ, "results %s exist but HDF5 cannot open them (a run killed while creating it, or another program's file?): run with -w to compute anew over them, or remove them", path);
-  PetscCheck(st[1] != 2, comm, PETSC_ERR_FILE_READ, "results %s exist but hold no frame (a run stopped before its first frame): run with -w to compute anew over them, or remove them", path);
-  *exists = st[0] ? PETSC_TRUE : PETSC_FALSE;
+  *exists = st[0] && st[1] != 2 ? PETSC_TRUE : PETSC_FALSE; /* no frame (a run that stopped before its first): nothing to read, written anew */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,6 +9,7 @@
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
 export MOREAU_PYTHONPATH="$MB_ROOT/python"
+unset PETSC_OPTIONS # lib.sh's -mb_write: this test wants READ mode
 cd "$TMP"
 
 # three bodies of three kinds falling on the ground; in WRITE mode it prints each body's
@@ -68,6 +69,13 @@ else:
     FORWARD(s, 100)
     if RANK() == 0:
         print('SEEK 0.074 -> %.3f, 0.076 -> %.3f, BACKWARD 100 -> %.3f, FORWARD 2 -> %.3f, FORWARD 100 -> %.3f' % (t1, t2, t3, t4, s.time))
+    # a per-step item and a per-frame one in one call: one time axis, the frames after t = 0
+    t, k, z = HISTORY(s, [(s, 'KINETIC'), (bodies[0], bodies[0].center, 'CZ')], 0, 1)
+    ts, ks = HISTORY(s, [(s, 'KINETIC')], 0, 1)
+    tf, zf = HISTORY(s, [(bodies[0], bodies[0].center, 'CZ')], 0, 1)
+    same = [ks[min(range(len(ts)), key=lambda j: abs(ts[j] - a))] for a in t] == k and zf[1:] == z
+    if RANK() == 0:
+        print('MIXED %d samples at %s, values as the separate calls: %s' % (len(t), ', '.join('%.2f' % a for a in t), same))
 PY
 
 run() { local np=$1; shift; timeout 120 $MPIRUN -np "$np" "$MOREAU" "$@" 2>&1; }
@@ -87,6 +95,7 @@ import re, sys
 m = re.search(r"ENERGY kinetic ([^,]+), HISTORY ([^\n]+)", sys.stdin.read())
 sys.exit(0 if m and m.group(1) == m.group(2) else 1)' <<<"$read1"
 check "... SEEK takes the nearest frame, BACKWARD and FORWARD count frames and stop at the ends" grep -q "SEEK 0.074 -> 0.050, 0.076 -> 0.100, BACKWARD 100 -> 0.000, FORWARD 2 -> 0.100, FORWARD 100 -> 0.200" <<<"$read1"
+check "... HISTORY of a per-step and a per-frame item together: one axis (the frames after t = 0), the separate calls' values" grep -q "MIXED 4 samples at 0.05, 0.10, 0.15, 0.20, values as the separate calls: True" <<<"$read1"
 read3=$(run 3 -mb_output_dir w1 kinds.py)
 grep "^STATE" <<<"$read3" | sort >r3.state
 check "results written on 1 rank read on 3: the same states" cmp -s w1.state r3.state
