@@ -143,29 +143,11 @@ PetscErrorCode MbOutputCheckpoint(MbDomain dom, void *ctx)
    elemsize bytes each (to PetscFree). */
 static PetscErrorCode ReadWhole(MbOutput out, hid_t f, const char *path, hid_t type, size_t elemsize, int64_t *n, void **buf)
 {
-  hid_t   d, fs;
-  hsize_t dims[2] = {0, 1};
-  int     nd;
+  int64_t rows;
+  int     cols;
   PetscFunctionBegin;
-  MbH5Get(d, H5Dopen2, (f, path, H5P_DEFAULT), path);
-  MbH5Get(fs, H5Dget_space, (d), path);
-  MbH5Get(nd, H5Sget_simple_extent_ndims, (fs), path);
-  MbH5Call(H5Sget_simple_extent_dims, (fs, dims, NULL), path);
-  *n = (int64_t)dims[0] * (nd == 2 ? (int64_t)dims[1] : 1);
-  PetscCall(PetscMalloc(elemsize * (size_t)(*n + 1), buf));
-  if (*n) MbH5Call(H5Dread, (d, type, H5S_ALL, H5S_ALL, out->dxpl, *buf), path);
-  MbH5Call(H5Sclose, (fs), path);
-  MbH5Call(H5Dclose, (d), path);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReadAttr(hid_t f, const char *name, hid_t type, void *v, const char *path)
-{
-  hid_t a;
-  PetscFunctionBegin;
-  MbH5Get(a, H5Aopen, (f, name, H5P_DEFAULT), path);
-  MbH5Call(H5Aread, (a, type, v), path);
-  MbH5Call(H5Aclose, (a), path);
+  PetscCall(MbH5ReadAll(out, f, path, type, elemsize, &rows, &cols, buf));
+  *n = rows * (cols ? cols : 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -181,19 +163,19 @@ static PetscErrorCode ReadChk(MbOutput out, const char *path, MbCheckpoint *c, d
   MbH5Call(H5Pset_fapl_mpio, (fapl, out->comm, MPI_INFO_NULL), path);
   MbH5Get(f, H5Fopen, (path, H5F_ACC_RDONLY, fapl), path);
   MbH5Call(H5Pclose, (fapl), path);
-  PetscCall(ReadAttr(f, "format", H5T_NATIVE_INT64, &fmt, path));
+  PetscCall(MbH5ReadAttr(f, "format", H5T_NATIVE_INT64, &fmt, path));
   PetscCheck(fmt == CHK_FORMAT, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s has format %lld; this moreau reads format %d", path, (long long)fmt, CHK_FORMAT);
-  PetscCall(ReadAttr(f, "ranks", H5T_NATIVE_INT64, &v, path));
+  PetscCall(MbH5ReadAttr(f, "ranks", H5T_NATIVE_INT64, &v, path));
   c->nranks = (PetscInt)v;
-  PetscCall(ReadAttr(f, "steps", H5T_NATIVE_INT64, &v, path));
+  PetscCall(MbH5ReadAttr(f, "steps", H5T_NATIVE_INT64, &v, path));
   c->nsteps = (PetscInt)v;
-  PetscCall(ReadAttr(f, "time", H5T_NATIVE_DOUBLE, &c->t, path));
-  PetscCall(ReadAttr(f, "run", H5T_NATIVE_INT64, &v, path));
+  PetscCall(MbH5ReadAttr(f, "time", H5T_NATIVE_DOUBLE, &c->t, path));
+  PetscCall(MbH5ReadAttr(f, "run", H5T_NATIVE_INT64, &v, path));
   c->run = (PetscInt)v;
-  PetscCall(ReadAttr(f, "run_done", H5T_NATIVE_INT64, &v, path));
+  PetscCall(MbH5ReadAttr(f, "run_done", H5T_NATIVE_INT64, &v, path));
   c->run_done = v ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(ReadAttr(f, "run_end", H5T_NATIVE_DOUBLE, &c->run_end, path));
-  PetscCall(ReadAttr(f, "constraint_bytes", H5T_NATIVE_INT64, &v, path));
+  PetscCall(MbH5ReadAttr(f, "run_end", H5T_NATIVE_DOUBLE, &c->run_end, path));
+  PetscCall(MbH5ReadAttr(f, "constraint_bytes", H5T_NATIVE_INT64, &v, path));
   c->consize = (size_t)v;
   PetscCall(ReadWhole(out, f, "/bodies/id", H5T_NATIVE_INT64, sizeof(int64_t), &nid, (void **)&id64));
   PetscCall(ReadWhole(out, f, "/bodies/len", H5T_NATIVE_INT64, sizeof(int64_t), &nlen, (void **)&len64));

@@ -189,16 +189,17 @@ static PetscErrorCode AppendRows(MbOutput out, hid_t loc, const char *gpath, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read a whole 1-D or 2-D dataset as type (converted by HDF5); *rows, *cols (0 for 1-D)
-   and a buffer of elemsize bytes per element, to PetscFree. Collective (every rank reads). */
-static PetscErrorCode ReadAll(MbOutput out, const char *path, hid_t type, size_t elemsize, int64_t *rows, int *cols, void **buf)
+/* Read the whole 1-D or 2-D dataset path of file as type (converted by HDF5); *rows, *cols
+   (0 for 1-D) and a buffer of elemsize bytes per element, to PetscFree. Collective (every
+   rank reads). */
+PetscErrorCode MbH5ReadAll(MbOutput out, hid_t file, const char *path, hid_t type, size_t elemsize, int64_t *rows, int *cols, void **buf)
 {
   hid_t   d, fs;
   hsize_t dims[2] = {0, 0};
   int     nd;
   size_t  n;
   PetscFunctionBegin;
-  MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
+  MbH5Get(d, H5Dopen2, (file, path, H5P_DEFAULT), path);
   MbH5Get(fs, H5Dget_space, (d), path);
   MbH5Get(nd, H5Sget_simple_extent_ndims, (fs), path);
   PetscCheck(nd == 1 || nd == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "dataset '%s' has %d dimensions; expected 1 or 2", path, nd);
@@ -213,20 +214,34 @@ static PetscErrorCode ReadAll(MbOutput out, const char *path, hid_t type, size_t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Read row `row` of the rows × cols dataset path as doubles into v[cols]. Collective. */
-static PetscErrorCode ReadRow(MbOutput out, const char *path, int64_t row, int cols, PetscReal v[])
+static PetscErrorCode ReadAll(MbOutput out, const char *path, hid_t type, size_t elemsize, int64_t *rows, int *cols, void **buf) { return MbH5ReadAll(out, out->file, path, type, elemsize, rows, cols, buf); }
+
+/* Read rows [row, row + n) of the rows × cols dataset path (cols 0: 1-D) as doubles into
+   v. Collective. */
+static PetscErrorCode ReadRows(MbOutput out, const char *path, int64_t row, int64_t n, int cols, PetscReal v[])
 {
   hid_t   d, fs, ms;
-  hsize_t start[2] = {(hsize_t)row, 0}, count[2] = {1, (hsize_t)cols};
+  hsize_t start[2] = {(hsize_t)row, 0}, count[2] = {(hsize_t)n, (hsize_t)cols};
   PetscFunctionBegin;
   MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
   MbH5Get(fs, H5Dget_space, (d), path);
-  MbH5Get(ms, H5Screate_simple, (2, count, NULL), path);
+  MbH5Get(ms, H5Screate_simple, (cols ? 2 : 1, count, NULL), path);
   MbH5Call(H5Sselect_hyperslab, (fs, H5S_SELECT_SET, start, NULL, count, NULL), path);
   MbH5Call(H5Dread, (d, H5T_NATIVE_DOUBLE, ms, fs, out->dxpl, v), path);
   MbH5Call(H5Sclose, (ms), path);
   MbH5Call(H5Sclose, (fs), path);
   MbH5Call(H5Dclose, (d), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The attribute name of loc as type into v. */
+PetscErrorCode MbH5ReadAttr(hid_t loc, const char *name, hid_t type, void *v, const char *path)
+{
+  hid_t a;
+  PetscFunctionBegin;
+  MbH5Get(a, H5Aopen, (loc, name, H5P_DEFAULT), path);
+  MbH5Call(H5Aread, (a, type, v), path);
+  MbH5Call(H5Aclose, (a), path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1032,8 +1047,6 @@ PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval)
 PetscErrorCode MbOutputReadHistoryRecords(MbOutput out, PetscInt n, MbHistory **h)
 {
   double *v;
-  hid_t   d, fs, ms;
-  hsize_t cnt[1] = {(hsize_t)n}, st[1] = {0};
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(n + 1, h));
   PetscCall(PetscMalloc1(n + 1, &v));
@@ -1041,14 +1054,7 @@ PetscErrorCode MbOutputReadHistoryRecords(MbOutput out, PetscInt n, MbHistory **
     const HistItem *it = &HistItems[i];
     char            path[64];
     PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%s", it->name));
-    MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
-    MbH5Get(fs, H5Dget_space, (d), path);
-    MbH5Get(ms, H5Screate_simple, (1, cnt, NULL), path);
-    MbH5Call(H5Sselect_hyperslab, (fs, H5S_SELECT_SET, st, NULL, cnt, NULL), path);
-    MbH5Call(H5Dread, (d, H5T_NATIVE_DOUBLE, ms, fs, out->dxpl, v), path);
-    MbH5Call(H5Sclose, (ms), path);
-    MbH5Call(H5Sclose, (fs), path);
-    MbH5Call(H5Dclose, (d), path);
+    PetscCall(ReadRows(out, path, 0, n, 0, v));
     for (PetscInt j = 0; j < n; j++) {
       char *p = (char *)&(*h)[j] + it->offset;
       if (it->isint)
@@ -1179,7 +1185,7 @@ PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3],
     PetscCall(FrameBodyRow(out, f, id, t0, t1, gp, &tf, &j));
     if (j < 0) continue;
     PetscCall(PetscSNPrintf(p, sizeof(p), "%s/affine", gp));
-    PetscCall(ReadRow(out, p, j, 24, m));
+    PetscCall(ReadRows(out, p, j, 1, 24, m));
     /* x = x̄ + A(X − X̄), ẋ = v + B(X − X̄) (MbBodyGetAffine) */
     for (int i = 0; i < 3; i++) {
       x[i]   = m[18 + i] + m[3 * i] * A[0] + m[3 * i + 1] * A[1] + m[3 * i + 2] * A[2];
@@ -1188,7 +1194,7 @@ PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const PetscReal X[3],
     if (stress) { /* the body's mean stress (Voigt xx, yy, zz, xy, yz, zx) */
       PetscReal sv[6];
       PetscCall(PetscSNPrintf(p, sizeof(p), "%s/stress", gp));
-      PetscCall(ReadRow(out, p, j, 6, sv));
+      PetscCall(ReadRows(out, p, j, 1, 6, sv));
       sig[0] = sv[0], sig[4] = sv[1], sig[8] = sv[2], sig[1] = sig[3] = sv[3], sig[5] = sig[7] = sv[4], sig[2] = sig[6] = sv[5];
     }
     (*t)[k] = tf;
@@ -1276,7 +1282,7 @@ PetscErrorCode MbOutputReadBodyState(MbOutput out, PetscInt id, PetscInt n, cons
     PetscCall(PetscSNPrintf(p, sizeof(p), "%s/nodal_offset", gp));
     {
       PetscReal o[2]; /* HDF5 converts the integers (offsets below 2⁵³) */
-      PetscCall(ReadRow(out, p, j, 2, o));
+      PetscCall(ReadRows(out, p, j, 1, 2, o));
       offs[0] = (int64_t)o[0], offs[1] = (int64_t)o[1];
     }
     PetscCheck(offs[0] >= 0 && offs[1] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "body %" PetscInt_FMT " has no nodal state in frame %" PetscInt_FMT " of '%s'", id, f, out->h5);

@@ -110,6 +110,10 @@ PETSC_INTERN PetscErrorCode MbH5WriteAttr(hid_t loc, const char *name, hid_t typ
 PETSC_INTERN PetscErrorCode MbH5WriteAttrString(hid_t loc, const char *name, const char *s, const char *path);
 PETSC_INTERN PetscErrorCode MbH5WriteAttrInt(hid_t loc, const char *name, int64_t v, const char *path);
 PETSC_INTERN PetscErrorCode MbH5WriteDataset(MbOutput out, hid_t loc, const char *gpath, const char *name, hid_t type, int cols, int64_t rows, int64_t off, int64_t n, const void *buf);
+/* output.c: the whole 1-D or 2-D dataset path of file as type (every rank; *cols 0 for 1-D;
+   buf to PetscFree), and an attribute */
+PETSC_INTERN PetscErrorCode MbH5ReadAll(MbOutput out, hid_t file, const char *path, hid_t type, size_t elemsize, int64_t *rows, int *cols, void **buf);
+PETSC_INTERN PetscErrorCode MbH5ReadAttr(hid_t loc, const char *name, hid_t type, void *v, const char *path);
 /* output.c: the metadata cache of the results file (fapl: its access list) */
 PETSC_INTERN PetscErrorCode MbOutputCacheConfig(hid_t fapl, const char *path);
 /* output.c: the first n records of /history back from the file (to PetscFree); collective */

@@ -44,16 +44,6 @@ PetscErrorCode MbOutputExists(MPI_Comm comm, const char dir[], const char name[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadAttrReal(hid_t g, const char *name, double *v, const char *path)
-{
-  hid_t a;
-  PetscFunctionBegin;
-  MbH5Get(a, H5Aopen, (g, name, H5P_DEFAULT), path);
-  MbH5Call(H5Aread, (a, H5T_NATIVE_DOUBLE, v), path);
-  MbH5Call(H5Aclose, (a), path);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[], MbOutput *outp)
 {
   MbOutput out;
@@ -105,8 +95,8 @@ PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[
     MbH5Get(ex, H5Lexists, (out->file, gp, H5P_DEFAULT), gp);
     if (!ex) break;
     MbH5Get(g, H5Gopen2, (out->file, gp, H5P_DEFAULT), gp);
-    PetscCall(ReadAttrReal(g, "time", &t, gp));
-    PetscCall(ReadAttrReal(g, "steps", &s, gp));
+    PetscCall(MbH5ReadAttr(g, "time", H5T_NATIVE_DOUBLE, &t, gp));
+    PetscCall(MbH5ReadAttr(g, "steps", H5T_NATIVE_DOUBLE, &s, gp));
     MbH5Call(H5Gclose, (g), gp);
     if (out->nframe == out->fcap) {
       out->fcap = out->fcap ? 2 * out->fcap : 64;
@@ -128,24 +118,16 @@ static PetscErrorCode ReadFrameArray(MbOutput out, const char *gp, const char *n
 {
   char    path[96];
   htri_t  ex;
-  hid_t   d, fs;
-  hsize_t dims[2] = {0, 1};
-  int     nd;
+  int64_t rows;
+  int     cols;
   PetscFunctionBegin;
   *n = -1;
   *v = NULL;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", gp, name));
   MbH5Get(ex, H5Lexists, (out->file, path, H5P_DEFAULT), path);
   if (!ex) PetscFunctionReturn(PETSC_SUCCESS);
-  MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
-  MbH5Get(fs, H5Dget_space, (d), path);
-  MbH5Get(nd, H5Sget_simple_extent_ndims, (fs), path);
-  MbH5Call(H5Sget_simple_extent_dims, (fs, dims, NULL), path);
-  *n = (int64_t)dims[0] * (nd == 2 ? (int64_t)dims[1] : 1);
-  PetscCall(PetscMalloc1(*n + 1, v));
-  if (*n) MbH5Call(H5Dread, (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, out->dxpl, *v), path);
-  MbH5Call(H5Sclose, (fs), path);
-  MbH5Call(H5Dclose, (d), path);
+  PetscCall(MbH5ReadAll(out, out->file, path, H5T_NATIVE_DOUBLE, sizeof(double), &rows, &cols, (void **)v));
+  *n = rows * (cols ? cols : 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
