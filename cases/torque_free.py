@@ -29,18 +29,18 @@ def momentum(conf, velo):
     return [sum(conf[3 * j + i] * JW[j] for j in range(3)) for i in range(3)]
 
 
-pi0 = momentum(bod.conf, bod.velo) if HERE(solfec, bod) else None
+pi0 = momentum(*BODY_STATE(bod))  # collective: every rank gets the owner's conf and velo
 stats = {'err': 0.0, 'flips': 0, 'wy': W0[1]}
 
 
 def monitor(body):
-    if HERE(solfec, body):  # only the owner rank knows conf and velo
-        pi = momentum(body.conf, body.velo)
-        n0 = sum(x * x for x in pi0) ** 0.5
-        stats['err'] = max(stats['err'], sum((a - b) ** 2 for a, b in zip(pi, pi0)) ** 0.5 / n0)
-        if body.velo[1] * stats['wy'] < 0:
-            stats['flips'] += 1
-        stats['wy'] = body.velo[1]
+    conf, velo = BODY_STATE(body)  # on every rank (body.conf is None where it is not owned)
+    pi = momentum(conf, velo)
+    n0 = sum(x * x for x in pi0) ** 0.5
+    stats['err'] = max(stats['err'], sum((a - b) ** 2 for a, b in zip(pi, pi0)) ** 0.5 / n0)
+    if velo[1] * stats['wy'] < 0:
+        stats['flips'] += 1
+    stats['wy'] = velo[1]
     return 1
 
 
@@ -52,7 +52,7 @@ th = HISTORY(solfec, [(solfec, 'KINETIC')], 0, stop + step)
 E0 = 0.5 * (J[0] * W0[0] ** 2 + J[4] * W0[1] ** 2 + J[8] * W0[2] ** 2)
 drift = (th[1][-1] - E0) / E0
 lowest = (min(th[1]) - E0) / E0
-if HERE(solfec, bod):  # body 0 lives on rank 0
+if RANK() == 0:  # every rank has the same statistics
     print('torque_free %s: t = %g s, %d steps, energy drift %+.3e (lowest %+.3e), angular momentum error %.2e, Omega_y sign changes %d'
           % (scheme, solfec.time, len(th[0]), drift, lowest, stats['err'], stats['flips']))
     if scheme in ('RIG_NEG', 'RIG_IMP'):

@@ -23,7 +23,7 @@ __all__ = [
     'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'IMBALANCE_TOLERANCE', 'FIX_POINT', 'FIX_DIRECTION',
     'SET_VELOCITY', 'PUT_RIGID_LINK', 'PUT_SPRING', 'SCHEME_PARAMETERS', 'CRITICAL_STEP', 'VIEWER', 'ENERGY', 'HISTORY',
     'BYLABEL', 'MASS_CENTER', 'DURATION', 'SEEK', 'FORWARD', 'BACKWARD', 'RANK', 'NCPU', 'HERE',
-    'TIME_ADAPT', 'CHECKPOINT',
+    'TIME_ADAPT', 'CHECKPOINT', 'BODY_STATE',
 ]
 
 version = _m.version
@@ -1800,6 +1800,15 @@ def EXTENTS(solfec, extents):
     if not all(e[k] < e[k + 3] for k in range(3)):
         raise ValueError('%s: extents must be (xmin, ymin, zmin, xmax, ymax, zmax) with min < max, got %r' % (fn, extents))
     _notice(fn, 'bodies leaving the extents are not deleted in moreau')
+
+
+def BODY_STATE(body):
+    """BODY_STATE(body) -> (conf, velo) on every rank (moreau's own; collective): the owner's
+    state, sent to all. A parallel deck's CALLBACK reads a body's state with it where
+    body.conf and body.velo read None (ranks that do not own the body)."""
+    if not isinstance(body, Body):
+        raise TypeError('BODY_STATE: body must be a BODY, got %r' % (body,))
+    return _m.body_state(body._sol._h, body._id)
 
 
 def BARRIER():

@@ -70,7 +70,7 @@ static PetscErrorCode RecordError(MPI_Comm comm, int line, const char *fun, cons
    Each rank also counts itself at its site; when no rank failed but the sites differ, the
    deck made a collective call on some ranks only: every rank not at the end of the deck
    then fails with a message naming the sites (SiteMismatch). */
-static const char *const SiteName[MB_SITE_COUNT] = {"the end of the deck", "the end of a CALLBACK call", "SOLFEC", "RUN", "ENERGY", "HISTORY", "CRITICAL_STEP", "sync()", "SEEK, FORWARD, BACKWARD or DURATION"};
+static const char *const SiteName[MB_SITE_COUNT] = {"the end of the deck", "the end of a CALLBACK call", "SOLFEC", "RUN", "ENERGY", "HISTORY", "CRITICAL_STEP", "sync()", "SEEK, FORWARD, BACKWARD or DURATION", "BODY_STATE"};
 static char              SiteMismatch[512]; /* set when ranks reached different sites */
 
 static PetscErrorCode Exchange(MbSite site, int local, int stop, int *nfailed, PetscBool *stopall)
@@ -1509,6 +1509,41 @@ static PyObject *py_body_get(PyObject *self, PyObject *args)
   }
 }
 
+/* body_state(h, id) -> (conf, velo) on every rank: the owner's, broadcast. Collective. */
+static PyObject *py_body_state(PyObject *self, PyObject *args)
+{
+  int         h;
+  long        id;
+  Sol        *s;
+  PetscMPIInt owner, rank;
+  PetscInt    n[2] = {0, 0};
+  PetscReal  *buf;
+  PyObject   *r;
+  if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
+  if (CheckPeers(MB_SITE_STATE)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainOwnerRank(s->dom, (PetscInt)id, &owner));
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (rank == owner) {
+    MbBody b;
+    MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+    MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &n[0], &n[1]));
+  }
+  if (MPI_Bcast(n, 2, MPIU_INT, owner, PETSC_COMM_WORLD)) return PyErr_Format(PyExc_RuntimeError, "BODY_STATE: MPI_Bcast failed");
+  MB_TRY(PyExc_MemoryError, PetscMalloc1(n[0] + n[1] + 1, &buf));
+  if (rank == owner) {
+    MbBody     b;
+    PetscReal *q, *u;
+    MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+    MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
+    MB_TRY(PyExc_RuntimeError, PetscArraycpy(buf, q, n[0]));
+    MB_TRY(PyExc_RuntimeError, PetscArraycpy(buf + n[0], u, n[1]));
+  }
+  if (MPI_Bcast(buf, (PetscMPIInt)(n[0] + n[1]), MPIU_REAL, owner, PETSC_COMM_WORLD)) return PyErr_Format(PyExc_RuntimeError, "BODY_STATE: MPI_Bcast failed");
+  r = Py_BuildValue("(NN)", RealTuple(buf, (int)n[0]), RealTuple(buf + n[0], (int)n[1]));
+  PetscFree(buf);
+  return r;
+}
+
 /* body_set_state(h, id, what, values): 0 conf (nq numbers), 1 velo (nu numbers). Owner only. */
 static PyObject *py_body_set_state(PyObject *self, PyObject *args)
 {
@@ -1904,6 +1939,7 @@ static PyMethodDef Methods[] = {
     {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
     {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
     {"body_get", py_body_get, METH_VARARGS, "body_get(h, id, what)"},
+    {"body_state", py_body_state, METH_VARARGS, "body_state(h, id) -> (conf, velo) on every rank (collective)"},
     {"body_set_state", py_body_set_state, METH_VARARGS, "body_set_state(h, id, what, values)"},
     {"body_chars", py_body_chars, METH_VARARGS, "body_chars(h, id, mass, volume, center, inertia)"},
     {"body_velocity", py_body_velocity, METH_VARARGS, "body_velocity(h, id, linear, angular)"},

@@ -171,3 +171,19 @@ for np in 1 2; do
   check "RUN 1 s at h = 3e-4 takes Solfec's 3334 steps ($np rank(s))" grep -q "moreau: 3334 steps to t = 1.0002" <<<"$out"
   check "... the CALLBACK of 0.01 s is first called at t = 0.0102 (after step 34), 100 times; the one of interval h after each of the 3334 steps" grep -q "TIMING first 0.010200 calls 100 every 3334" <<<"$out"
 done
+
+# BODY_STATE: a body's conf and velo on every rank (collective), where body.conf is None on
+# the ranks that do not own it; the same numbers on each rank, those of the owner
+cat >"$TMP/bstate.py" <<'PY'
+import sys
+s = SOLFEC('DYNAMIC', 1e-3, sys.argv[1])
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -9.81))
+BODY(s, 'OBSTACLE', SPHERE((9, 9, 9), 0.1, 1, 1), BULK_MATERIAL(s))
+b = BODY(s, 'RIGID', SPHERE((0, 0, 1), 0.1, 1, 1), BULK_MATERIAL(s))
+RUN(s, None, 0.01)
+q, u = BODY_STATE(b)
+sys.stdout.write('BSTATE %s %s owned %s\n' % (repr(q[9:]), repr(u[3:]), b.conf is not None))
+PY
+out=$(timeout 120 $MPIRUN -np 3 "$MOREAU" "$TMP/bstate.py" "$TMP/bstate" 2>&1)
+check "BODY_STATE on 3 ranks: every rank has the owner's state (one owner, three equal lines)" bash -c '[ $(grep -c "^BSTATE (0.0, 0.0, 0.999509" <<<"$0") -eq 3 ] && [ $(grep -c "owned True" <<<"$0") -eq 1 ] && [ $(grep "^BSTATE" <<<"$0" | cut -d" " -f2-7 | sort -u | wc -l) -eq 1 ]' "$out"
