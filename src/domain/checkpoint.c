@@ -28,7 +28,36 @@
 /* The global record: a head of G_N numbers, then the monitors' next times (nmon), per
    joint X (6), length, resolved, R (3) (J_N), per spring 12 (MbDomainSpringsTransfer),
    and the owner of every body (nglobal). */
-enum { G_LAYOUT, G_T, G_H, G_HNEXT, G_NSTEPS, G_HPREV, G_FASCALE, G_FAILURES, G_DISCARDED, G_NREPART, G_NGLOBAL, G_SIZE, G_NMON, G_NJOINT, G_NSPRING, G_RUN, G_RUN_DONE, G_RUN_END, G_RUN_DURATION, G_CKPT_NEXT_T, G_N };
+enum {
+  G_LAYOUT,
+  G_T,
+  G_H,
+  G_HNEXT,
+  G_NSTEPS,
+  G_HPREV,
+  G_FASCALE,
+  G_FAILURES,
+  G_DISCARDED,
+  G_NREPART,
+  G_NGLOBAL,
+  G_SIZE,
+  G_NMON,
+  G_NJOINT,
+  G_NSPRING,
+  G_RUN,
+  G_RUN_DONE,
+  G_RUN_END,
+  G_RUN_DURATION,
+  G_CKPT_NEXT_T,
+  /* the balance's memory: the imbalance METIS's last partition gave (a repartition is
+     skipped while the imbalance stays near it), the last measured one, the edge cut and
+     the bodies moved so far */
+  G_IMB_PART,
+  G_IMBALANCE,
+  G_EDGECUT,
+  G_NMIGRATED,
+  G_N
+};
 #define J_N 11
 
 static PetscBool HasAprev(MbDomain d)
@@ -124,6 +153,10 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
     g[G_RUN_END]      = d->run_end;
     g[G_RUN_DURATION] = d->run_duration;
     g[G_CKPT_NEXT_T]  = d->ckpt_next_t;
+    g[G_IMB_PART]     = d->imbalance_part;
+    g[G_IMBALANCE]    = d->imbalance;
+    g[G_EDGECUT]      = (PetscReal)d->edgecut;
+    g[G_NMIGRATED]    = (PetscReal)d->nmigrated;
     for (PetscInt i = 0; i < d->nmon; i++) g[G_N + i] = d->mon[i].next;
     for (PetscInt id = 0; id < d->nglobal; id++) g[ng - d->nglobal + id] = (PetscReal)d->owner[id];
   }
@@ -263,6 +296,12 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
     PetscCall(PetscFree(newowner));
   }
   d->nrepart = same ? (PetscInt)g[G_NREPART] : 0; /* another rank count: partition anew */
+  if (same) {
+    d->imbalance_part = g[G_IMB_PART];
+    d->imbalance      = g[G_IMBALANCE];
+    d->edgecut        = (PetscInt)g[G_EDGECUT];
+    d->nmigrated      = (PetscInt)g[G_NMIGRATED];
+  }
   /* the body records, found by id */
   PetscCall(PetscMalloc2(nglobal + 1, &rec, c->nbody + 1, &off));
   for (PetscInt id = 0; id < nglobal; id++) rec[id] = -1;
