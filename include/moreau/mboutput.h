@@ -42,6 +42,10 @@ PETSC_EXTERN PetscErrorCode MbOutputReadBody(MbOutput out, PetscInt id, const Pe
    every output frame between t0 and t1 (nf frames: times t, values q and u, n a frame,
    allocated). Collective: every rank passes the same arguments. */
 PETSC_EXTERN PetscErrorCode MbOutputReadBodyState(MbOutput out, PetscInt id, PetscInt n, const PetscInt col[], PetscReal t0, PetscReal t1, PetscInt *nf, PetscReal **t, PetscReal **q, PetscReal **u);
+/** A body's energy item "KINETIC", "INTERNAL" (strain energy) or "EXTERNAL" (work of the
+    external forces on it) at the output frames between t0 and t1 (n values; t and v to
+    PetscFree). Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputReadBodyEnergy(MbOutput out, PetscInt id, const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v);
 /** READ mode (src/io/read.c). Whether DIR/<name>.h5 holds results with a frame (an error
     naming the file when it is there but unreadable or frameless). Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputExists(MPI_Comm comm, const char dir[], const char name[], PetscBool *exists);

@@ -1595,8 +1595,9 @@ def HISTORY(solfec, items, t0=0.0, t1=float('inf'), skip=1, progress='OFF'):
     """HISTORY(solfec, items, t0, t1) -> [times, series1, series2, ...] read from the output
     file; items are (solfec, 'KINETIC'|'EXTERNAL'|...) (every step) or (body, point,
     'CX'|..|'DX'|..|'VZ'|'SX'|..|'SYZ'|'MISES') (every output frame; a FINITE_ELEMENT body's
-    point is interpolated in its element, its stress taken at the point), a list of them or
-    one. Collective."""
+    point is interpolated in its element, its stress taken at the point) or (body,
+    'KINETIC'|'INTERNAL'|'EXTERNAL') (every output frame), a list of them or one; items of
+    both kinds come on one time axis. Collective."""
     fn = 'HISTORY'
     _check_solfec(fn, solfec)
     t0 = _num(fn, 't0', t0)
@@ -1616,7 +1617,10 @@ def HISTORY(solfec, items, t0=0.0, t1=float('inf'), skip=1, progress='OFF'):
             name = _choice(fn, 'item', it[2], _BODY_ITEMS)
             t, v = _m.solfec_history_body(solfec._h, it[0]._id, _vec(fn, 'point', it[1]), name, t0, t1)
         elif len(it) == 2 and isinstance(it[0], Body):
-            raise ValueError('%s: per-body energy items like %r are not supported; use (solfec, %r)' % (fn, it[1], it[1]))
+            name = _choice(fn, 'item', it[1], ('KINETIC', 'INTERNAL', 'EXTERNAL', 'CONTACT', 'FRICTION'))
+            if name in ('CONTACT', 'FRICTION'):
+                raise ValueError('%s: a body\'s %s work is not kept (moreau sums it over the bodies): use (solfec, %r)' % (fn, name, name))
+            t, v = _m.solfec_history_body_energy(solfec._h, it[0]._id, name, t0, t1)
         else:
             raise ValueError('%s: an item must be (solfec, name) or (body, point, name), got %r' % (fn, it))
         series.append((list(t), list(v)))

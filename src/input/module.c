@@ -993,18 +993,22 @@ static PyObject *py_solfec_read_limits(PyObject *self, PyObject *args)
 }
 
 /* READ mode's ENERGY: the /history record at the time of the frame read (global energies;
-   the step that ended there). */
-static PyObject *ReadEnergy(Sol *s)
+   the step that ended there), or the frame's energies of body id (kinetic, internal,
+   external; contact and friction 0: not kept per body). */
+static PyObject *ReadEnergy(Sol *s, PetscInt id)
 {
   static const char *items[5] = {"KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION"};
   double             e[5]     = {0, 0, 0, 0, 0};
   PetscReal          t;
   MB_TRY(PyExc_RuntimeError, ReadInit(s));
   MB_TRY(PyExc_RuntimeError, MbDomainGetTime(s->dom, &t));
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < (id >= 0 ? 3 : 5); k++) {
     PetscInt   n;
     PetscReal *tt, *v;
-    MB_TRY(PyExc_RuntimeError, MbOutputReadHistory(s->out, items[k], t, t, &n, &tt, &v));
+    if (id >= 0)
+      MB_TRY(PyExc_RuntimeError, MbOutputReadBodyEnergy(s->out, id, items[k], t, t, &n, &tt, &v));
+    else
+      MB_TRY(PyExc_RuntimeError, MbOutputReadHistory(s->out, items[k], t, t, &n, &tt, &v));
     if (n > 0) e[k] = (double)v[n - 1];
     PetscFree(tt);
     PetscFree(v);
@@ -1023,8 +1027,7 @@ static PyObject *py_solfec_energy(PyObject *self, PyObject *args)
   MPI_Comm comm;
   if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
   if (CheckPeers(MB_SITE_ENERGY)) return NULL;
-  if (s->read && id < 0) return ReadEnergy(s);
-  if (s->read) MB_TRY(PyExc_RuntimeError, ReadInit(s));
+  if (s->read) return ReadEnergy(s, (PetscInt)id);
   if (id < 0)
     MB_TRY(PyExc_RuntimeError, MbDomainGetEnergy(s->dom, &g));
   else {
@@ -1132,6 +1135,27 @@ static PyObject *py_solfec_history_body(PyObject *self, PyObject *args)
     MB_TRY(PyExc_ValueError, HistoryNodal(s, (PetscInt)id, X, item, t0, t1, &nodal, &n, &t, &v));
     if (!nodal) MB_TRY(PyExc_ValueError, MbOutputReadBody(s->out, (PetscInt)id, X, item, t0, t1, &n, &t, &v));
   }
+  r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
+  PetscFree(t);
+  PetscFree(v);
+  return r;
+}
+
+/* solfec_history_body_energy(h, id, item, t0, t1) -> (times, values) of a body's KINETIC,
+   INTERNAL or EXTERNAL energy at the output frames. Collective. */
+static PyObject *py_solfec_history_body_energy(PyObject *self, PyObject *args)
+{
+  int         h;
+  long        id;
+  const char *item;
+  double      t0, t1;
+  PyObject   *r;
+  PetscReal  *t, *v;
+  PetscInt    n;
+  Sol        *s;
+  if (!PyArg_ParseTuple(args, "ilsdd", &h, &id, &item, &t0, &t1) || !(s = GetSol(h))) return NULL;
+  if (CheckPeers(MB_SITE_HISTORY) || !SolOut(s, "HISTORY")) return NULL;
+  MB_TRY(PyExc_ValueError, MbOutputReadBodyEnergy(s->out, (PetscInt)id, item, t0, t1, &n, &t, &v));
   r = Py_BuildValue("(NN)", RealList(t, n), RealList(v, n));
   PetscFree(t);
   PetscFree(v);
@@ -1939,6 +1963,7 @@ static PyMethodDef Methods[] = {
     {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
     {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
     {"body_get", py_body_get, METH_VARARGS, "body_get(h, id, what)"},
+    {"solfec_history_body_energy", py_solfec_history_body_energy, METH_VARARGS, "solfec_history_body_energy(h, id, item, t0, t1) -> (times, values) (collective)"},
     {"body_state", py_body_state, METH_VARARGS, "body_state(h, id) -> (conf, velo) on every rank (collective)"},
     {"body_set_state", py_body_set_state, METH_VARARGS, "body_set_state(h, id, what, values)"},
     {"body_chars", py_body_chars, METH_VARARGS, "body_chars(h, id, mass, volume, center, inertia)"},

@@ -678,6 +678,20 @@ static PetscErrorCode WriteFrame(MbOutput out)
   PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
   PetscCall(MbH5WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], aff));
   PetscCall(PetscFree4(stress, cmis, smis, aff));
+  { /* per body: kinetic and strain energy, work of external forces (HISTORY's per-body
+       energies; contact and friction work are kept only in sum, in /history) */
+    PetscReal *en;
+    PetscCall(PetscMalloc1(3 * nb + 1, &en));
+    for (PetscInt i = 0; i < nb; i++) {
+      MbEnergy e;
+      PetscInt bid;
+      PetscCall(MbBodyGetId(bodies[i], &bid));
+      PetscCall(MbDomainGetBodyEnergy(out->dom, bid, &e));
+      en[3 * i] = e.kinetic, en[3 * i + 1] = e.internal, en[3 * i + 2] = e.external;
+    }
+    PetscCall(MbH5WriteDataset(out, g, path, "energy", H5T_NATIVE_DOUBLE, 3, tot[C_BODY], off[C_BODY], c[C_BODY], en));
+    PetscCall(PetscFree(en));
+  }
   PetscCall(WriteNodalState(out, g, path, nb, bodies, tot[C_BODY], off[C_BODY]));
   {
     /* the constraints each rank owns: point, normal, reaction force, kind, bodies, gap */
@@ -1260,6 +1274,39 @@ static PetscErrorCode ReadEntries(MbOutput out, const char *path, hid_t type, hs
   MbH5Call(H5Sclose, (ms), path);
   MbH5Call(H5Sclose, (fs), path);
   MbH5Call(H5Dclose, (d), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputReadBodyEnergy(MbOutput out, PetscInt id, const char item[], PetscReal t0, PetscReal t1, PetscInt *n, PetscReal **t, PetscReal **v)
+{
+  static const char *items[3] = {"KINETIC", "INTERNAL", "EXTERNAL"};
+  int                col      = -1;
+  PetscInt           k        = 0;
+  PetscFunctionBegin;
+  for (int c = 0; c < 3 && col < 0; c++) {
+    PetscBool same;
+    PetscCall(PetscStrcasecmp(item, items[c], &same));
+    if (same) col = c;
+  }
+  PetscCheck(col >= 0, out->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown per-body energy '%s'; moreau keeps KINETIC, INTERNAL and EXTERNAL per body (CONTACT and FRICTION only for all bodies together: (solfec, '%s'))", item, item);
+  PetscCall(MbOutputFlush(out));
+  PetscCall(PetscMalloc1(out->nframe + 1, t));
+  PetscCall(PetscMalloc1(out->nframe + 1, v));
+  for (PetscInt f = 0; f < out->nframe; f++) {
+    char      gp[64], p[96];
+    int64_t   j;
+    PetscReal tf, e[3];
+    htri_t    ex;
+    PetscCall(FrameBodyRow(out, f, id, t0, t1, gp, &tf, &j));
+    if (j < 0) continue;
+    PetscCall(PetscSNPrintf(p, sizeof(p), "%s/energy", gp));
+    MbH5Get(ex, H5Lexists, (out->file, p, H5P_DEFAULT), p);
+    PetscCheck(ex, out->comm, PETSC_ERR_FILE_UNEXPECTED, "%s of %s keeps no per-body energies (written by an older moreau)", gp, out->h5);
+    PetscCall(ReadRows(out, p, j, 1, 3, e));
+    (*t)[k]   = tf;
+    (*v)[k++] = e[col];
+  }
+  *n = k;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

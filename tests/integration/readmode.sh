@@ -39,10 +39,19 @@ OUTPUT(s, 0.05)
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-8, 500), 0.2)
 def state(tag):
     for b in bodies:
+        e = ENERGY(s, b)  # collective
         if b.conf is not None:
-            print('%s body %d conf %s velo %s' % (tag, b.id, repr(tuple(b.conf)), repr(tuple(b.velo))))
+            print('%s body %d conf %s velo %s energy %s' % (tag, b.id, repr(tuple(b.conf)), repr(tuple(b.velo)), repr(e[:3])))
 if s.mode == 'WRITE':
     state('STATE')
+    # a body's energies at the frames: the last frame's are ENERGY(s, body)'s at the end
+    ok = True
+    for b in bodies:
+        e = ENERGY(s, b)
+        t, k, i, x = HISTORY(s, [(b, 'KINETIC'), (b, 'INTERNAL'), (b, 'EXTERNAL')], 0, 1)
+        ok = ok and len(t) == 5 and (k[-1], i[-1], x[-1]) == e[:3] and k[0] == 0.0
+    if RANK() == 0:
+        print('BODY ENERGIES at frames: %s' % ok)
     if RANK() == 0:
         print('WRITE: time %r, callbacks %d' % (s.time, calls[0]))
 else:
@@ -81,6 +90,7 @@ PY
 run() { local np=$1; shift; timeout 120 $MPIRUN -np "$np" "$MOREAU" "$@" 2>&1; }
 out1=$(run 1 -mb_output_dir w1 kinds.py)
 check "WRITE run on 1 rank" grep -q "WRITE: time 0.2" <<<"$out1"
+check "... HISTORY's per-body KINETIC, INTERNAL, EXTERNAL at the frames end with ENERGY(solfec, body)" grep -q "BODY ENERGIES at frames: True" <<<"$out1"
 read1=$(run 1 -mb_output_dir w1 kinds.py)
 check "the same deck again: READ mode, said once" grep -q "moreau: w1/kinds.h5 holds results (5 frames): READ mode, RUN reads instead of computing (moreau -w computes anew over them)" <<<"$read1"
 check "... RUN computes nothing, CALLBACK is never called, the time stays 0" grep -q "READ after RUN: time 0.0, callbacks 0" <<<"$read1"
