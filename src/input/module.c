@@ -614,7 +614,7 @@ static PetscErrorCode OutputDirFromOptions(char dir[], size_t len, PetscBool *se
    as spring_oscillator's order mode makes): the earlier object's file is closed first,
    complete up to its last frame, and the new object writes it anew, so the file holds the
    last run; the earlier object runs on without output. A notice says so. Collective. */
-static PetscErrorCode TakeOverFile(const char dir[], const char name[], int k)
+static PetscErrorCode TakeOverFile(const char dir[], const char name[], int k, PetscBool reading)
 {
   char rdir[PETSC_MAX_PATH_LEN], path[2 * PETSC_MAX_PATH_LEN + 8];
   PetscFunctionBegin;
@@ -627,8 +627,11 @@ static PetscErrorCode TakeOverFile(const char dir[], const char name[], int k)
     PetscCall(MbOutputGetPaths(Sols[j].out, &h5, &xmf));
     if (!realpath(h5, rh5) || strcmp(rh5, path)) continue;
     PetscCall(MbOutputDestroy(&Sols[j].out));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "moreau: SOLFEC object %d writes %s, as SOLFEC object %d did: that object's file is closed and written anew (it keeps the last run); give each SOLFEC object its own output directory to keep both\n", k + 1,
-                          path, j + 1));
+    if (reading)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "moreau: SOLFEC object %d reads %s, which SOLFEC object %d wrote (READ mode, as Solfec-1.0 reopens a deck's results): that object's file is closed\n", k + 1, path, j + 1));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "moreau: SOLFEC object %d writes %s, as SOLFEC object %d did: that object's file is closed and written anew (it keeps the last run); give each SOLFEC object its own output directory to keep both\n",
+                            k + 1, path, j + 1));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -704,7 +707,12 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
     MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-w", &w1));
     MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-mb_write", &w2));
     MB_TRY(PyExc_RuntimeError, PetscOptionsHasName(NULL, NULL, "-mb_restart", &rs));
-    if (!w1 && !w2 && !rs && !EarlierWriter(odir, name, NSol - 1)) MB_TRY(PyExc_OSError, MbOutputExists(PETSC_COMM_WORLD, odir, name, &exists));
+    if (!w1 && !w2 && !rs) {
+      /* an earlier SOLFEC object of this run wrote these results: closed, then read (Solfec
+         decks run, then open a second SOLFEC object on the same path to post-process) */
+      if (EarlierWriter(odir, name, NSol - 1)) MB_TRY(PyExc_RuntimeError, TakeOverFile(odir, name, NSol - 1, PETSC_TRUE));
+      MB_TRY(PyExc_OSError, MbOutputExists(PETSC_COMM_WORLD, odir, name, &exists));
+    }
     if (exists) {
       const char *h5, *xmf;
       PetscInt    nf;
@@ -716,7 +724,7 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
       return Py_BuildValue("(is)", NSol - 1, "READ");
     }
   }
-  MB_TRY(PyExc_RuntimeError, TakeOverFile(odir, name, NSol - 1));
+  MB_TRY(PyExc_RuntimeError, TakeOverFile(odir, name, NSol - 1, PETSC_FALSE));
   MB_TRY(PyExc_OSError, MbOutputCreate(s->dom, odir, name, 0.0, &s->out));
   return Py_BuildValue("(is)", NSol - 1, "WRITE");
 }

@@ -140,3 +140,38 @@ run 1 -mb_output_dir f fail.py >/dev/null
 start=$(date +%s)
 expect_error "READ mode on 3 ranks, one raising before SEEK: every rank ends (no hang)" "rank 1 fails before SEEK" timeout 60 $MPIRUN -np 3 "$MOREAU" -mb_output_dir f fail.py
 check "... within the time limit ($(($(date +%s) - start)) s)" [ $(($(date +%s) - start)) -lt 60 ]
+
+# Solfec-1.0's tests/double-pendulum.py pattern (ported to Python 3 only): a second SOLFEC
+# object on the same output path in the same run reopens the first one's results in READ
+# mode and post-processes them with HISTORY (Solfec prints ERROR when it stays in WRITE)
+cat >"$TMP/dp.py" <<'PY'
+from math import sin, cos
+PI = 3.14159265358979323846
+GEOMETRIC_EPSILON (1E-5)
+def run (skip):
+  solfec = SOLFEC ('DYNAMIC', 0.001, 'out/tests/double-pendulum')
+  solfec.verbose = 'OFF'
+  mat = BULK_MATERIAL (solfec)
+  SURFACE_MATERIAL (solfec, model = 'SIGNORINI_COULOMB', restitution = 0.1, friction = 0.0)
+  GRAVITY (solfec, (0, 0, -9.81))
+  x1, z1 = sin (PI/3.0), -cos (PI/3.0)
+  a, b = (0, 0, 2.0), (x1, 0, 2.0 + z1)
+  bod1 = BODY (solfec, 'RIGID', SPHERE (b, 0.05, 1, 1), mat, label = 'BALL1')
+  BODY_CHARS (bod1, 1.0, 1.0, b, (1, 0, 0, 0, 1, 0, 0, 0, 1))
+  PUT_RIGID_LINK (bod1, None, b, a)
+  BODY (solfec, 'OBSTACLE', HEX ([-0.10, -0.2, 0.0, -0.05, -0.2, 0.0, -0.05, 0.2, 0.0, -0.10, 0.2, 0.0, -0.10, -0.2, 2.0, -0.05, -0.2, 2.0, -0.05, 0.2, 2.0, -0.10, 0.2, 2.0], 1, 1, 1, 0, [0]*6), mat)
+  if solfec.mode == 'READ' and not skip: print ('Previous test results exist')
+  else: RUN (solfec, GAUSS_SEIDEL_SOLVER (1E-3, 1000, failure = 'EXIT'), 0.5)
+  return solfec.mode if not skip else solfec
+if run (0) == 'WRITE':
+  solfec = run (1)
+  if solfec.mode == 'WRITE': print ('ERROR')
+  else:
+    bod1 = BYLABEL (solfec, 'BODY', 'BALL1')
+    th = HISTORY (solfec, [(solfec, 'KINETIC'), (bod1, bod1.center, 'DZ')], 0, 0.5)
+    tot = [th[1][i] + bod1.mass * 9.81 * (bod1.center[2] + th[2][i]) for i in range (len (th[0]))]
+    print ('READ %d samples, total energy from %.6f to %.6f' % (len (th[0]), tot[0], tot[-1]))
+PY
+out=$(timeout 120 "$MOREAU" "$TMP/dp.py" 2>&1)
+check "Solfec's run-then-reopen pattern: the second SOLFEC object reads the first one's results" grep -q "moreau: SOLFEC object 2 reads .*double-pendulum/dp.h5, which SOLFEC object 1 wrote (READ mode" <<<"$out"
+check "... and post-processes them: 500 samples of (solfec, KINETIC) and a point's DZ on one time axis" bash -c 'grep -qE "READ 500 samples, total energy from ([0-9.]+) to" <<<"$0" && ! grep -q ERROR <<<"$0"' "$out"
