@@ -174,4 +174,4 @@ if run (0) == 'WRITE':
 PY
 out=$(timeout 120 "$MOREAU" "$TMP/dp.py" 2>&1)
 check "Solfec's run-then-reopen pattern: the second SOLFEC object reads the first one's results" grep -q "moreau: SOLFEC object 2 reads .*double-pendulum/dp.h5, which SOLFEC object 1 wrote (READ mode" <<<"$out"
-check "... and post-processes them: 500 samples of (solfec, KINETIC) and a point's DZ on one time axis" bash -c 'grep -qE "READ 500 samples, total energy from ([0-9.]+) to" <<<"$0" && ! grep -q ERROR <<<"$0"' "$out"
+check "... and post-processes them: 500 samples of (solfec, KINETIC) and a point's DZ on one time axis" bash -c 'grep -qE "READ 500 samples, total energy from ([0-9.]+) to" <<<"$0" && ! grep -qx ERROR <<<"$0"' "$out"
