@@ -116,6 +116,28 @@ PetscErrorCode MbDomainGetConstraints(MbDomain d, PetscInt *n, MbConstraintInfo 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether joints a and b of the same bodies at the same point ask the impossible: a fixed
+   point (or a direction fixed) that must also move along that direction at a constant
+   non-zero speed, or two constant speeds along one direction that differ. Joints whose
+   speed is a time series or a callback are not judged (their value is not known here). */
+static PetscBool Contradict(const MbJoint *a, const MbJoint *b, PetscReal *speed)
+{
+  const PetscReal tol = 1e-9;
+  PetscReal       dd, pa = MbV3Norm(a->p[0]), dx[3];
+  if (a->body[0] != b->body[0] || a->body[1] != b->body[1]) return PETSC_FALSE;
+  MbV3Sub(a->p[0], b->p[0], dx);
+  if (MbV3Norm(dx) > tol * PetscMax(1.0, pa)) return PETSC_FALSE;
+  if (b->kind != MB_CON_VELODIR || b->ts || b->fn) return PETSC_FALSE;
+  *speed = b->value;
+  if (a->kind == MB_CON_FIXPNT) return b->value != 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (a->kind != MB_CON_FIXDIR && a->kind != MB_CON_VELODIR) return PETSC_FALSE;
+  dd = MbV3Dot(a->dir, b->dir);
+  if (PetscAbsReal(dd) < 1 - tol) return PETSC_FALSE; /* other directions: compatible */
+  if (a->kind == MB_CON_FIXDIR) return b->value != 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (a->ts || a->fn) return PETSC_FALSE;
+  return PetscAbsReal(a->value * dd - b->value) > tol * PetscMax(PetscAbsReal(a->value), PetscAbsReal(b->value)) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* Joints whose bodies are obstacles only are bad input, caught when the run starts (the
    kinds are known on every rank, so every rank stops with the same message). A new joint's
    referential points are resolved against q(t) by the rank that owns it — it holds both
@@ -132,6 +154,32 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
     if (!j->resolved) nnew++;
   }
   if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);
+  /* contradictory joints at one point: caught here rather than by a solver that cannot
+     converge (reactions of 1e20, the energies garbage); pairs of the new joints with all,
+     up to 10^4 joints (the same answer on every rank: joints are replicated) */
+  for (PetscInt k = 0; k < d->njoint && d->njoint <= 10000; k++)
+    for (PetscInt l = 0; l < k; l++) {
+      PetscReal v = 0;
+      PetscInt  i = l, j = k; /* i fixes, j moves */
+      if (d->joint[k].resolved && d->joint[l].resolved) continue;
+      if (!Contradict(&d->joint[l], &d->joint[k], &v)) {
+        if (!Contradict(&d->joint[k], &d->joint[l], &v)) continue;
+        i = k, j = l;
+      }
+      {
+        static const char *deck[] = {"CONTACT", "FIX_POINT", "FIX_DIRECTION", "SET_VELOCITY", "PUT_RIGID_LINK"};
+        const MbJoint     *a = &d->joint[i], *b = &d->joint[j];
+        char               msg[512];
+        /* the deck's names and numbers as the deck wrote them (snprintf's %g, not PETSc's) */
+        (void)snprintf(msg, sizeof(msg), "%s (joint %d) and %s (joint %d) of body %d at point (%g, %g, %g) contradict each other: %s, and it must move at %g along (%g, %g, %g); remove one of them", deck[a->kind], (int)i, deck[b->kind], (int)j,
+                       (int)a->body[0], (double)a->p[0][0], (double)a->p[0][1], (double)a->p[0][2],
+                       a->kind == MB_CON_FIXPNT   ? "the point is fixed"
+                       : a->kind == MB_CON_FIXDIR ? "the point may not move along that direction"
+                                                  : "another SET_VELOCITY there gives another speed",
+                       (double)v, (double)b->dir[0], (double)b->dir[1], (double)b->dir[2]);
+        SETERRQ(d->comm, PETSC_ERR_ARG_INCOMP, "%s", msg);
+      }
+    }
   PetscCall(PetscMalloc3(nnew, &idx, 7 * nnew, &buf, 7 * nnew, &sum));
   nnew = 0;
   for (PetscInt k = 0; k < d->njoint; k++) {
