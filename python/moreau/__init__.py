@@ -23,7 +23,7 @@ __all__ = [
     'NEWTON_SOLVER', 'PENALTY_SOLVER', 'GEOMETRIC_EPSILON', 'IMBALANCE_TOLERANCE', 'FIX_POINT', 'FIX_DIRECTION',
     'SET_VELOCITY', 'PUT_RIGID_LINK', 'PUT_SPRING', 'SCHEME_PARAMETERS', 'CRITICAL_STEP', 'VIEWER', 'ENERGY', 'HISTORY',
     'BYLABEL', 'MASS_CENTER', 'DURATION', 'SEEK', 'FORWARD', 'BACKWARD', 'RANK', 'NCPU', 'HERE',
-    'TIME_ADAPT', 'CHECKPOINT', 'BODY_STATE',
+    'TIME_ADAPT', 'CHECKPOINT', 'BODY_STATE', 'DISPLACEMENT', 'VELOCITY', 'STRESS',
 ]
 
 version = _m.version
@@ -1806,6 +1806,31 @@ def EXTENTS(solfec, extents):
     _notice(fn, 'bodies leaving the extents are not deleted in moreau')
 
 
+def _point_value(fn, body, point, what):
+    if not isinstance(body, Body):
+        raise TypeError('%s: body must be a BODY, got %r' % (fn, body))
+    p = _vec(fn, 'point', point)
+    return _m.body_point(body._sol._h, body._id, p, what) if body._own else None
+
+
+def DISPLACEMENT(body, point):
+    """DISPLACEMENT(body, point) -> (dx, dy, dz) of referential point `point` now (in READ mode:
+    at the frame read); None on ranks that do not own the body, as in Solfec-1.0."""
+    return _point_value('DISPLACEMENT', body, point, 0)
+
+
+def VELOCITY(body, point):
+    """VELOCITY(body, point) -> (vx, vy, vz) of referential point `point`; None where not owned."""
+    return _point_value('VELOCITY', body, point, 1)
+
+
+def STRESS(body, point):
+    """STRESS(body, point) -> (sx, sy, sz, sxy, sxz, syz, mises), the Cauchy stress at
+    referential point `point` (a finite element's at the point, the mean of the body for the
+    other kinds); None where not owned."""
+    return _point_value('STRESS', body, point, 2)
+
+
 def BODY_STATE(body):
     """BODY_STATE(body) -> (conf, velo) on every rank (moreau's own; collective): the owner's
     state, sent to all. A parallel deck's CALLBACK reads a body's state with it where
@@ -1874,9 +1899,6 @@ _UNSUPPORTED = {
     'SICONOS_SOLVER': 'use GAUSS_SEIDEL_SOLVER (Siconos is not linked)',
     'HYBRID_SOLVER': 'no PARMEC coupling',
     'EXPLICIT_SOLVER': 'use PENALTY_SOLVER (spring-dashpot contacts, explicit)',
-    'DISPLACEMENT': 'use HISTORY(solfec, (body, point, \'DX\'), ...) or the body\'s conf',
-    'VELOCITY': 'use HISTORY(solfec, (body, point, \'VX\'), ...) or the body\'s velo',
-    'STRESS': 'use HISTORY(solfec, (body, point, \'SX\'), ...)',
 }
 
 

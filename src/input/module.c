@@ -1541,6 +1541,45 @@ static PyObject *py_body_get(PyObject *self, PyObject *args)
   }
 }
 
+/* body_point(h, id, X, what) -> what 0: the displacement x − X of referential point X, 1:
+   its velocity (3 numbers), 2: the Cauchy stress there (SX, SY, SZ, SXY, SXZ, SYZ, MISES;
+   a finite element's at the point, the body's mean for the other kinds). Owner only. */
+static PyObject *py_body_point(PyObject *self, PyObject *args)
+{
+  static const char *items[3][7] = {{"DX", "DY", "DZ"}, {"VX", "VY", "VZ"}, {"SX", "SY", "SZ", "SXY", "SXZ", "SYZ", "MISES"}};
+  int                h, what;
+  long               id;
+  PyObject          *oX;
+  Sol               *s;
+  MbBody             b;
+  PetscReal          X[3], x[3], v[3], sig[9] = {0}, r[7];
+  PetscInt           n;
+  if (!PyArg_ParseTuple(args, "ilOi", &h, &id, &oX, &what) || !(s = GetSol(h))) return NULL;
+  if (what < 0 || what > 2) return PyErr_Format(PyExc_ValueError, "body_point: unknown item %d", what);
+  if (ReadReals(oX, 3, X, "point")) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_RuntimeError, MbBodyPointToSpatial(b, X, x));
+  MB_TRY(PyExc_RuntimeError, MbBodyPointVelocity(b, X, v));
+  if (what == 2) {
+    PetscInt  col[MB_BODY_POINT_DOFS_MAX];
+    PetscBool nodal, has;
+    MB_TRY(PyExc_ValueError, MbBodyPointDofs(b, X, &n, col, &nodal));
+    if (nodal) { /* a finite element's stress at the point, from its element's nodes */
+      PetscReal *q, *u, qc[MB_BODY_POINT_DOFS_MAX], uc[MB_BODY_POINT_DOFS_MAX];
+      MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
+      for (PetscInt k = 0; k < n; k++) qc[k] = q[col[k]], uc[k] = u[col[k]];
+      MB_TRY(PyExc_ValueError, MbBodyPointState(b, X, qc, uc, NULL, NULL, sig));
+    } else
+      MB_TRY(PyExc_RuntimeError, MbBodyGetStress(b, sig, &has));
+  }
+  n = what == 2 ? 7 : 3;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscBool known;
+    MB_TRY(PyExc_RuntimeError, MbOutputBodyItemValue(items[what][k], X, x, v, sig, &r[k], &known));
+  }
+  return RealTuple(r, (int)n);
+}
+
 /* body_state(h, id) -> (conf, velo) on every rank: the owner's, broadcast. Collective. */
 static PyObject *py_body_state(PyObject *self, PyObject *args)
 {
@@ -1972,6 +2011,7 @@ static PyMethodDef Methods[] = {
     {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
     {"body_get", py_body_get, METH_VARARGS, "body_get(h, id, what)"},
     {"solfec_history_body_energy", py_solfec_history_body_energy, METH_VARARGS, "solfec_history_body_energy(h, id, item, t0, t1) -> (times, values) (collective)"},
+    {"body_point", py_body_point, METH_VARARGS, "body_point(h, id, X, what) -> displacement, velocity or stress at a referential point (owner only)"},
     {"body_state", py_body_state, METH_VARARGS, "body_state(h, id) -> (conf, velo) on every rank (collective)"},
     {"body_set_state", py_body_set_state, METH_VARARGS, "body_set_state(h, id, what, values)"},
     {"body_chars", py_body_chars, METH_VARARGS, "body_chars(h, id, mass, volume, center, inertia)"},

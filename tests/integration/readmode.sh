@@ -63,6 +63,17 @@ else:
         print('DURATION %r %r, time %r' % (d[0], d[1], s.time))
     SEEK(s, d[1])
     state('STATE')
+    # DISPLACEMENT, VELOCITY, STRESS at the centre (owner only) against HISTORY there
+    pv = []
+    for b in bodies:
+        c = b.center
+        h = HISTORY(s, [(b, c, 'DX'), (b, c, 'DY'), (b, c, 'DZ'), (b, c, 'VZ'), (b, c, 'SX'), (b, c, 'MISES')], d[1], d[1])
+        d3, v3, s7 = DISPLACEMENT(b, c), VELOCITY(b, c), STRESS(b, c)
+        if d3 is not None:
+            err = abs(d3[0] - h[1][-1]) + abs(d3[1] - h[2][-1]) + abs(d3[2] - h[3][-1]) + abs(v3[2] - h[4][-1])
+            serr = abs(s7[0] - h[5][-1]) + abs(s7[6] - h[6][-1])
+            pv.append(len(d3) == 3 and len(s7) == 7 and err < 1e-12 and serr <= 1e-9 * (1 + abs(s7[6])))
+    print('POINTVALUES %s' % all(pv))
     e = ENERGY(s)
     t, k = HISTORY(s, [(s, 'KINETIC')], d[1], d[1])
     if RANK() == 0:
@@ -100,6 +111,7 @@ check "... DURATION gives the first and last frame times" grep -qE "DURATION 0.0
 grep "^STATE" <<<"$out1" | sort >w1.state
 grep "^STATE" <<<"$read1" | sort >r1.state
 check "... SEEK to the end: the rigid, pseudo-rigid and finite-element bodies' conf and velo are the computed ones, bit for bit" cmp -s w1.state r1.state
+check "... DISPLACEMENT, VELOCITY and STRESS at a body's centre agree with HISTORY there (rigid, pseudo-rigid, finite element)" bash -c '! grep -q "POINTVALUES False" <<<"$0" && grep -q "POINTVALUES True" <<<"$0"' "$read1"
 check "... ENERGY there is /history's kinetic energy at that time" "$PY" -c '
 import re, sys
 m = re.search(r"ENERGY kinetic ([^,]+), HISTORY ([^\n]+)", sys.stdin.read())
