@@ -437,6 +437,7 @@ PetscErrorCode MbDomainMaybeCheckpoint(MbDomain d, PetscBool end, PetscBool *sto
   PetscBool      due = PETSC_FALSE;
   PetscLogDouble now;
   PetscFunctionBegin;
+  if (!end && !d->sig && !d->ckpt_walldue && d->ckpt_steps <= 0 && d->ckpt_dt <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* the common step: nothing can be due */
   PetscCall(PetscTime(&now));
   if (end) { /* a signal after the last step's reduction is learnt here */
     int pend = MbSignalPending() ? 1 : 0, any, wall = d->rank == 0 && now - d->ckpt_last_wall >= 1.0 ? 1 : 0, w;

@@ -601,7 +601,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   PetscReal      t_end = d->t + duration;
   PetscBool      stop, skip, resumed;
   PetscLogDouble start, last, now;
-  PetscInt       steps0 = d->nsteps;
+  PetscInt       steps0;
   PetscFunctionBegin;
   PetscCheck(duration >= 0 && PetscIsNormalReal(duration + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "run duration must be >= 0, got %g", (double)duration);
   d->interrupted = 0;

@@ -227,14 +227,12 @@ static PetscErrorCode Truncate(MbOutput out, const char *gpath, const char *cons
     char    path[128];
     hid_t   d, fs;
     hsize_t dims[2] = {0, 0};
-    int     nd;
     htri_t  ex;
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", gpath, names[k]));
     MbH5Get(ex, H5Lexists, (out->file, path, H5P_DEFAULT), path);
     if (!ex) continue;
     MbH5Get(d, H5Dopen2, (out->file, path, H5P_DEFAULT), path);
     MbH5Get(fs, H5Dget_space, (d), path);
-    MbH5Get(nd, H5Sget_simple_extent_ndims, (fs), path);
     MbH5Call(H5Sget_simple_extent_dims, (fs, dims, NULL), path);
     PetscCheck((int64_t)dims[0] >= rows, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "restart: %s of %s has %lld rows, fewer than the %lld of the checkpoint: is it the file the checkpoint was written with?", path, out->h5, (long long)dims[0],
                (long long)rows);
@@ -242,7 +240,6 @@ static PetscErrorCode Truncate(MbOutput out, const char *gpath, const char *cons
     MbH5Call(H5Sclose, (fs), path);
     MbH5Call(H5Dset_extent, (d, dims), path);
     MbH5Call(H5Dclose, (d), path);
-    (void)nd;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -907,8 +907,6 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   MPI_Comm comm;
   int      err, gerr;
 
-  size_t len;
-
   PetscFunctionBegin;
   PetscCall(MbDomainGetComm(dom, &comm));
   if (!dir || !dir[0]) dir = ".";
@@ -932,9 +930,8 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   PetscCall(MbDomainGetTime(dom, &out->next));
   PetscCall(PetscStrncpy(out->dir, dir, sizeof(out->dir)));
   PetscCall(PetscStrncpy(out->name, name, sizeof(out->name)));
-  len = strlen(dir);
-  PetscCall(PetscSNPrintf(out->h5, sizeof(out->h5), "%s%s%s.h5", dir, dir[len - 1] == '/' ? "" : "/", name));
-  PetscCall(PetscSNPrintf(out->xmf, sizeof(out->xmf), "%s%s%s.xmf", dir, dir[len - 1] == '/' ? "" : "/", name));
+  PetscCall(MbOutputPath(out->h5, sizeof(out->h5), dir, name, ".h5"));
+  PetscCall(MbOutputPath(out->xmf, sizeof(out->xmf), dir, name, ".xmf"));
 
   /* every rank creates and checks the directory; all agree before H5Fcreate */
   MakeDirs(dir, &err);
@@ -969,7 +966,7 @@ PetscErrorCode MbOutputCreate(MbDomain dom, const char dir[], const char name[],
   { /* -mb_restart [FILE]: continue the run of a checkpoint (DIR/<name>.chk by default) */
     char      chk[PETSC_MAX_PATH_LEN] = "";
     PetscBool restart                 = PETSC_FALSE;
-    PetscCall(PetscSNPrintf(out->chk, sizeof(out->chk), "%s%s%s.chk", dir, dir[len - 1] == '/' ? "" : "/", name));
+    PetscCall(MbOutputPath(out->chk, sizeof(out->chk), dir, name, ".chk"));
     PetscCall(PetscOptionsGetString(NULL, NULL, "-mb_restart", chk, sizeof(chk), &restart));
     if (restart && !chk[0]) { /* no checkpoint of this output (a SOLFEC object that had not
                                  run yet, or a run too short to write one): start afresh */

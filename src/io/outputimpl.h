@@ -4,6 +4,7 @@
 #define MOREAU_OUTPUTIMPL_H
 
 #include <stdio.h>
+#include <string.h>
 #include <stdint.h>
 #include <errno.h>
 #include <hdf5.h>
@@ -114,6 +115,12 @@ PETSC_INTERN PetscErrorCode MbH5WriteDataset(MbOutput out, hid_t loc, const char
    buf to PetscFree), and an attribute */
 PETSC_INTERN PetscErrorCode MbH5ReadAll(MbOutput out, hid_t file, const char *path, hid_t type, size_t elemsize, int64_t *rows, int *cols, void **buf);
 PETSC_INTERN PetscErrorCode MbH5ReadAttr(hid_t loc, const char *name, hid_t type, void *v, const char *path);
+/* DIR/<name><ext> (no doubled '/'), the one place the output's file names are made */
+static inline PetscErrorCode MbOutputPath(char buf[], size_t len, const char dir[], const char name[], const char ext[])
+{
+  size_t n = strlen(dir);
+  return PetscSNPrintf(buf, len, "%s%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name, ext);
+}
 /* output.c: the metadata cache of the results file (fapl: its access list) */
 PETSC_INTERN PetscErrorCode MbOutputCacheConfig(hid_t fapl, const char *path);
 /* output.c: the first n records of /history back from the file (to PetscFree); collective */

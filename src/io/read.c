@@ -16,10 +16,9 @@ PetscErrorCode MbOutputExists(MPI_Comm comm, const char dir[], const char name[]
   char        path[PETSC_MAX_PATH_LEN + 8];
   int         st[2] = {0, 0}; /* exists, problem: 1 not HDF5, 2 no frame */
   PetscMPIInt rank;
-  size_t      len = strlen(dir);
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s%s%s.h5", dir, len && dir[len - 1] == '/' ? "" : "/", name));
+  PetscCall(MbOutputPath(path, sizeof(path), dir, name, ".h5"));
   if (rank == 0) {
     struct stat sb;
     if (!stat(path, &sb) && S_ISREG(sb.st_mode)) {
@@ -48,7 +47,6 @@ PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[
 {
   MbOutput out;
   hid_t    fapl;
-  size_t   len = strlen(dir);
   PetscFunctionBegin;
   PetscCall(PetscNew(&out));
   out->dom      = dom;
@@ -60,8 +58,8 @@ PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[
   PetscCallMPI(MPI_Comm_size(out->comm, &out->size));
   PetscCall(PetscStrncpy(out->dir, dir, sizeof(out->dir)));
   PetscCall(PetscStrncpy(out->name, name, sizeof(out->name)));
-  PetscCall(PetscSNPrintf(out->h5, sizeof(out->h5), "%s%s%s.h5", dir, len && dir[len - 1] == '/' ? "" : "/", name));
-  PetscCall(PetscSNPrintf(out->xmf, sizeof(out->xmf), "%s%s%s.xmf", dir, len && dir[len - 1] == '/' ? "" : "/", name));
+  PetscCall(MbOutputPath(out->h5, sizeof(out->h5), dir, name, ".h5"));
+  PetscCall(MbOutputPath(out->xmf, sizeof(out->xmf), dir, name, ".xmf"));
   MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), out->h5);
   MbH5Call(H5Pset_fapl_mpio, (fapl, out->comm, MPI_INFO_NULL), out->h5);
   MbH5Get(out->file, H5Fopen, (out->h5, H5F_ACC_RDONLY, fapl), out->h5);
@@ -70,20 +68,15 @@ PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[
   MbH5Call(H5Pset_dxpl_mpio, (out->dxpl, H5FD_MPIO_COLLECTIVE), out->h5);
   MbH5Get(out->label_type, H5Tcopy, (H5T_C_S1), "/bodies/label");
   MbH5Call(H5Tset_size, (out->label_type, 64), "/bodies/label");
-  { /* the bodies the file knows */
-    htri_t ex;
+  { /* the bodies the file knows (HISTORY of a body checks its id among them) */
+    htri_t  ex;
+    int64_t rows = 0, *ids = NULL;
+    int     cols;
     MbH5Get(ex, H5Lexists, (out->file, "/bodies/id", H5P_DEFAULT), "/bodies/id");
-    if (ex) {
-      hid_t   d, fs;
-      hsize_t dims[1] = {0};
-      MbH5Get(d, H5Dopen2, (out->file, "/bodies/id", H5P_DEFAULT), "/bodies/id");
-      MbH5Get(fs, H5Dget_space, (d), "/bodies/id");
-      MbH5Call(H5Sget_simple_extent_dims, (fs, dims, NULL), "/bodies/id");
-      MbH5Call(H5Sclose, (fs), "/bodies/id");
-      MbH5Call(H5Dclose, (d), "/bodies/id");
-      out->body_rows = (int64_t)dims[0];
-      out->body_ids  = (PetscInt)dims[0];
-    }
+    if (ex) PetscCall(MbH5ReadAll(out, out->file, "/bodies/id", H5T_NATIVE_INT64, sizeof(int64_t), &rows, &cols, (void **)&ids));
+    PetscCall(PetscFree(ids));
+    out->body_rows = rows;
+    out->body_ids  = (PetscInt)rows;
   }
   /* the frames: their times and step counts */
   for (PetscInt f = 0;; f++) {
