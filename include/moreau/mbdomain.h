@@ -87,6 +87,14 @@ PETSC_EXTERN PetscErrorCode MbDomainGetAdapt(MbDomain dom, MbAdapt *adapt);
 PETSC_EXTERN PetscErrorCode MbDomainStep(MbDomain dom);
 /** Step until the time has advanced by duration (or a monitor stops it). Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainRun(MbDomain dom, PetscReal duration);
+/** The state was changed outside a step (a deck's CALLBACK): the blow-up watch's energy
+    balance starts again from the next step (RUN does this itself). Not collective, but
+    call it on every rank. */
+PETSC_EXTERN PetscErrorCode MbDomainEnergyRebase(MbDomain dom);
+/** A run stops (on every rank, with an error naming the step and the body) when the energy
+    its bodies made from nothing exceeds factor times the energy the start and the forces
+    gave (src/domain/blowup.c; default 1000, 0: no check; -mb_blowup_factor). Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainSetBlowupFactor(MbDomain dom, PetscReal factor);
 /** Global energies now. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainGetEnergy(MbDomain dom, MbEnergy *e);
 /** Energies of the local body id (zeros where not owned). Not collective. */

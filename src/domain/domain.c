@@ -21,6 +21,8 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->verbose     = PETSC_TRUE;
   d->progress_dt = 1.0;
   d->sigstep     = -1;
+  d->blowup      = 1e3;
+  d->ebase       = PETSC_TRUE; /* blowup.c: a baseline at the first step, RUN or not */
   PetscCall(PetscStrncpy(d->default_scheme, MBRIGNEG, sizeof(d->default_scheme)));
   d->geps          = 1e-6;
   d->imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
@@ -120,6 +122,12 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
     PetscCall(PetscOptionsReal("-mb_checkpoint_wall", "Write a checkpoint every this many seconds of wall-clock time (0: not by the clock)", "MbDomainSetCheckpointInterval", wall, &wall, &s3));
     if (s1 || s2 || s3) PetscCall(MbDomainSetCheckpointInterval(d, steps, dt, wall));
     PetscCall(PetscOptionsBool("-mb_signals", "Catch SIGTERM, SIGUSR1 and SIGINT during a RUN: checkpoint and stop (exit status 75)", "MbSignalInstall", sig, &sig, NULL));
+    {
+      PetscReal f = d->blowup;
+      PetscBool set;
+      PetscCall(PetscOptionsReal("-mb_blowup_factor", "Stop a run whose energy made from nothing exceeds this many times the energy the start and the forces gave (0: no check)", "MbDomainSetBlowupFactor", f, &f, &set));
+      if (set) PetscCall(MbDomainSetBlowupFactor(d, f));
+    }
     PetscCall(PetscOptionsInt("-mb_signal_at_step", "Raise SIGTERM on rank 0 after this step (tests of restarts; -1: never)", "MbDomainRun", d->sigstep, &d->sigstep, NULL));
   }
   PetscOptionsEnd();
@@ -555,15 +563,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCallMPI(MPI_Allreduce(loc, glob, 9, MPIU_REAL, MPIU_SUM, d->comm));
     d->sig          = glob[7] > 0 ? 1 : 0;
     d->ckpt_walldue = glob[8] > 0 ? PETSC_TRUE : PETSC_FALSE;
-    if (glob[6] > 0) { /* blown up: stop before a monitor writes the state (every rank) */
-      PetscInt gbad, b = bad >= 0 ? bad : PETSC_MAX_INT;
-      PetscCallMPI(MPI_Allreduce(&b, &gbad, 1, MPIU_INT, MPI_MIN, d->comm));
-      d->nhist--;                                               /* this step's record is not written */
-      if (d->flush_fn) PetscCall(d->flush_fn(d, d->flush_ctx)); /* the frames so far reach the disk */
-      SETERRQ(d->comm, PETSC_ERR_FP,
-              "the state of body %" PetscInt_FMT " is not finite after step %" PetscInt_FMT " (t = %g, h = %g): the run has blown up (a step above the critical step, or a load or stiffness too large for it?); stopped before writing it", gbad,
-              d->nsteps, (double)d->t, (double)d->h);
-    }
+    PetscCall(MbDomainBlowupCheck(d, glob[6] > 0 ? PETSC_TRUE : PETSC_FALSE, bad, (const MbEnergy *)glob)); /* blowup.c: every rank */
     PetscCall(PetscArraycpy((PetscReal *)&r->energy, glob, 5));
     r->contacts = (PetscInt)(glob[5] + 0.5);
   }
@@ -609,7 +609,8 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   PetscCall(MbDomainRunResume(d, duration, &skip, &resumed, &t_end));
   if (skip) PetscFunctionReturn(PETSC_SUCCESS);
   if (!resumed) d->run_end = t_end;
-  steps0 = d->nsteps;
+  d->ebase = PETSC_TRUE; /* blowup.c: the deck may have changed the state since the last RUN */
+  steps0   = d->nsteps;
   if (!d->started) PetscCall(WarnCriticalStep(d));
   PetscCall(MbSignalInstall());
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */

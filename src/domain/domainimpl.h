@@ -145,6 +145,10 @@ struct _p_MbDomain {
   PetscBool      ckpt_walldue;   /* rank 0's clock says one is due (learnt in the step's reduction) */
   int            sig;            /* a rank received a signal (learnt in the step's reduction): 1 */
   int            interrupted;    /* the signal that stopped the last run (0: none) */
+  PetscReal      blowup;         /* -mb_blowup_factor: energy made from nothing beyond this many times what was given stops the run (blowup.c) */
+  PetscBool      ebase;          /* take the energy baseline at the next step (a RUN began, a CALLBACK ran) */
+  PetscReal      ebal[5];        /* the baseline: E, W_ext, W_contact, −D_friction, its time */
+  PetscReal      eratio;         /* the largest created/given so far */
   PetscInt       sigstep;        /* -mb_signal_at_step: raise SIGTERM after this step (tests) */
   PetscInt       nrun;           /* RUN calls so far */
   PetscReal      run_end;        /* end time of the RUN under way */
@@ -217,6 +221,8 @@ PETSC_INTERN PetscErrorCode MbDomainRunAdaptive(MbDomain, PetscReal t_end, Petsc
 PETSC_INTERN PetscErrorCode MbDomainAdaptDestroy(MbDomain);
 /* domain.c: call the monitors that are due; *stop when one asks to stop */
 PETSC_INTERN PetscErrorCode MbDomainCallMonitors(MbDomain, PetscBool *);
+/* blowup.c: stop a blown-up run on every rank (a non-finite state, or energy made from nothing) */
+PETSC_INTERN PetscErrorCode MbDomainBlowupCheck(MbDomain, PetscBool nonfinite, PetscInt bad, const MbEnergy *);
 /* domain.c: whether a monitor is due at the current time */
 PETSC_INTERN PetscErrorCode MbDomainMonitorsDue(MbDomain, PetscBool *);
 

@@ -860,6 +860,7 @@ static PetscErrorCode PyMonitorCall(MbDomain dom, void *ctx, PetscBool *stop)
      meet the ranks whose callback went on into a collective call (ENERGY, HISTORY), which
      begin with this exchange too */
   PetscCall(Exchange(MB_SITE_CALLBACK, failed, halt, &n, stop));
+  PetscCall(MbDomainEnergyRebase(dom)); /* what the callback gave is not energy made from nothing */
   if (n) {
     CollectiveError = PETSC_TRUE;
     SETERRQ(PETSC_COMM_SELF, MB_ERR_DECK, "CALLBACK raised an exception%s", failed ? "" : " on another rank");

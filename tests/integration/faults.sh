@@ -63,7 +63,72 @@ PUT_SPRING(b, (0, 0, 0), None, (0, 0, -1), spring=1e12)
 b.velo = (0, 0, 0, 0, 0, 1)
 RUN(s, None, 1.0)
 PY
-expect_error "CDM on a 1e12 N/m spring above its critical step" "the state of body 0 is not finite after step [0-9]+ \(t = .*\): the run has blown up" timeout 60 "$MOREAU" "$TMP/stiff.py"
+expect_error "CDM on a 1e12 N/m spring above its critical step: stopped at its second step" "the run has blown up at step 2 \(t = 0.002, h = 0.001\): the bodies' energy is .* made from nothing since t = 0.001, over 1000 times .*\(body 0 holds the most" timeout 60 "$MOREAU" "$TMP/stiff.py"
+
+# --- a finite but exploding state (blowup.c's energy rule): a CDM body on a spring at
+# omega h = 2.05 (critical: 2) grows 2.44 times in energy per step; it overflows after about
+# 800 steps, writing finite garbage until then. The energy rule stops it within a few steps;
+# with the rule off (-mb_blowup_factor 0) only the overflow stops it
+cat >"$TMP/above.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-above')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s, density=1)
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), m)
+b.scheme = 'CDM'
+PUT_SPRING(b, (0, 0, 0), None, (0, 0, -1), spring=4.0/3*3.141592653589793e-3*2050**2)
+b.velo = (0, 0, 0, 0, 0, 1)
+OUTPUT(s, 1e-3)
+RUN(s, None, 1.0)
+PY
+out=$(timeout 60 "$MOREAU" "$TMP/above.py" 2>&1)
+n=$(grep -oE "blown up at step [0-9]+" <<<"$out" | grep -oE "[0-9]+$")
+check "CDM at omega h = 2.05: the energy rule stops it within 20 steps (step ${n:-none})" test "${n:-999}" -le 20
+out=$(timeout 60 "$MOREAU" -mb_blowup_factor 0 "$TMP/above.py" 2>&1)
+n=$(grep -oE "not finite after step [0-9]+" <<<"$out" | grep -oE "[0-9]+$")
+check "... and with -mb_blowup_factor 0 only the overflow stops it, past step 500 (step ${n:-none})" test "${n:-0}" -gt 500
+# penalty contact of 1e15 N/m at h = 1e-3 (critical step ~3e-6): kicked out at 2e6 m/s in
+# one step, finite (the issue's fourth case), on 1 and 3 ranks
+cat >"$TMP/penalty.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-penalty')
+s.verbose = 'OFF'
+SURFACE_MATERIAL(s, model='SPRING_DASHPOT', spring=1e15, dashpot=0, friction=0)
+m = BULK_MATERIAL(s)
+BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 1,-1,-1, 1,1,-1, -1,1,-1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1, 1, 1, [1]*6), m)
+for i in range(3): BODY(s, 'RIGID', SPHERE((-0.5 + 0.5 * i, 0, 0.1), 0.1, 1, 1), m)
+GRAVITY(s, (0, 0, -10))
+OUTPUT(s, 1e-3)
+RUN(s, PENALTY_SOLVER(), 0.2)
+PY
+for np in 1 3; do
+  expect_error "penalty contact of 1e15 N/m at h = 1e-3 on $np rank(s)" "the run has blown up at step [0-9] \(t = 0.00[0-9], h = 0.001\): .* made from nothing" timeout 60 $MPIRUN -np $np "$MOREAU" "$TMP/penalty.py"
+done
+check "... and no NaN or infinity, nor the blown-up step, is in its output file" "$PY" -c '
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+v = [np.abs(f["frames"][k]["velo"][()]).max() for k in f["frames"]]
+sys.exit(0 if all(np.isfinite(x) and x < 100 for x in v) else 1)' "$TMP/out-penalty/penalty.h5"
+out=$(timeout 60 "$MOREAU" -mb_blowup_factor 0 "$TMP/penalty.py" 2>&1)
+check "... which runs to its end with the rule off (exit 0: the rule is what stops it)" test $? -eq 0
+# energy the deck gives is not made from nothing: a body at rest is given 10 m/s by a
+# CALLBACK, and 20 m/s between two RUN calls (without the baseline these stop the run)
+cat >"$TMP/given.py" <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out-given')
+s.verbose = 'OFF'
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), BULK_MATERIAL(s))
+b.velo = (0, 0, 0, 1e-3, 0, 0)
+def kick(b):
+  if b.velo is not None and b.velo[3] < 1: b.velo = (0, 0, 0, 10, 0, 0)
+  return 1
+CALLBACK(s, 0.005, (b,), kick)
+RUN(s, None, 0.01)
+if b.velo is not None: b.velo = (0, 0, 0, 20, 0, 0)
+RUN(s, None, 0.01)
+if b.velo is not None: print('speed', b.velo[3])
+PY
+for np in 1 2; do
+  out=$(timeout 60 $MPIRUN -np $np "$MOREAU" "$TMP/given.py" 2>&1)
+  check "velocities given by a CALLBACK and between RUN calls are not a blow-up on $np rank(s)" grep -q "speed 20" <<<"$out"
+done
 
 # --- shapes and configurations that are not what they claim: a HEX with two nodes swapped
 # (a bow-tie face) is a twisted element; conf that is not a rotation
