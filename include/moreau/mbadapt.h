@@ -63,12 +63,18 @@ PETSC_EXTERN PetscErrorCode MbAdaptGetStepLimits(MbAdapt adapt, PetscReal *dtmin
       section 3; 1), alpha in [0, 1) of eq. (10) (0.5, the paper's), reject (0: redo an
       interval whose regularized curvature grew), reject_tol in [0, 1) (0.01: reject only
       when the redo's step is shorter than the interval's largest by more than this
-      fraction; 0 is the paper's rule as written);
+      fraction; 0 is the paper's rule as written), length > 0 (1: points' displacements
+      enter eq. (5) as d/L), unit_free (0: 1 measures time in units of Δt_max too, so that k
+      and b are pure numbers);
     TRUNCATION: tol > 0, the local truncation error allowed (length units; 1e-3);
     LOCAL_ERROR: tol > 0, the relative error η aimed at (Zienkiewicz–Xie; 1e-3), reject (0:
       redo a step with η > tol);
     APPARENT_FREQUENCY: ratio in (0, 1], the step as a fraction of 2/ω (0.8). */
 PETSC_EXTERN PetscErrorCode MbAdaptSetParameter(MbAdapt adapt, const char name[], PetscReal value);
+/** Set one of the type's parameters from text, as a deck gives it: a yes/no switch takes
+    "ON" or "OFF"; a name the type does not have, a switch given other text and a number
+    given text are errors naming the parameter (and, for an unknown name, listing the type's). */
+PETSC_EXTERN PetscErrorCode MbAdaptSetParameterString(MbAdapt adapt, const char name[], const char value[]);
 /** The value of one of the type's parameters. */
 PETSC_EXTERN PetscErrorCode MbAdaptGetParameter(MbAdapt adapt, const char name[], PetscReal *value);
 /** Read -mb_adapt_type, -mb_adapt_dtmin, -mb_adapt_dtmax and the type's parameters as

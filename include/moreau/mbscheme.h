@@ -45,8 +45,9 @@ PETSC_EXTERN PetscErrorCode MbSchemeStepBegin(MbScheme scheme, MbBody body, Pets
 /** Second half of the step; accumulates the body's external work. */
 PETSC_EXTERN PetscErrorCode MbSchemeStepEnd(MbScheme scheme, MbBody body, PetscReal t, PetscReal h);
 /** Set a named parameter of the scheme: "rho_inf" (GALPHA, in [0, 1]), "rho_b" (EGALPHA,
-    in [0, 1]), "beta" (CHUNG_LEE, in [1, 28/27]). Errors name the scheme, the parameter and
-    the value. Not collective. */
+    in [0, 1]), "beta" (CHUNG_LEE, in [1, 28/27]); each scheme keeps its own in its data and
+    reads its own -mb_scheme_<name> option. Errors name the scheme, the parameter and the
+    value, and for a name the scheme does not have, the ones it has. Not collective. */
 PETSC_EXTERN PetscErrorCode MbSchemeSetParameter(MbScheme scheme, const char name[], PetscReal value);
 /** Whether the scheme is stable only below each body's critical step (MbBodyCriticalStep):
     DEF_EXP. */

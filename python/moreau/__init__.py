@@ -1302,9 +1302,12 @@ def TIME_ADAPT(solfec, kind, dtmin=None, dtmax=None, **params):
     'CURVATURE' (Lages et al., seed 004): b > 0 of dt = max(dtmax exp(-b k), dtmin) (1),
       zeta > 0 (regularization intervals of zeta*dtmax; 1), alpha in [0, 1) (0.5 as in the
       paper), reject 'ON'/'OFF' (redo an interval whose curvature grew; 'OFF'),
-      reject_tol in [0, 1) (0.01);
+      reject_tol in [0, 1) (0.01), length > 0 (L: points' displacements enter the curvature
+      as d/L; 1), unit_free 'ON'/'OFF' (time in units of dtmax as well, so that the curvature
+      and b are pure numbers; 'OFF');
     'TRUNCATION' (seed 002): tol, the local truncation error allowed (length units; 1e-3);
-    'LOCAL_ERROR' (Zienkiewicz-Xie 1991): tol, the relative error aimed at (1e-3), reject;
+    'LOCAL_ERROR' (Zienkiewicz-Xie 1991): tol, the relative error aimed at (1e-3), reject
+      'ON'/'OFF';
     'APPARENT_FREQUENCY' (Park-Underwood 1980): ratio in (0, 1], the step as a fraction of
       2/omega (0.8).
     A keyword the controller does not have is an error naming the ones it has.
@@ -1324,11 +1327,12 @@ def TIME_ADAPT(solfec, kind, dtmin=None, dtmax=None, **params):
             dtmin = dtmax / 100.0
         if dtmin > dtmax:
             raise ValueError('%s: dtmin must be <= dtmax, got dtmin=%r > dtmax=%r' % (fn, dtmin, dtmax))
-    values = {}
+    values = {}  # by name: the controller checks each (a name it lacks, a switch, a range)
     for name, v in params.items():
-        if name == 'reject':  # a switch: 'ON'/'OFF' as in Solfec, or a bool
-            v = v if isinstance(v, bool) else _choice(fn, 'reject', v, ('ON', 'OFF')) == 'ON'
-            values[name] = 1.0 if v else 0.0
+        if isinstance(v, bool):  # a switch: True/False or 'ON'/'OFF' as in Solfec
+            values[name] = 'ON' if v else 'OFF'
+        elif isinstance(v, str):
+            values[name] = v
         else:
             values[name] = float(_num(fn, name, v))
     try:
@@ -1542,14 +1546,12 @@ def CRITICAL_STEP(solfec):
     return _m.solfec_critical_step(solfec._h)
 
 
-_SCHEME_PARAMETERS = {'GALPHA': ('rho_inf',), 'EGALPHA': ('rho_b',), 'CHUNG_LEE': ('beta',)}
-
-
 def SCHEME_PARAMETERS(solfec, scheme, **params):
     """SCHEME_PARAMETERS(solfec, scheme, name=value, ...): parameters of a time integration
     scheme, for every body that uses it: GALPHA rho_inf in [0, 1], EGALPHA rho_b in [0, 1],
-    CHUNG_LEE beta in [1, 28/27]. The -mb_scheme_rho_inf, -mb_scheme_rho_b and
-    -mb_scheme_beta options override these."""
+    CHUNG_LEE beta in [1, 28/27]. Each keyword goes to the scheme by name; a name the scheme
+    does not have is an error naming the ones it has. The -mb_scheme_rho_inf,
+    -mb_scheme_rho_b and -mb_scheme_beta options override these."""
     fn = 'SCHEME_PARAMETERS'
     _check_solfec(fn, solfec)
     if not isinstance(scheme, str):

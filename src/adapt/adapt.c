@@ -159,6 +159,25 @@ PetscErrorCode MbAdaptSetParameter(MbAdapt a, const char name[], PetscReal value
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbAdaptSetParameterString(MbAdapt a, const char name[], const char value[])
+{
+  const MbAdaptParam *p;
+  PetscBool           on, off;
+  PetscFunctionBegin;
+  PetscCheck(name && value, a->comm, PETSC_ERR_ARG_NULL, "step-size controller %s: parameter name or value is NULL", a->type);
+  p = FindParam(a, name);
+  if (!p) { /* MbAdaptSetParameter's error, which lists the ones the type has */
+    PetscCall(MbAdaptSetParameter(a, name, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(value, "ON", &on));
+  PetscCall(PetscStrcmp(value, "OFF", &off));
+  PetscCheck(p->flag, a->comm, PETSC_ERR_ARG_WRONG, "step-size controller %s: %s must be a number, got '%s'", a->type, name, value);
+  PetscCheck(on || off, a->comm, PETSC_ERR_ARG_WRONG, "step-size controller %s: %s must be 'ON' or 'OFF', got '%s'", a->type, name, value);
+  PetscCall(MbAdaptSetParameter(a, name, on ? 1 : 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbAdaptGetParameter(MbAdapt a, const char name[], PetscReal *value)
 {
   const MbAdaptParam *p = FindParam(a, name);

@@ -1259,7 +1259,9 @@ static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
 /* solfec_adapt(h, kind, dtmin, dtmax, params): TIME_ADAPT, on every rank alike.
    dtmin = dtmax = 0: not given (the controller takes the deck's step as dtmax and a
    hundredth of it as dtmin). params: {name: value} of the controller's own parameters
-   (MbAdaptSetParameter checks each name and value). -mb_adapt_* options override. */
+   (MbAdaptSetParameter checks each name and value; a str value, 'ON'/'OFF' for a switch,
+   goes to MbAdaptSetParameterString, which checks that the name is a switch).
+   -mb_adapt_* options override. */
 static PyObject *py_solfec_adapt(PyObject *self, PyObject *args)
 {
   int         h;
@@ -1275,9 +1277,16 @@ static PyObject *py_solfec_adapt(PyObject *self, PyObject *args)
   if (dtmin > 0 || dtmax > 0) MB_TRY(PyExc_ValueError, MbAdaptSetStepLimits(a, dtmin, dtmax));
   while (PyDict_Next(params, &pos, &key, &val)) {
     const char *name = PyUnicode_AsUTF8(key);
-    double      v    = PyFloat_AsDouble(val);
-    if (!name || PyErr_Occurred()) return NULL;
-    MB_TRY(PyExc_ValueError, MbAdaptSetParameter(a, name, v));
+    if (!name) return NULL;
+    if (PyUnicode_Check(val)) {
+      const char *text = PyUnicode_AsUTF8(val);
+      if (!text) return NULL;
+      MB_TRY(PyExc_ValueError, MbAdaptSetParameterString(a, name, text));
+    } else {
+      double v = PyFloat_AsDouble(val);
+      if (PyErr_Occurred()) return NULL;
+      MB_TRY(PyExc_ValueError, MbAdaptSetParameter(a, name, v));
+    }
   }
   MB_TRY(PyExc_ValueError, MbAdaptSetFromOptions(a)); /* options override the deck */
   Py_RETURN_NONE;

@@ -125,8 +125,9 @@ PetscErrorCode MbSchemeSetParameter(MbScheme s, const char name[], PetscReal val
 {
   PetscFunctionBegin;
   PetscCheck(s->type, s->comm, PETSC_ERR_ORDER, "scheme type not set");
+  PetscCheck(name, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "scheme %s: parameter name is NULL", s->type);
   PetscCheck(isfinite(value), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: parameter %s must be finite, got %g", s->type, name, (double)value);
-  PetscCheck(s->ops.setparam, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameters (got %s = %g); rho_inf is GALPHA's, rho_b EGALPHA's, beta CHUNG_LEE's", s->type, name, (double)value);
+  PetscCheck(s->ops.setparam, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameters (got %s = %g)", s->type, name, (double)value);
   PetscCall(s->ops.setparam(s, name, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,7 +7,9 @@
 #   than fixed CDM at 0.1 Δt_crit, in no more steps (kept + discarded); the ratio is printed;
 # - LOCAL_ERROR (with rejection), APPARENT_FREQUENCY and TRUNCATION on the dolly: the same
 #   events within 1 ms, a varying step, the end reached;
-# - the same step sequence on 1 and 3 ranks for every controller (dolly: CURVATURE with rejection, LOCAL_ERROR, APPARENT_FREQUENCY, TRUNCATION, FIXED; relative 1e-12);
+# - the same step sequence on 1 and 3 ranks for every controller (dolly: CURVATURE with and
+#   without rejection and unit-free, LOCAL_ERROR with and without rejection,
+#   APPARENT_FREQUENCY, TRUNCATION, FIXED; relative 1e-12);
 # - bad input, by message.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
@@ -50,6 +52,24 @@ small = step.min() > 4e-4 if sys.argv[3] == "1" else abs(step.min() - 2.9412e-5)
 sys.exit(0 if len(got) == 4 and all(abs(a - b) <= 1e-3 for a, b in zip(got, ref)) and small else 1)' "$line" "$dir/lages_dolly.h5" $L
 done
 
+# --- the unit-free variant on the dolly (L = 0.0254 m, b = 101.6 takes the step to 4.9e-5 s
+# at the events): events within 0.1 ms of the reference, the step below 1e-4 s; the same
+# through the deck's keywords (TIME_ADAPT(..., length=, unit_free='ON')) is t070's and the
+# bad-input checks below
+dir="$TMP/dolly-unit-free"
+out=$(timeout 300 "$MOREAU" -mb_adapt_unit_free -mb_adapt_length 0.0254 -mb_adapt_b 101.6 -mb_output_dir "$dir" "$CASES/lages_dolly.py" curvature CDM 0.2 2>&1)
+line=$(grep '^lages_dolly:' <<<"$out")
+echo "# unit-free: $line"
+check "dolly (unit-free curvature, L = 0.0254 m, b = 101.6): events within 0.1 ms of 0.02132, 0.05814, 0.07281, 0.08564 s, the smallest step below 1e-4 s" \
+  $PY -c '
+import re, sys, h5py
+m = re.search(r"wheel 1 lift-off ([0-9.na]+) landing ([0-9.na]+), wheel 4 lift-off ([0-9.na]+) landing ([0-9.na]+);", sys.argv[1])
+got = [float(x) for x in m.groups()] if m else []
+ref = [0.02132, 0.05814, 0.07281, 0.08564]  # eqs. (11)-(16) by RK4 at 1e-6 s (doc/adaptive.md)
+step = h5py.File(sys.argv[2], "r")["history/step"][()]
+print("# steps %d, from %.4g to %.4g s" % (len(step), step.min(), step.max()))
+sys.exit(0 if len(got) == 4 and all(abs(a - b) <= 1e-4 for a, b in zip(got, ref)) and step.min() < 1e-4 else 1)' "$line" "$dir/lages_dolly.h5"
+
 # --- the other controllers end to end (LOCAL_ERROR with rejection saves the state every
 # step and may redo it; TRUNCATION through -mb_adapt_type): the same events within 1 ms,
 # the step varying, the run reaching its end
@@ -91,10 +111,30 @@ if ef is None or ec is None:
 print("# error ratio fixed/curvature = %.1f, steps curvature/fixed = %.3f" % (ef / ec, nc / nf))
 sys.exit(0 if ef >= 10 * ec and nc <= nf else 1)' "$fixed" "$curv"
 
-# --- the same steps on 1 and 3 ranks, for every controller (issue 22)
-for mode in curvature-rej local_error apparent_frequency truncation fixed; do
+# --- the unit-free curvature (issue 22: eq. (5) on (t/dtmax, d/L), b a pure number): with
+# b = 1e5 (L = 1 m) the flight, straight in those units, runs at dtmax and the contacts at
+# dtmin; measured 5.6e-5 in 306,000 solves against fixed CDM's 0.131 in 2.5 M
+uf=$(timeout 300 "$MOREAU" -mb_adapt_unit_free -mb_adapt_b 1e5 -mb_output_dir "$TMP/coll-uf" "$CASES/lages_collision.py" curvature CDM 5 2>&1 | grep '^lages_collision:')
+echo "# unit-free: $uf"
+check "elastic collision: unit-free CURVATURE (b = 1e5, rejection) >= 100x more accurate than fixed CDM at 0.1 dt_crit in < 1/5 of its solves" \
+  $PY -c '
+import re, sys
+def parse(s):
+    m = re.search(r"max relative error (\S+), steps (\d+) kept \+ (\d+) discarded = (\d+)", s)
+    return (float(m.group(1)), int(m.group(4))) if m else (None, None)
+(ef, nf), (eu, nu) = parse(sys.argv[1]), parse(sys.argv[2])
+if ef is None or eu is None:
+    sys.exit(1)
+print("# error ratio fixed/unit-free = %.0f, solves unit-free/fixed = %.3f" % (ef / eu, nu / nf))
+sys.exit(0 if ef >= 100 * eu and 5 * nu < nf else 1)' "$fixed" "$uf"
+
+# --- the same steps on 1 and 3 ranks, for every controller (issue 22), CURVATURE with and
+# without rejection and unit-free, LOCAL_ERROR with and without rejection
+for run in curvature-rej curvature "curvature-rej -mb_adapt_unit_free -mb_adapt_length 0.0254 -mb_adapt_b 101.6" \
+  local_error "local_error -mb_adapt_reject" apparent_frequency truncation fixed; do
+  set -- $run; m=$1; shift; mode="$m${1:+ $*}"; tag=$(tr ' ' _ <<<"$mode")
   for np in 1 3; do
-    timeout 300 $MPIRUN -np $np "$MOREAU" -mb_output_dir "$TMP/ranks-$mode-$np" "$CASES/lages_dolly.py" $mode CDM 0.2 >"$TMP/ranks$np.log" 2>&1 \
+    timeout 300 $MPIRUN -np $np "$MOREAU" "$@" -mb_output_dir "$TMP/ranks-$tag-$np" "$CASES/lages_dolly.py" $m CDM 0.2 >"$TMP/ranks$np.log" 2>&1 \
       || { tail -n 8 "$TMP/ranks$np.log" | sed 's/^/# /'; }
   done
   check "dolly, $mode: the same step sequence on 1 and 3 ranks" \
@@ -104,7 +144,7 @@ a = h5py.File(sys.argv[1], "r")["history/step"][()]
 b = h5py.File(sys.argv[2], "r")["history/step"][()]
 ok = len(a) == len(b) and len(a) > 10 and np.max(np.abs(a - b) / a) < 1e-12
 print("# %d and %d steps%s" % (len(a), len(b), ", largest relative difference %.1e" % np.max(np.abs(a - b) / a) if len(a) == len(b) else ""))
-sys.exit(0 if ok else 1)' "$TMP/ranks-$mode-1/lages_dolly.h5" "$TMP/ranks-$mode-3/lages_dolly.h5"
+sys.exit(0 if ok else 1)' "$TMP/ranks-$tag-1/lages_dolly.h5" "$TMP/ranks-$tag-3/lages_dolly.h5"
 done
 check "/history has curvature, estimate and rejected datasets, some steps rejected" \
   $PY -c '
@@ -137,7 +177,22 @@ deck rejbad <<PY
 $HEAD
 TIME_ADAPT(s, 'CURVATURE', reject='MAYBE')
 PY
-expect_error "TIME_ADAPT reject neither ON nor OFF" "TIME_ADAPT: reject must be 'ON' or 'OFF', got 'MAYBE'" "$MOREAU" "$TMP/rejbad.py"
+expect_error "TIME_ADAPT reject neither ON nor OFF" "TIME_ADAPT: step-size controller CURVATURE: reject must be 'ON' or 'OFF', got 'MAYBE'" "$MOREAU" "$TMP/rejbad.py"
+deck bstr <<PY
+$HEAD
+TIME_ADAPT(s, 'CURVATURE', b='ON')
+PY
+expect_error "TIME_ADAPT: a switch's text for a number" "TIME_ADAPT: step-size controller CURVATURE: b must be a number, got 'ON'" "$MOREAU" "$TMP/bstr.py"
+deck ufother <<PY
+$HEAD
+TIME_ADAPT(s, 'LOCAL_ERROR', unit_free=True)
+PY
+expect_error "TIME_ADAPT: unit_free is CURVATURE's" "TIME_ADAPT: step-size controller LOCAL_ERROR has no parameter unit_free; it has: tol, reject" "$MOREAU" "$TMP/ufother.py"
+deck freqother <<PY
+$HEAD
+TIME_ADAPT(s, 'APPARENT_FREQUENCY', ratio=0.5, length=0.1)
+PY
+expect_error "TIME_ADAPT: length is CURVATURE's" "TIME_ADAPT: step-size controller APPARENT_FREQUENCY has no parameter length; it has: ratio" "$MOREAU" "$TMP/freqother.py"
 deck kind <<PY
 $HEAD
 TIME_ADAPT(s, 'CURVY')

@@ -187,7 +187,11 @@ for p in "GALPHA rho_inf=1.5:scheme GALPHA: rho_inf must be in \[0, 1\], got 1.5
          "EGALPHA rho_b=-0.1:scheme EGALPHA: rho_b must be in \[0, 1\], got -0.1" \
          "CHUNG_LEE beta=0.5:scheme CHUNG_LEE: beta must be in \[1, 28/27\], got 0.5" \
          "GALPHA beta=1.0:scheme GALPHA has no parameter 'beta' \(it has rho_inf\)" \
-         "CDM rho_b=0.5:scheme CDM has no parameters \(got rho_b = 0.5\)"; do
+         "EGALPHA rho_inf=0.5:scheme EGALPHA has no parameter 'rho_inf' \(it has rho_b\)" \
+         "CHUNG_LEE rho_b=0.5:scheme CHUNG_LEE has no parameter 'rho_b' \(it has beta\)" \
+         "CDM rho_b=0.5:scheme CDM has no parameters \(got rho_b = 0.5\)" \
+         "RIG_NEG beta=1.5:scheme RIG_NEG has no parameters \(got beta = 1.5\)" \
+         "EULER_IMP rho_inf=0.5:scheme EULER_IMP has no parameters \(got rho_inf = 0.5\)"; do
   sp=${p%%:*}; msg=${p#*:}
   deck param <<PY
 $HEAD
@@ -200,6 +204,25 @@ $HEAD
 b.scheme = 'GALPHA'
 PY
 expect_error "-mb_scheme_rho_inf 2" "scheme GALPHA: rho_inf must be in \[0, 1\], got 2" "$MOREAU" -mb_scheme_rho_inf 2 "$TMP/galpha.py"
+# each scheme reads its own option: -mb_scheme_rho_b and -mb_scheme_beta reach EGALPHA and
+# CHUNG_LEE, and the other schemes leave them alone
+for sb in "EGALPHA -mb_scheme_rho_b 1.5:scheme EGALPHA: rho_b must be in \[0, 1\], got 1.5" \
+          "CHUNG_LEE -mb_scheme_beta 2:scheme CHUNG_LEE: beta must be in \[1, 28/27\], got 2"; do
+  sp=${sb%%:*}; msg=${sb#*:}
+  deck optsch <<PY
+$HEAD
+b.scheme = '${sp%% *}'
+RUN(s, None, 0.002)
+PY
+  expect_error "${sp}" "$msg" "$MOREAU" ${sp#* } "$TMP/optsch.py"
+done
+deck optcdm <<PY
+$HEAD
+b.scheme = 'CDM'
+RUN(s, None, 0.002)
+print('CDM ran')
+PY
+check "-mb_scheme_beta 2 with a CDM body: not CDM's option, the run goes on" grep -q "CDM ran" <<<"$("$MOREAU" -mb_scheme_beta 2 "$TMP/optcdm.py" 2>&1)"
 for p in "spring=-1:PUT_SPRING: spring must be >= 0, got -1" \
          "dashpot=-2.5:PUT_SPRING: dashpot must be >= 0, got -2.5" \
          "spring=1, limits=(1, 0):PUT_SPRING: limits must satisfy min <= max, got \(1, 0\)" \

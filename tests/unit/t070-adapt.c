@@ -74,6 +74,38 @@ static void test_curvature_length(void **state)
   assert_true(PetscAbsReal(kin - k) > 0.1 * k); /* the unit matters (eq. (5) is not unit-free) */
 }
 
+/* The unit-free variant (issue 22, unit_free): eq. (5) on (t/Δt_max, d/L). The same motion
+   given in metres and seconds, and in millimetres and milliseconds (a point's velocity ×1,
+   its acceleration ×1e-3, an angular rate ×1e-3 and its acceleration ×1e-6; L and Δt_max in
+   those units) has the same curvature, equal to eq. (5) of T v/L, T² a/L, T w, T² α; and in
+   the new units the dimensional form (unit_free off, L the same) changes. */
+static void test_curvature_unit_free(void **state)
+{
+  MbAdapt       a;
+  PetscReal     h, k[3], L = 0.0254, T = 2.5e-3, v = 0.3, acc = 40.0, w = 2.0, al = 5.0;
+  MbAdaptAction act;
+  /* [0]: m, s; [1]: mm, ms (lengths ×1e3, times ×1e3) */
+  const PetscReal sl[2] = {1, 1e3}, st[2] = {1, 1e3};
+  for (int pass = 0; pass < 3; pass++) {
+    const int       u  = pass == 0 ? 0 : 1;
+    const PetscReal vv = v * sl[u] / st[u], aa = acc * sl[u] / (st[u] * st[u]), ww = w / st[u], ll = al / (st[u] * st[u]);
+    MbAdaptData     d = {1e-3 * st[u], 1e-3 * st[u], 0, vv * vv + ww * ww, aa * aa + ll * ll, vv * aa + ww * ll, 0, 0, 1.0, vv * vv, aa * aa, vv * aa};
+    MB_OK(MbAdaptCreate(PETSC_COMM_SELF, &a));
+    MB_OK(MbAdaptSetType(a, MBADAPTCURVATURE));
+    MB_OK(MbAdaptSetStepLimits(a, 1e-6 * st[u], T * st[u]));
+    MB_OK(MbAdaptSetParameter(a, "length", L * sl[u]));
+    if (pass < 2) MB_OK(MbAdaptSetParameterString(a, "unit_free", "ON"));
+    MB_OK(MbAdaptStart(a, 0.0, 1e-3 * st[u], &h));
+    MB_OK(MbAdaptPost(a, &d, PETSC_FALSE, &act, &h));
+    MB_OK(MbAdaptGetIndicators(a, &k[pass], NULL));
+    MB_OK(MbAdaptDestroy(&a));
+  }
+  MB_CLOSE(k[0], MbAdaptCurvature(T * T * (v * v / (L * L) + w * w), T * T * T * T * (acc * acc / (L * L) + al * al), T * T * T * (v * acc / (L * L) + w * al)), 1e-15);
+  MB_CLOSE(k[1], k[0], 1e-12); /* mm and ms: the same number */
+  print_message("# unit-free curvature %.6g in m, s and in mm, ms; dimensional in mm, ms %.6g\n", (double)k[0], (double)k[2]);
+  assert_true(PetscAbsReal(k[2] - k[0]) > 0.1 * k[0]);
+}
+
 static void test_regularization(void **state)
 {
   MbAdapt       a;
@@ -225,7 +257,11 @@ static void test_errors(void **state)
   MB_FAILS(MbAdaptSetParameter(a, "b", 0), "step-size controller CURVATURE: b must be > 0, got 0");
   MB_FAILS(MbAdaptSetParameter(a, "alpha", 1.0), "step-size controller CURVATURE: alpha must be in [0, 1), got 1");
   MB_FAILS(MbAdaptSetParameter(a, "reject", 0.5), "step-size controller CURVATURE: reject is a yes/no switch (0 or 1), got 0.5");
-  MB_FAILS(MbAdaptSetParameter(a, "tol", 1e-3), "step-size controller CURVATURE has no parameter tol; it has: b, zeta, alpha, reject, reject_tol");
+  MB_FAILS(MbAdaptSetParameter(a, "tol", 1e-3), "step-size controller CURVATURE has no parameter tol; it has: b, zeta, alpha, reject, reject_tol, length, unit_free");
+  /* from text, as a deck gives a switch */
+  MB_FAILS(MbAdaptSetParameterString(a, "reject", "MAYBE"), "step-size controller CURVATURE: reject must be 'ON' or 'OFF', got 'MAYBE'");
+  MB_FAILS(MbAdaptSetParameterString(a, "b", "ON"), "step-size controller CURVATURE: b must be a number, got 'ON'");
+  MB_FAILS(MbAdaptSetParameterString(a, "tol", "ON"), "step-size controller CURVATURE has no parameter tol; it has: b, zeta, alpha, reject, reject_tol, length, unit_free");
   {
     PetscReal v;
     PetscBool ck;
@@ -240,15 +276,20 @@ static void test_errors(void **state)
   MB_OK(MbAdaptSetType(a, MBADAPTTRUNC));
   MB_FAILS(MbAdaptSetParameter(a, "tol", 0), "step-size controller TRUNCATION: tol must be > 0, got 0");
   MB_FAILS(MbAdaptSetParameter(a, "reject", 1), "step-size controller TRUNCATION has no parameter reject; it has: tol");
+  MB_OK(MbAdaptSetType(a, MBADAPTLOCALERR));
+  MB_FAILS(MbAdaptSetParameter(a, "zeta", 2), "step-size controller LOCAL_ERROR has no parameter zeta; it has: tol, reject");
+  MB_OK(MbAdaptSetParameterString(a, "reject", "ON"));
   MB_OK(MbAdaptSetType(a, MBADAPTFREQ));
   MB_FAILS(MbAdaptSetParameter(a, "ratio", 1.5), "step-size controller APPARENT_FREQUENCY: ratio must be in (0, 1], got 1.5");
+  MB_FAILS(MbAdaptSetParameter(a, "length", 1), "step-size controller APPARENT_FREQUENCY has no parameter length; it has: ratio");
   MB_OK(MbAdaptSetType(a, MBADAPTFIXED));
   MB_FAILS(MbAdaptSetParameter(a, "b", 1), "step-size controller FIXED has no parameters (got b)");
+  MB_FAILS(MbAdaptSetParameterString(a, "reject", "ON"), "step-size controller FIXED has no parameters (got reject)");
   MB_OK(MbAdaptDestroy(&a));
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_curvature_formula), cmocka_unit_test(test_curvature_steps),   cmocka_unit_test(test_curvature_length), cmocka_unit_test(test_regularization),
-    cmocka_unit_test(test_rejection),         cmocka_unit_test(test_error_controllers), cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_curvature_formula), cmocka_unit_test(test_curvature_steps), cmocka_unit_test(test_curvature_length),  cmocka_unit_test(test_curvature_unit_free),
+    cmocka_unit_test(test_regularization),    cmocka_unit_test(test_rejection),       cmocka_unit_test(test_error_controllers), cmocka_unit_test(test_errors),
 };
 MB_TEST_MAIN(tests)

@@ -13,6 +13,12 @@
    length L (default 1: the deck's unit) divides the points' displacements (the velocity
    components the body marks as lengths per time, MbBodyOps.length_dof; rotations and strain
    rates enter as they are): L = 0.0254 m computes k as the paper did, in inches.
+   The unit-free variant (unit_free = 1) also measures time in units of T = Δt_max: eq. (5)
+   on the curve (t/T, d/L), so ḋ enters as T ḋ/L, d̈ as T² d̈/L (rotations: T θ̇, T² θ̈) and
+   k, and with it b of eq. (7), is a pure number: the same motion gives the same steps in any
+   units, given L in them. For a slow motion (T ḋ/L ≪ 1) k ≈ T² |d̈⊥|/L, the path's bending
+   over one longest step measured in L, so b = b_s/T² (T in seconds) matches a b_s tuned in
+   seconds with the same L, away from the velocity term.
    Our reading of the places the paper leaves open:
    - an interval starts at an accepted state and ends at the first step that reaches its
      start + Δt_dl (the steps are not cut to land on the boundary), or at the end of a run;
@@ -53,6 +59,7 @@ typedef struct {
   PetscReal reject;     /* 1: redo intervals whose curvature grew */
   PetscReal reject_tol; /* ... when that shortens the steps by more than this fraction */
   PetscReal length;     /* L: points' displacements enter eq. (5) as d/L */
+  PetscReal unit_free;  /* 1: time enters eq. (5) in units of Δt_max as well (k a pure number) */
 } Curv;
 
 static const MbAdaptParam CurvParams[] = {
@@ -64,6 +71,8 @@ static const MbAdaptParam CurvParams[] = {
     {"reject_tol", "reject only when the redo's steps are shorter by more than this fraction", offsetof(Curv, reject_tol), 0.01, 0, 1, PETSC_FALSE, PETSC_TRUE, PETSC_FALSE},
     /* eq. (5) adds 1 to ḋ·ḋ, so k depends on the unit of length: L makes it the unit */
     {"length", "length scale L: points' displacements enter the curvature as d/L", offsetof(Curv, length), 1.0, 0, PETSC_MAX_REAL, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE},
+    /* the unit of time is the other one eq. (5) depends on: Δt_max makes k dimensionless */
+    {"unit_free", "curvature of (t/dtmax, d/L): a pure number, b too", offsetof(Curv, unit_free), 0, 0, 1, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE},
 };
 
 /* eq. (7) */
@@ -94,9 +103,9 @@ static PetscErrorCode CurvPost(MbAdapt a, const MbAdaptData *dat, PetscBool last
   Curv     *c = (Curv *)a->data;
   PetscReal km;
   PetscFunctionBegin;
-  if (c->length != 1) { /* eq. (5) with d/L for the points' displacements (rotations as they are) */
-    const PetscReal s = 1 / (c->length * c->length);
-    a->curvature      = MbAdaptCurvature(dat->vv - dat->vvL + s * dat->vvL, dat->aa - dat->aaL + s * dat->aaL, dat->va - dat->vaL + s * dat->vaL);
+  if (c->length != 1 || c->unit_free != 0) { /* eq. (5) on (t/T, d/L): points' displacements over L, rotations as they are; T = Δt_max or 1 */
+    const PetscReal s = 1 / (c->length * c->length), T = c->unit_free != 0 ? a->dtmax : 1, T2 = T * T;
+    a->curvature = MbAdaptCurvature(T2 * (dat->vv - dat->vvL + s * dat->vvL), T2 * T2 * (dat->aa - dat->aaL + s * dat->aaL), T2 * T * (dat->va - dat->vaL + s * dat->vaL));
   }
   c->kmax   = PetscMax(c->kmax, a->curvature);
   c->hlarge = PetscMax(c->hlarge, dat->h);
@@ -136,8 +145,8 @@ static PetscErrorCode CurvView(MbAdapt a, PetscViewer v)
 {
   const Curv *c = (const Curv *)a->data;
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(v, "  b %g, zeta %g (interval %g), alpha %g, reject %s; %" PetscInt_FMT " intervals rejected, %" PetscInt_FMT " steps discarded\n", (double)c->b, (double)c->zeta, (double)(c->zeta * a->dtmax), (double)c->alpha,
-                                   c->reject != 0 ? "yes" : "no", a->rejections, a->discarded));
+  PetscCall(PetscViewerASCIIPrintf(v, "  b %g, zeta %g (interval %g), alpha %g, reject %s, length %g%s; %" PetscInt_FMT " intervals rejected, %" PetscInt_FMT " steps discarded\n", (double)c->b, (double)c->zeta, (double)(c->zeta * a->dtmax),
+                                   (double)c->alpha, c->reject != 0 ? "yes" : "no", (double)c->length, c->unit_free != 0 ? ", time in units of dtmax (unit-free)" : "", a->rejections, a->discarded));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -199,25 +199,27 @@ static PetscErrorCode EgaSetRho(ExplicitData *e, PetscReal rho)
   return PETSC_SUCCESS;
 }
 
-static PetscErrorCode ExplicitSetParam(MbScheme s, const char name[], PetscReal v)
+/* EGALPHA's one parameter, rho_b */
+static PetscErrorCode EgaSetParam(MbScheme s, const char name[], PetscReal v)
 {
-  ExplicitData *e = (ExplicitData *)s->data;
-  PetscBool     ega, cl, is;
+  PetscBool is;
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(s->type, MBEGALPHA, &ega));
-  PetscCall(PetscStrcmp(s->type, MBCHUNGLEE, &cl));
-  if (ega) {
-    PetscCall(PetscStrcmp(name, "rho_b", &is));
-    PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has rho_b)", s->type, name);
-    PetscCheck(v >= 0 && v <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: rho_b must be in [0, 1], got %g", s->type, (double)v);
-    PetscCall(EgaSetRho(e, v));
-  } else if (cl) {
-    PetscCall(PetscStrcmp(name, "beta", &is));
-    PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has beta)", s->type, name);
-    PetscCheck(v >= 1 && v <= 28.0 / 27.0 + 1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: beta must be in [1, 28/27], got %g", s->type, (double)v);
-    e->beta = v;
-  } else
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s'", s->type, name);
+  PetscCall(PetscStrcmp(name, "rho_b", &is));
+  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has rho_b)", s->type, name);
+  PetscCheck(v >= 0 && v <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: rho_b must be in [0, 1], got %g", s->type, (double)v);
+  PetscCall(EgaSetRho((ExplicitData *)s->data, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CHUNG_LEE's one parameter, beta: [1, 28/27] is the family of the paper (dissipative above 1) */
+static PetscErrorCode ClSetParam(MbScheme s, const char name[], PetscReal v)
+{
+  PetscBool is;
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(name, "beta", &is));
+  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has beta)", s->type, name);
+  PetscCheck(v >= 1 && v <= 28.0 / 27.0 + 1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: beta must be in [1, 28/27], got %g", s->type, (double)v);
+  ((ExplicitData *)s->data)->beta = v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,7 +231,7 @@ static PetscErrorCode EgaSetFromOptions(MbScheme s, PetscOptionItems *PetscOptio
   PetscOptionsHeadBegin(PetscOptionsObject, "EGALPHA options");
   PetscCall(PetscOptionsReal("-mb_scheme_rho_b", "EGALPHA: spectral radius at the bifurcation frequency, in [0, 1]", "MbSchemeSetParameter", rho, &rho, &set));
   PetscOptionsHeadEnd();
-  if (set) PetscCall(ExplicitSetParam(s, "rho_b", rho));
+  if (set) PetscCall(EgaSetParam(s, "rho_b", rho));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -241,7 +243,7 @@ static PetscErrorCode ClSetFromOptions(MbScheme s, PetscOptionItems *PetscOption
   PetscOptionsHeadBegin(PetscOptionsObject, "CHUNG_LEE options");
   PetscCall(PetscOptionsReal("-mb_scheme_beta", "CHUNG_LEE: beta, in [1, 28/27]", "MbSchemeSetParameter", beta, &beta, &set));
   PetscOptionsHeadEnd();
-  if (set) PetscCall(ExplicitSetParam(s, "beta", beta));
+  if (set) PetscCall(ClSetParam(s, "beta", beta));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,7 +275,7 @@ PetscErrorCode MbSchemeCreate_EGAlpha(MbScheme s)
 {
   PetscFunctionBegin;
   PetscCall(ExplicitSetOps(s, EgaPredict, ExplicitCorrect));
-  s->ops.setparam       = ExplicitSetParam;
+  s->ops.setparam       = EgaSetParam;
   s->ops.setfromoptions = EgaSetFromOptions;
   PetscCall(EgaSetRho((ExplicitData *)s->data, 0.5)); /* Lages et al. do not say; a mid value */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -284,7 +286,7 @@ PetscErrorCode MbSchemeCreate_ChungLee(MbScheme s)
   ExplicitData *e;
   PetscFunctionBegin;
   PetscCall(ExplicitSetOps(s, ClPredict, ExplicitCorrect));
-  s->ops.setparam       = ExplicitSetParam;
+  s->ops.setparam       = ClSetParam;
   s->ops.setfromoptions = ClSetFromOptions;
   e                     = (ExplicitData *)s->data;
   e->beta               = 1.0;
