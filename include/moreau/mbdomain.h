@@ -153,14 +153,23 @@ PETSC_EXTERN PetscErrorCode MbDomainSetSolverFailure(MbDomain dom, PetscInt poli
     (PENALTY_SOLVER: MbContactModelSetType(model, MBCONTACTPENALTY); joints are still
     solved by the domain's solver). */
 PETSC_EXTERN PetscErrorCode MbDomainGetContactModel(MbDomain dom, MbContactModel *model);
+/** What CONTACT_EXCLUDE_* leaves out: a pair of bodies (ids) or of surface ids. */
+typedef enum { MB_EXCLUDE_BODIES, MB_EXCLUDE_SURFACES } MbExclude;
+/** No contacts between bodies a and b (MB_EXCLUDE_BODIES), or between surfaces a and b
+    (MB_EXCLUDE_SURFACES), from the next step's detection on (Solfec-1.0's
+    CONTACT_EXCLUDE_BODIES and CONTACT_EXCLUDE_SURFACES). Joints are not affected.
+    Collective in effect: give the same pairs on every rank. */
+PETSC_EXTERN PetscErrorCode MbDomainExcludeContact(MbDomain dom, MbExclude kind, PetscInt a, PetscInt b);
 /** One constraint as output sees it. */
 typedef struct {
-  PetscInt  kind;      /* 0 contact, 1 FIXPNT, 2 FIXDIR, 3 VELODIR, 4 RIGLNK */
+  PetscInt  kind;      /* 0 contact, 1 FIXPNT, 2 FIXDIR, 3 VELODIR, 4 RIGLNK, 5 SPRING (a stop of PUT_SPRING's limits) */
   PetscInt  body[2];   /* master, slave (−1: none) */
   PetscReal point[3];  /* spatial point */
   PetscReal normal[3]; /* spatial normal (third axis of the local frame) */
   PetscReal force[3];  /* spatial reaction on the master, base·R */
   PetscReal gap;
+  PetscReal base[9]; /* the local frame's axes t1, t2, n one after the other (Solfec's CONSTRAINT.base) */
+  PetscReal R[3];    /* the reaction in that frame (CONSTRAINT.R) */
 } MbConstraintInfo;
 /** This rank's constraints of the last step (owned rows only), copied into a new array
     (PetscFree it). Not collective. */

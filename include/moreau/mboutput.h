@@ -55,6 +55,11 @@ PETSC_EXTERN PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], con
 /** Frame f's state into the bodies of the domain (by id; a body the frame lacks keeps its
     state) and the domain's time and step count. Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputReadFrame(MbOutput out, PetscInt f);
+/** READ mode: the constraints of the frame read last (borrowed; every rank holds all of
+    them; none before the first frame is read). Their base is made from the stored normal
+    (t1 ⟂ n from the coordinate axis least along n, t2 = n × t1) and R = baseᵀ·force, so
+    base·R is the stored force; the tangential split is moreau's, not the run's. */
+PETSC_EXTERN PetscErrorCode MbOutputGetFrameConstraints(MbOutput out, PetscInt *n, const MbConstraintInfo **info);
 /** Frames in the file, the one read last (−1: none yet), the first and last frame times. */
 PETSC_EXTERN PetscErrorCode MbOutputGetFrames(MbOutput out, PetscInt *n, PetscInt *cur, PetscReal *t0, PetscReal *t1);
 /** The frame nearest time t (a tie: the later; before the first: the first; after the last:

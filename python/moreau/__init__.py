@@ -198,6 +198,29 @@ class Solfec:
         _m.solfec_verbose(self._h, flag)
 
     @property
+    def constraints(self):
+        """The constraints as Solfec-1.0's list of CONSTRAINT objects: in WRITE mode this
+        rank's of the last step (as Solfec's, each rank has its own), in READ mode the read
+        frame's, on every rank (none before a SEEK, FORWARD or BACKWARD)."""
+        ids = {b._id: b for b in self.bodies}
+        return [ConstraintState(r, ids) for r in _m.solfec_constraints(self._h)]
+
+    @property
+    def ncon(self):
+        """len(solfec.constraints)."""
+        return len(_m.solfec_constraints(self._h))
+
+    @property
+    def nbod(self):
+        """The bodies this rank owns (Solfec-1.0: its domain's body count)."""
+        return sum(1 for b in self.bodies if b._own)
+
+    @property
+    def outpath(self):
+        """The output directory (Solfec-1.0's name for it)."""
+        return self.outdir
+
+    @property
     def h5(self):
         return _m.solfec_paths(self._h)[0]
 
@@ -207,6 +230,33 @@ class Solfec:
 
     def __repr__(self):
         return 'SOLFEC(%r, %g, %r)' % (self.analysis, self.step, self.outdir)
+
+
+_CONSTRAINT_KINDS = ('CONTACT', 'FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK')
+
+
+class ConstraintState:
+    """Solfec-1.0's CONSTRAINT: kind ('CONTACT', 'FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK'),
+    point (spatial), base (the local frame's axes t1, t2, n: 9 numbers), R (the reaction in
+    that frame: base·R is the spatial force on the master body), gap, adjbod (the master
+    body, or (master, slave)). In READ mode the frame's base is rebuilt from the stored
+    normal, so R's tangential split is moreau's (R[2] and base·R are the run's). area, merit
+    and matlab are not kept."""
+    __slots__ = ('kind', 'point', 'base', 'R', 'gap', 'adjbod')
+
+    def __init__(self, row, ids):
+        kind, m, sl, self.point, self.base, self.R, self.gap = row
+        self.kind = _CONSTRAINT_KINDS[kind] if 0 <= kind < len(_CONSTRAINT_KINDS) else str(kind)
+        master = ids.get(m)
+        self.adjbod = (master, ids.get(sl)) if sl >= 0 else master
+
+    def __getattr__(self, name):
+        if name in ('area', 'merit', 'matlab'):
+            raise NotImplementedError("CONSTRAINT.%s: not supported in moreau: a constraint keeps its kind, point, base, R, gap and adjbod" % name)
+        raise AttributeError('CONSTRAINT has no attribute %r (it has kind, point, base, R, gap, adjbod)' % name)
+
+    def __repr__(self):
+        return 'CONSTRAINT(%s at %r, R = %r)' % (self.kind, self.point, self.R)
 
 
 def SOLFEC(analysis='DYNAMIC', step=1e-3, output='out'):
@@ -1859,6 +1909,31 @@ def SUBDIR():
     return None
 
 
+def CONTACT_EXCLUDE_BODIES(body1, body2):
+    """CONTACT_EXCLUDE_BODIES(body1, body2): the two bodies make no contacts with each other
+    (from the next step on; their joints stay). Solfec-1.0's."""
+    fn = 'CONTACT_EXCLUDE_BODIES'
+    _check_body(fn, body1)
+    _check_body(fn, body2)
+    if body2._sol is not body1._sol:
+        raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
+    _m.contact_exclude(body1._sol._h, 0, body1._id, body2._id)
+
+
+def CONTACT_EXCLUDE_SURFACES(solfec, surf1, surf2):
+    """CONTACT_EXCLUDE_SURFACES(solfec, surf1, surf2): surfaces with ids surf1 and surf2 make
+    no contacts with each other (either way round; surf1 = surf2: that surface with itself).
+    Solfec-1.0's."""
+    fn = 'CONTACT_EXCLUDE_SURFACES'
+    _check_solfec(fn, solfec)
+    ids = []
+    for name, v in (('surf1', surf1), ('surf2', surf2)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError('%s: %s must be a surface id (an int), got %r' % (fn, name, v))
+        ids.append(v)
+    _m.contact_exclude(solfec._h, 1, ids[0], ids[1])
+
+
 def NON_SOLFEC_ARGV():
     """NON_SOLFEC_ARGV() -> the deck's arguments (those after the deck on the command line), or
     None without any."""
@@ -1877,8 +1952,6 @@ _UNSUPPORTED = {
     'ROUGH_HEX': 'no background meshes: a FINITE_ELEMENT body\'s shape is its MESH (or HEX)',
     'TETRAHEDRALIZE': 'no tetrahedral mesher (Tetgen); give the tetrahedra to MESH',
     'OVERLAPPING': 'no shape-overlap query; filter the shapes in Python (e.g. by MASS_CENTER)',
-    'CONTACT_EXCLUDE_BODIES': 'contact detection cannot leave out a pair of bodies: every pair in touch makes contacts',
-    'CONTACT_EXCLUDE_SURFACES': 'contact detection cannot leave out a pair of surfaces: every pair in touch makes contacts',
     'DELETE': 'bodies and constraints cannot be removed',
     'MATERIAL': 'one bulk material per body: the one given to BODY',
     'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
@@ -1914,7 +1987,7 @@ def _unsupported(name, why):
 
 __all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
-            'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV']
+            'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES']
 # a name defined elsewhere in this module (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

@@ -57,7 +57,8 @@ static PetscBool Filter(void *ctx, PetscInt i, PetscInt j)
   MbDomain   d = f->d;
   PetscInt   a = f->item[i].body, b = f->item[j].body;
   if (a == b || (!d->movable[a] && !d->movable[b])) return PETSC_FALSE;
-  if (d->size == 1) return PETSC_TRUE; /* the one rank owns every constraint: skip the lookup per pair */
+  if (MbDomainExcluded(d, MB_EXCLUDE_BODIES, a, b)) return PETSC_FALSE; /* CONTACT_EXCLUDE_BODIES */
+  if (d->size == 1) return PETSC_TRUE;                                  /* the one rank owns every constraint: skip the lookup per pair */
   return OwnerOf(d, a, b) == d->rank ? PETSC_TRUE : PETSC_FALSE;
 }
 
@@ -398,6 +399,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbBody           b[2];
       const MbSurfMat *mat;
       PetscInt         prev;
+      if (MbDomainExcluded(d, MB_EXCLUDE_SURFACES, pts[m].surf[0], pts[m].surf[1])) continue; /* CONTACT_EXCLUDE_SURFACES */
       if (forces)
         PetscCall(Push(&pen, &npen, &pcap, &c));
       else

@@ -54,6 +54,7 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
   }
   PetscCall(PetscFree(d->joint));
   PetscCall(PetscFree(d->mat));
+  PetscCall(MbDomainExcludeDestroy(d));
   PetscCall(PetscFree(d->con));
   PetscCall(PetscFree(d->pen));
   PetscCall(PetscFree(d->fcon));

@@ -84,8 +84,10 @@ struct _p_MbDomain {
     PetscErrorCode (*destroy)(void *);
   } * cb;
   /* constraints (interact.c, detect.c) */
-  PetscReal      geps; /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
-  PetscInt       nmat; /* surface materials */
+  PetscReal      geps;     /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
+  PetscInt       nexcl[2]; /* CONTACT_EXCLUDE_BODIES and _SURFACES (exclude.c): pairs ... */
+  PetscInt      *excl[2];  /* ... (low, high), sorted */
+  PetscInt       nmat;     /* surface materials */
   MbSurfMat     *mat;
   PetscInt       njoint; /* joints given by the deck */
   MbJoint       *joint;
@@ -231,6 +233,9 @@ PETSC_INTERN PetscErrorCode MbDomainGhostRefresh(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainGhostDestroy(MbDomain);
 /* detect.c: this step's constraints (joints and contacts), numbered and owned */
 PETSC_INTERN PetscErrorCode MbDomainDetect(MbDomain);
+/* exclude.c: whether the pair (either order) makes no contacts; freeing the sets */
+PETSC_INTERN PetscBool      MbDomainExcluded(MbDomain, MbExclude, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode MbDomainExcludeDestroy(MbDomain);
 /* interact.c: obstacle-only joints are errors; resolve new joints' referential points */
 PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
 /* locdyn.c: solve U = B + WR with the domain's solver and apply the reactions to the owned

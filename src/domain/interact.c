@@ -111,6 +111,9 @@ PetscErrorCode MbDomainGetConstraints(MbDomain d, PetscInt *n, MbConstraintInfo 
     for (int k = 0; k < 3; k++) o->normal[k] = c->base[3 * k + 2];
     MbM3Mult(c->base, c->R, o->force);
     o->gap = c->gap;
+    for (int j = 0; j < 3; j++) /* base holds the axes as columns */
+      for (int k = 0; k < 3; k++) o->base[3 * j + k] = c->base[3 * k + j];
+    MbV3Copy(c->R, o->R);
   }
   *info = a;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -986,6 +986,53 @@ static PyObject *py_solfec_forward(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* contact_exclude(h, kind, a, b): CONTACT_EXCLUDE_BODIES (kind 0, body ids) and
+   CONTACT_EXCLUDE_SURFACES (kind 1, surface ids), on every rank alike. */
+static PyObject *py_contact_exclude(PyObject *self, PyObject *args)
+{
+  int  h, kind;
+  long a, b;
+  Sol *s;
+  if (!PyArg_ParseTuple(args, "iill", &h, &kind, &a, &b) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainExcludeContact(s->dom, kind ? MB_EXCLUDE_SURFACES : MB_EXCLUDE_BODIES, (PetscInt)a, (PetscInt)b));
+  Py_RETURN_NONE;
+}
+
+/* solfec_constraints(h) -> [(kind, master, slave, point, base, R, gap), ...]: WRITE mode:
+   this rank's constraints of the last step (Solfec-1.0's dom->con of the rank); READ mode:
+   those of the frame read last, on every rank (none before one is read). Not collective. */
+static PyObject *py_solfec_constraints(PyObject *self, PyObject *args)
+{
+  int                     h;
+  Sol                    *s;
+  PetscInt                n   = 0;
+  MbConstraintInfo       *own = NULL;
+  const MbConstraintInfo *c;
+  PyObject               *list;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = GetSol(h))) return NULL;
+  if (s->read)
+    MB_TRY(PyExc_RuntimeError, MbOutputGetFrameConstraints(s->out, &n, &c));
+  else {
+    MB_TRY(PyExc_RuntimeError, MbDomainGetConstraints(s->dom, &n, &own));
+    c = own;
+  }
+  if (!(list = PyList_New(n))) {
+    PetscFree(own);
+    return NULL;
+  }
+  for (PetscInt k = 0; k < n; k++) {
+    PyObject *row = Py_BuildValue("(lllNNNd)", (long)c[k].kind, (long)c[k].body[0], (long)c[k].body[1], RealTuple(c[k].point, 3), RealTuple(c[k].base, 9), RealTuple(c[k].R, 3), (double)c[k].gap);
+    if (!row) {
+      Py_DECREF(list);
+      PetscFree(own);
+      return NULL;
+    }
+    PyList_SET_ITEM(list, k, row);
+  }
+  PetscFree(own);
+  return list;
+}
+
 /* solfec_read_limits(h) -> None in WRITE mode, (t0, t1) of the stored frames in READ mode
    (frame 0 read first if none was). Collective. */
 static PyObject *py_solfec_read_limits(PyObject *self, PyObject *args)
@@ -2000,6 +2047,8 @@ static PyMethodDef Methods[] = {
     {"solfec_checkpoint", py_solfec_checkpoint, METH_VARARGS, "solfec_checkpoint(h, steps, interval, wall)"},
     {"solfec_seek", py_solfec_seek, METH_VARARGS, "solfec_seek(h, t) (READ mode; collective)"},
     {"solfec_forward", py_solfec_forward, METH_VARARGS, "solfec_forward(h, frames) (READ mode; collective)"},
+    {"contact_exclude", py_contact_exclude, METH_VARARGS, "contact_exclude(h, kind, a, b): no contacts between bodies (kind 0) or surfaces (kind 1) a and b"},
+    {"solfec_constraints", py_solfec_constraints, METH_VARARGS, "solfec_constraints(h) -> [(kind, master, slave, point, base, R, gap)]: WRITE mode this rank's of the last step, READ mode the frame's (not collective)"},
     {"solfec_read_limits", py_solfec_read_limits, METH_VARARGS, "solfec_read_limits(h) -> (t0, t1) in READ mode, else None (collective)"},
     {"solfec_paths", py_solfec_paths, METH_VARARGS, "solfec_paths(h) -> (h5, xmf)"},
     {"solfec_callback", py_solfec_callback, METH_VARARGS, "solfec_callback(h, interval, fn, args)"},

@@ -1351,6 +1351,7 @@ PetscErrorCode MbOutputDestroy(MbOutput *outp)
     MbH5Call(H5Pclose, (out->dxpl), out->h5);
     MbH5Call(H5Fclose, (out->file), out->h5);
     PetscCall(PetscFree(out->frame));
+    PetscCall(PetscFree(out->rcon));
     PetscCall(PetscFree(*outp));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -69,40 +69,42 @@ typedef struct {
 } MbOutLink;
 
 struct _p_MbOutput {
-  MbDomain       dom;                      /* the domain; NULL once it is destroyed */
-  MPI_Comm       comm;                     /* the domain's communicator */
-  PetscMPIInt    rank, size;               /* this rank, number of ranks */
-  char           dir[PETSC_MAX_PATH_LEN];  /* output directory */
-  char           name[PETSC_MAX_PATH_LEN]; /* run name: <name>.h5, <name>.xmf */
-  char           h5[PETSC_MAX_PATH_LEN];   /* DIR/<name>.h5 */
-  char           xmf[PETSC_MAX_PATH_LEN];  /* DIR/<name>.xmf */
-  hid_t          file;                     /* the HDF5 file, opened with the MPI-IO driver */
-  hid_t          dxpl;                     /* collective transfer property list */
-  hid_t          label_type;               /* fixed-length string type of /bodies/label */
-  PetscReal      interval;                 /* simulated time between frames (0: every step) */
-  PetscBool      noticed;                  /* the many-frames notice was printed */
-  PetscReal      next;                     /* time the next frame is due */
-  PetscInt       last_step;                /* domain step count at the last frame, -1 before */
-  PetscInt       nframe, fcap;             /* frames written, allocated */
-  MbOutFrame    *frame;                    /* frames written */
-  PetscInt       nmesh, mcap;              /* mesh versions written, allocated */
-  MbOutMesh     *mesh;                     /* mesh versions */
-  PetscInt       lay_n;                    /* layout of the current mesh: local body count ... */
-  PetscInt      *lay_id;                   /* ... and local body ids in order */
-  PetscInt       body_ids;                 /* /bodies holds every body with id below this */
-  int64_t        body_rows;                /* rows of /bodies */
-  PetscInt       nhist;                    /* /history records written */
-  FILE          *xfp;                      /* the XDMF index (rank 0) */
-  long           xtail;                    /* offset of the closing tags in the XDMF file */
-  MbOutLink     *link;                     /* tie to the domain monitor, NULL once cut */
-  double         framebytes;               /* bytes the last frame added to the file (the room checked for the next) */
-  PetscBool      restored;                 /* reopened by a restart (MbOutputReopen) */
-  PetscBool      readonly;                 /* READ mode (read.c): nothing is written */
-  PetscInt       cur;                      /* READ mode: the frame read last (−1: none) */
-  PetscReal      flush_wall;               /* seconds of rank 0's clock between flushes (-mb_output_flush; 0: every frame) */
-  PetscLogDouble last_flush;               /* rank 0's clock at the last flush */
-  PetscInt       xdone;                    /* frames in the XDMF index (those flushed) */
-  char           chk[PETSC_MAX_PATH_LEN];  /* DIR/<name>.chk: the checkpoint file */
+  MbDomain          dom;                      /* the domain; NULL once it is destroyed */
+  MPI_Comm          comm;                     /* the domain's communicator */
+  PetscMPIInt       rank, size;               /* this rank, number of ranks */
+  char              dir[PETSC_MAX_PATH_LEN];  /* output directory */
+  char              name[PETSC_MAX_PATH_LEN]; /* run name: <name>.h5, <name>.xmf */
+  char              h5[PETSC_MAX_PATH_LEN];   /* DIR/<name>.h5 */
+  char              xmf[PETSC_MAX_PATH_LEN];  /* DIR/<name>.xmf */
+  hid_t             file;                     /* the HDF5 file, opened with the MPI-IO driver */
+  hid_t             dxpl;                     /* collective transfer property list */
+  hid_t             label_type;               /* fixed-length string type of /bodies/label */
+  PetscReal         interval;                 /* simulated time between frames (0: every step) */
+  PetscBool         noticed;                  /* the many-frames notice was printed */
+  PetscReal         next;                     /* time the next frame is due */
+  PetscInt          last_step;                /* domain step count at the last frame, -1 before */
+  PetscInt          nframe, fcap;             /* frames written, allocated */
+  MbOutFrame       *frame;                    /* frames written */
+  PetscInt          nmesh, mcap;              /* mesh versions written, allocated */
+  MbOutMesh        *mesh;                     /* mesh versions */
+  PetscInt          lay_n;                    /* layout of the current mesh: local body count ... */
+  PetscInt         *lay_id;                   /* ... and local body ids in order */
+  PetscInt          body_ids;                 /* /bodies holds every body with id below this */
+  int64_t           body_rows;                /* rows of /bodies */
+  PetscInt          nhist;                    /* /history records written */
+  FILE             *xfp;                      /* the XDMF index (rank 0) */
+  long              xtail;                    /* offset of the closing tags in the XDMF file */
+  MbOutLink        *link;                     /* tie to the domain monitor, NULL once cut */
+  double            framebytes;               /* bytes the last frame added to the file (the room checked for the next) */
+  PetscBool         restored;                 /* reopened by a restart (MbOutputReopen) */
+  PetscBool         readonly;                 /* READ mode (read.c): nothing is written */
+  PetscInt          cur;                      /* READ mode: the frame read last (−1: none) */
+  PetscInt          nrcon;                    /* READ mode: the constraints of frame cur ... */
+  MbConstraintInfo *rcon;                     /* ... as the frame keeps them (read.c) */
+  PetscReal         flush_wall;               /* seconds of rank 0's clock between flushes (-mb_output_flush; 0: every frame) */
+  PetscLogDouble    last_flush;               /* rank 0's clock at the last flush */
+  PetscInt          xdone;                    /* frames in the XDMF index (those flushed) */
+  char              chk[PETSC_MAX_PATH_LEN];  /* DIR/<name>.chk: the checkpoint file */
 };
 
 /* output.c: an attribute of loc; a dataset gpath/name of rows × cols (cols 0: 1-D) made and

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <moreau/mbbody.h>
+#include <moreau/mbmath.h>
 #include "outputimpl.h"
 
 /* rank 0 looks at DIR/<name>.h5: results with at least one frame (*exists), none or no
@@ -124,6 +125,70 @@ static PetscErrorCode ReadFrameArray(MbOutput out, const char *gp, const char *n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The frame's constraint rows (contact_* datasets, doc/output.md) into out->rcon. A local
+   frame is made from the normal alone, as the run's is not stored: t1 is the coordinate axis
+   least along n made orthogonal to it, t2 = n × t1; R = baseᵀ·force. */
+static PetscErrorCode ReadFrameConstraints(MbOutput out, const char *gp)
+{
+  const char *name[]  = {"contact_point", "contact_normal", "contact_force", "contact_gap", "contact_kind", "contact_bodies"};
+  const int   width[] = {3, 3, 3, 1, 1, 2};
+  double     *v[6]    = {NULL};
+  int64_t     n[6], q = -1;
+  PetscFunctionBegin;
+  PetscCall(PetscFree(out->rcon));
+  out->nrcon = 0;
+  for (int k = 0; k < 6; k++) {
+    PetscCall(ReadFrameArray(out, gp, name[k], &n[k], &v[k]));
+    if (n[k] < 0)
+      q = -2; /* an older file without them: no constraints */
+    else if (q != -2) {
+      PetscCheck(q < 0 || n[k] == q * width[k], PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s of %s: %s has %lld numbers, %lld expected", gp, out->h5, name[k], (long long)n[k], (long long)(q * width[k]));
+      if (q < 0) {
+        PetscCheck(n[k] % width[k] == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s of %s: %s has %lld numbers, not a multiple of %d", gp, out->h5, name[k], (long long)n[k], width[k]);
+        q = n[k] / width[k];
+      }
+    }
+  }
+  if (q > 0) {
+    PetscCall(PetscCalloc1(q, &out->rcon));
+    for (int64_t r = 0; r < q; r++) {
+      MbConstraintInfo *c  = &out->rcon[r];
+      PetscReal        *t1 = c->base, *t2 = c->base + 3, *nn = c->base + 6, e[3] = {0, 0, 0}, a;
+      int               m = 0;
+      for (int k = 0; k < 3; k++) {
+        c->point[k]  = v[0][3 * r + k];
+        c->normal[k] = nn[k] = v[1][3 * r + k];
+        c->force[k]          = v[2][3 * r + k];
+        if (PetscAbsReal(nn[k]) < PetscAbsReal(nn[m])) m = k;
+      }
+      c->gap     = v[3][r];
+      c->kind    = (PetscInt)v[4][r];
+      c->body[0] = (PetscInt)v[5][2 * r];
+      c->body[1] = (PetscInt)v[5][2 * r + 1];
+      e[m]       = 1;
+      a          = MbV3Dot(e, nn);
+      for (int k = 0; k < 3; k++) t1[k] = e[k] - a * nn[k];
+      a = MbV3Norm(t1);
+      for (int k = 0; k < 3; k++) t1[k] /= a > 0 ? a : 1;
+      MbV3Cross(nn, t1, t2);
+      c->R[0] = MbV3Dot(t1, c->force);
+      c->R[1] = MbV3Dot(t2, c->force);
+      c->R[2] = MbV3Dot(nn, c->force);
+    }
+    out->nrcon = (PetscInt)q;
+  }
+  for (int k = 0; k < 6; k++) PetscCall(PetscFree(v[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputGetFrameConstraints(MbOutput out, PetscInt *n, const MbConstraintInfo **info)
+{
+  PetscFunctionBegin;
+  *n    = out->nrcon;
+  *info = out->rcon;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbOutputReadFrame(MbOutput out, PetscInt f)
 {
   char     gp[32];
@@ -166,6 +231,7 @@ PetscErrorCode MbOutputReadFrame(MbOutput out, PetscInt f)
     PetscCall(PetscFree(nodal));
   }
   PetscCall(MbDomainSetClock(out->dom, out->frame[f].time, out->frame[f].steps));
+  PetscCall(ReadFrameConstraints(out, gp));
   out->cur = f;
   PetscCall(PetscFree(row));
   PetscCall(PetscFree(id));

@@ -182,7 +182,7 @@ COROTATED_DISPLACEMENTS RIGID_DISPLACEMENTS REGISTER_BASE RT_SPLIT XDMF_EXPORT S
 missing = [n for n in solfec_names if n not in globals()]
 t('every Solfec-1.0 function is defined in a deck (%d names)' % len(solfec_names), not missing, missing)
 bad = []
-for n in ['ELLIP', 'SPLIT', 'OVERLAPPING', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES', 'TETRAHEDRALIZE',
+for n in ['ELLIP', 'SPLIT', 'OVERLAPPING', 'TETRAHEDRALIZE',
           'ROUGH_HEX', 'DELETE', 'MATERIAL', 'APPLY_BULKMAT', 'TEST_SOLVER', 'SICONOS_SOLVER', 'HYBRID_SOLVER',
           'SIMPLIFIED_CRACK', 'INITIALIZE_STATE', 'MODAL_ANALYSIS', 'XDMF_EXPORT', 'RT_SPLIT', 'FIELD']:
     try:
@@ -205,13 +205,6 @@ PY
 expect_error "ELLIP in a deck: non-zero exit and the reason" "ELLIP: not supported in moreau: moreau has no ellipsoid shape" "$MOREAU" "$TMP/ellip.py"
 out=$("$MOREAU" "$TMP/ellip.py" 2>&1)
 check "ELLIP's traceback names the deck line, no AttributeError or NameError" bash -c 'grep -qE "ellip.py\", line [0-9]+, in <module>" <<<"$0" && grep -q "NotImplementedError: ELLIP: not supported in moreau" <<<"$0" && ! grep -qE "AttributeError|NameError" <<<"$0"' "$out"
-deck exclude <<PY
-$HEAD
-m = BULK_MATERIAL(s)
-a, b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m), BODY(s, 'RIGID', SPHERE((3, 0, 0), 1, 1, 1), m)
-CONTACT_EXCLUDE_BODIES(a, b)
-PY
-expect_error "CONTACT_EXCLUDE_BODIES on 2 ranks: the reason" "CONTACT_EXCLUDE_BODIES: not supported in moreau: contact detection cannot leave out a pair of bodies" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/exclude.py"
 
 # --- SCALE, PIPE, MESH2CONVEX
 deck shapes <<PY

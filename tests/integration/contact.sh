@@ -149,3 +149,42 @@ assert abs(fz - w) < 1e-3 * w, (fz, w)
 x = open(sys.argv[2]).read()
 assert 'Name="contacts"' in x and 'contact_force' in x
 PY
+
+# --- CONTACT_EXCLUDE_BODIES and CONTACT_EXCLUDE_SURFACES (Solfec-1.0's): ball B dropped on
+# ball A, which rests on a table, stops on A (z = 0.3) unless the pair (A, B) is excluded:
+# then it passes through A onto the table (z = 0.1); ball C (surface 2) falls through the
+# table (surface 3) when that pair of surfaces is excluded (free fall from 0.3 m for 0.5 s:
+# z = 0.3 - 5 x 0.25 = -0.95). 1 and 3 ranks
+cat >"$TMP/excl.py" <<'PY'
+import sys
+mode = sys.argv[1]
+s = SOLFEC('DYNAMIC', 1e-3, 'out-excl-' + mode)
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+SURFACE_MATERIAL(s, friction=0.3)
+m = BULK_MATERIAL(s, density=1000)
+BODY(s, 'OBSTACLE', HEX([-2,-2,-1, 2,-2,-1, 2,2,-1, -2,2,-1, -2,-2,0, 2,-2,0, 2,2,0, -2,2,0], 1, 1, 1, 1, [3]*6), m)
+a = BODY(s, 'RIGID', SPHERE((0, 0, 0.1), 0.1, 1, 1), m, label='A')
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0.5), 0.1, 1, 2), m, label='B')
+c = BODY(s, 'RIGID', SPHERE((0.5, 0, 0.3), 0.1, 1, 2), m, label='C')
+if mode == 'bodies': CONTACT_EXCLUDE_BODIES(a, b)
+if mode == 'surfaces': CONTACT_EXCLUDE_SURFACES(s, 3, 2)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-8, 1000), 0.5)
+z = [BODY_STATE(x)[0][11] for x in (a, b, c)]
+if RANK() == 0: print('Z %.2f %.2f %.2f' % tuple(z))
+PY
+for np in 1 3; do
+  for want in "none:Z 0.10 0.30 0.10" "bodies:Z 0.10 0.10 0.10" "surfaces:Z 0.10 0.30 -0.95"; do
+    mode=${want%%:*} z=${want#*:}
+    out=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/excl.py" $mode 2>&1)
+    check "contact exclusion '$mode' on $np rank(s): heights of A, B, C are ${z#Z }" grep -qx "$z" <<<"$out"
+  done
+done
+cat >"$TMP/exclbad.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out-exclbad')
+a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), BULK_MATERIAL(s))
+CONTACT_EXCLUDE_BODIES(a, a)
+PY
+expect_error "CONTACT_EXCLUDE_BODIES of a body with itself" "CONTACT_EXCLUDE_BODIES: body 0 twice" "$MOREAU" "$TMP/exclbad.py"
+printf "s = SOLFEC('DYNAMIC', 1e-3, 'out-exclbad')\nCONTACT_EXCLUDE_SURFACES(s, 1, 'x')\n" >"$TMP/exclbad.py"
+expect_error "CONTACT_EXCLUDE_SURFACES with a surface that is not an int" "CONTACT_EXCLUDE_SURFACES: surf2 must be a surface id \(an int\), got 'x'" "$MOREAU" "$TMP/exclbad.py"

@@ -187,3 +187,40 @@ PY
 out=$(timeout 120 "$MOREAU" "$TMP/dp.py" 2>&1)
 check "Solfec's run-then-reopen pattern: the second SOLFEC object reads the first one's results" grep -q "moreau: SOLFEC object 2 reads .*double-pendulum/dp.h5, which SOLFEC object 1 wrote (READ mode" <<<"$out"
 check "... and post-processes them: 500 samples of (solfec, KINETIC) and a point's DZ on one time axis" bash -c 'grep -qE "READ 500 samples, total energy from ([0-9.]+) to" <<<"$0" && ! grep -qx ERROR <<<"$0"' "$out"
+
+# --- solfec.constraints (Solfec-1.0's list of CONSTRAINT objects): a box resting on a table
+# (four contacts) and a ball held by FIX_POINT; their normal reactions carry the weights
+# (8 kg x 10 and 4.18879 kg x 10), base.R is the spatial force, and READ mode gives the
+# frame's constraints, the same on 1 and 3 ranks as the run had
+cat >"$TMP/con.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out')
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+SURFACE_MATERIAL(s, model='SIGNORINI_COULOMB', friction=0.5)
+m = BULK_MATERIAL(s, density=1000)
+BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 1,-1,-1, 1,1,-1, -1,1,-1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1, 1, 1, [1]*6), m, label='table')
+BODY(s, 'RIGID', HEX([0,0,0, 0.2,0,0, 0.2,0.2,0, 0,0.2,0, 0,0,0.2, 0.2,0,0.2, 0.2,0.2,0.2, 0,0.2,0.2], 1, 1, 1, 1, [1]*6), m, label='box')
+FIX_POINT(BODY(s, 'RIGID', SPHERE((0.5, 0.5, 0.5), 0.1, 1, 1), m, label='ball'), (0.5, 0.5, 0.5))
+OUTPUT(s, 0.01)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.05)
+SEEK(s, 0.05)
+for c in s.constraints:
+    f = [sum(c.base[3 * j + k] * c.R[j] for j in range(3)) for k in range(3)]
+    adj = c.adjbod.label if not isinstance(c.adjbod, tuple) else c.adjbod[0].label + '-' + c.adjbod[1].label
+    if s.mode == 'WRITE' or RANK() == 0:  # READ mode: every rank holds the frame's
+        print('CON %s %s z %.4f Rn %.6f fz %.6f' % (c.kind, adj, c.point[2], c.R[2], f[2]))
+if RANK() == 0: print('mode', s.mode)
+PY
+timeout 120 $MPIRUN -np 3 "$MOREAU" -w "$TMP/con.py" >"$TMP/con-w3.txt" 2>&1
+w3=$(grep '^CON' "$TMP/con-w3.txt" | sort)
+echo "$w3" | sed 's/^/# 3 ranks, WRITE: /'
+check "solfec.constraints after a run on 3 ranks: 4 contacts box-table and a FIXPNT on the ball" \
+  test "$(grep -c '^CON CONTACT box-table' <<<"$w3")" = 4 -a "$(grep -c '^CON FIXPNT ball' <<<"$w3")" = 1
+check "... whose normal reactions carry the weights (80 N on the contacts, 41.8879 N on the ball) and base.R is the force" awk '
+  $2 == "CONTACT" { sum += $7; if ($7 - $9 > 1e-9 || $9 - $7 > 1e-9) bad = 1 }
+  $2 == "FIXPNT" { ball = $9 }
+  END { exit !(!bad && sum > 79.9999 && sum < 80.0001 && (ball > 41.8878 && ball < 41.888 || -ball > 41.8878 && -ball < 41.888)) }' <<<"$w3"
+for np in 1 3; do
+  r=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/con.py" 2>&1)
+  check "READ mode on $np rank(s): the frame's constraints, the same as the run's" bash -c 'grep -qx "mode READ" <<<"$0" && [ "$(grep "^CON" <<<"$0" | sort)" = "$1" ]' "$r" "$w3"
+done
