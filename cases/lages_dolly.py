@@ -8,7 +8,7 @@
 #   suspension: linear spring k = 87563.43 N/m and dashpot c = 700.51 N s/m between each
 #     platform corner and its wheel (PUT_SPRING, vertical direction);
 #   ground: a unilateral spring K = 175126.85 N/m under each wheel, eq. (13) (PUT_SPRING with
-#     limits=(-1e99, 0): it pushes, never pulls);
+#     active=(-1e99, 0), moreau's keyword: it pushes, never pulls);
 #   dead load W = 5151.04 N on the platform (no gravity: the paper's load is W alone), the
 #     pulse f1 of eq. (11) (f_max = 2224.11 N, t̄ = 0.025 s) upward on wheel 1;
 #   start at rest in the static state (16): wheels at −W/(4K), platform at −W/(4 kK/(k+K)).
@@ -70,7 +70,7 @@ for (x, y), w in zip(corners, wheels):
     # suspension: stroke = (z_corner − z_wheel) − ZP, so k·stroke carries W/4 in the static state
     PUT_SPRING(platform, (x, y, ZP + d_plat), w, (x, y, d_wheel), spring=k, dashpot=c, direction=(0, 0, 1), rest=ZP)
     # ground, eq. (13): stroke = z_wheel, the force −K·stroke acts only while stroke <= 0
-    PUT_SPRING(w, (x, y, d_wheel), None, (x, y, 0.0), spring=K, limits=(-1e99, 0.0), direction=(0, 0, 1), rest=0.0)
+    PUT_SPRING(w, (x, y, d_wheel), None, (x, y, 0.0), spring=K, active=(-1e99, 0.0), direction=(0, 0, 1), rest=0.0)
 FORCE(platform, 'SPATIAL', (0, 0, ZP + d_plat), (0, 0, -1), W)
 pulse = TIME_SERIES([0.0, 0.0, tbar, fmax, 2 * tbar, 0.0, 1e3, 0.0])  # eq. (11)
 FORCE(wheels[0], 'SPATIAL', (corners[0][0], corners[0][1], d_wheel), (0, 0, 1), pulse)

@@ -125,10 +125,17 @@ PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, Pet
     the direction of the force; otherwise it acts along the line p2 → p1. Force on body1
     F·n with F = −k·s − c·ṡ, or fn(ctx, s, ṡ, &F) when fn is given (k = c = 0 then), s the
     stroke (length minus the rest length: rest, or the length at the first step when rest
-    is NaN) and ṡ its rate; F = 0 while s is outside [lo, hi].
+    is NaN) and ṡ its rate. lo, hi are the limits of the stroke, hard stops as in Solfec-1.0
+    (±PETSC_INFINITY or ±inf: none): the RIG_* schemes keep lo <= s <= hi by a unilateral
+    row of the constraint solver near each limit (frictionless, restitution 0); the force
+    schemes refuse a spring with a finite limit.
     Errors: unknown body, k < 0, c < 0, lo > hi, zero direction. *index may be NULL. */
 PETSC_EXTERN PetscErrorCode MbDomainAddSpring(MbDomain dom, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal rest, PetscReal k, PetscReal c, PetscReal lo, PetscReal hi,
                                               PetscErrorCode (*fn)(void *, PetscReal, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
+/** moreau's active range of spring index (PUT_SPRING's active=): the force is zero while the
+    stroke lies outside [lo, hi] (lo = −∞, hi = 0: a spring that pushes and never pulls).
+    Not a stop. Errors: unknown index, lo > hi. Not collective (every rank calls it alike). */
+PETSC_EXTERN PetscErrorCode MbDomainSetSpringActive(MbDomain dom, PetscInt index, PetscReal lo, PetscReal hi);
 /** Evaluate every force at the bodies' current q, u and time t (h for callbacks) into each
     owned body's generalized force: gravity, loads, springs and PENALTY_SOLVER contacts
     (detected at the current placement). Used by the force schemes. Collective. */

@@ -232,12 +232,12 @@ class Solfec:
         return 'SOLFEC(%r, %g, %r)' % (self.analysis, self.step, self.outdir)
 
 
-_CONSTRAINT_KINDS = ('CONTACT', 'FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK')
+_CONSTRAINT_KINDS = ('CONTACT', 'FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK', 'SPRING')
 
 
 class ConstraintState:
-    """Solfec-1.0's CONSTRAINT: kind ('CONTACT', 'FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK'),
-    point (spatial), base (the local frame's axes t1, t2, n: 9 numbers), R (the reaction in
+    """Solfec-1.0's CONSTRAINT: kind ('CONTACT', 'FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK',
+    'SPRING': a PUT_SPRING's stroke at one of its limits), point (spatial), base (the local frame's axes t1, t2, n: 9 numbers), R (the reaction in
     that frame: base·R is the spatial force on the master body), gap, adjbod (the master
     body, or (master, slave)). In READ mode the frame's base is rebuilt from the stored
     normal, so R's tangential split is moreau's (R[2] and base·R are the run's). area, merit
@@ -1524,18 +1524,21 @@ class Spring:
 
 
 def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, direction=None, update='FIXED',
-               spring=None, dashpot=None, rest=None):
+               spring=None, dashpot=None, rest=None, active=None):
     """PUT_SPRING(body1, point1, body2 or None, point2, function, limits): a force along the
     line between point1 of body1 and point2 of body2 (a fixed point when body2 is None),
     positive when it pushes the points apart. Either function(stroke, velocity) -> force
     (Solfec-1.0), or the linear spring=k and dashpot=c (force = -k*stroke - c*velocity).
     stroke = length - rest length (rest=, by default the length when the run starts; with
-    direction= the length is measured along it), velocity its rate; limits = (min, max): the spring
-    acts only while min <= stroke <= max (limits=(-1e99, 0) pushes but never pulls);
+    direction= the length is measured along it), velocity its rate; limits = (min, max): hard
+    stops, as in Solfec-1.0: the stroke stays within [min, max] (a frictionless, perfectly
+    plastic stop at each; RIG_* schemes only);
     direction: a fixed spatial direction of the force (stroke measured along it); update
     (Solfec-1.0) 'FIXED' keeps it fixed, the convected 'CONV1' and 'CONV2' are refused.
     Solfec-1.0's order: (body1, point1, body2, point2, function, limits, direction, update);
-    spring, dashpot, rest are moreau's keywords."""
+    spring, dashpot, rest and active are moreau's keywords: active = (min, max) switches the
+    force off while the stroke lies outside [min, max] (active=(-1e99, 0): a spring that
+    pushes and never pulls), with every scheme."""
     fn = 'PUT_SPRING'
     update = _choice(fn, 'update', update, ('FIXED', 'CONV1', 'CONV2'))
     if update != 'FIXED' and direction is not None:
@@ -1571,6 +1574,16 @@ def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, directi
             raise TypeError('%s: limits must be two numbers (min, max), got %r' % (fn, limits))
         if lo > hi:
             raise ValueError('%s: limits must satisfy min <= max, got %r' % (fn, limits))
+    alo, ahi = -float('inf'), float('inf')
+    if active is not None:
+        try:
+            alo, ahi = (float(x) if _isnum(x) else None for x in active)
+        except (TypeError, ValueError):
+            raise TypeError('%s: active must be (min, max), got %r' % (fn, active)) from None
+        if alo is None or ahi is None or _math.isnan(alo) or _math.isnan(ahi):
+            raise TypeError('%s: active must be two numbers (min, max), got %r' % (fn, active))
+        if alo > ahi:
+            raise ValueError('%s: active must satisfy min <= max, got %r' % (fn, active))
     d = _vec(fn, 'direction', direction) if direction is not None else None
     if d is not None and not any(d):
         raise ValueError('%s: direction must be non-zero, got %r' % (fn, direction))
@@ -1583,7 +1596,7 @@ def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, directi
     sp = Spring()
     sp.bodies = (body1, body2)
     sp.index = _m.solfec_spring(body1._sol._h, body1._id, -1 if body2 is None else body2._id, p1, p2, d,
-                                r, k, c, lo, hi, function)
+                                r, k, c, lo, hi, alo, ahi, function)
     return sp
 
 

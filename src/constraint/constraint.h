@@ -11,8 +11,8 @@
 #include <moreau/mbgeom.h>
 #include <moreau/mbbody.h>
 
-typedef enum { MB_CON_CONTACT = 0, MB_CON_FIXPNT, MB_CON_FIXDIR, MB_CON_VELODIR, MB_CON_RIGLNK } MbConKind;
-PETSC_EXTERN const char *const MbConKindNames[]; /* "CONTACT", "FIXPNT", ... as Solfec */
+typedef enum { MB_CON_CONTACT = 0, MB_CON_FIXPNT, MB_CON_FIXDIR, MB_CON_VELODIR, MB_CON_RIGLNK, MB_CON_SPRING } MbConKind;
+PETSC_EXTERN const char *const MbConKindNames[]; /* "CONTACT", "FIXPNT", ..., "SPRING" (a stop of a spring's limits) as Solfec */
 
 /** One block row of the local dynamics, this step. */
 typedef struct {
@@ -64,7 +64,11 @@ typedef struct {
     point 1 (or the fixed direction). The stroke s = ℓ − ℓ₀ (ℓ the current length, or the
     projection of x₁ − x₂ on the fixed direction; ℓ₀ the rest length, by default ℓ at the first step), and ṡ its
     rate. F = −k s − c ṡ (linear) or F = fn(s, ṡ) (a callback); F = 0 while s lies outside
-    [lo, hi] (so limits (−∞, 0] make a spring that only pushes: a unilateral ground spring). */
+    the active range act (moreau's active=; (−∞, ∞) unless given).
+    The limits [lo, hi] (Solfec-1.0's limits) are hard stops: the stroke may not pass them.
+    Each finite limit is a frictionless unilateral row of the constraint solver when the
+    stroke comes near it (MbSpringStopRows), perfectly plastic (restitution 0), so only the
+    RIG_* schemes, which solve constraints, can take them. */
 typedef struct {
   PetscInt  body[2];                                                                       /* body ids; body[1] = −1: point 2 is fixed in space */
   PetscReal p[2][3];                                                                       /* spatial points given by the deck */
@@ -73,7 +77,8 @@ typedef struct {
   PetscReal length0;                                                                       /* ℓ₀ */
   PetscReal rest;                                                                          /* ℓ₀ as given, or NaN: the length at the first step */
   PetscReal k, c;                                                                          /* linear spring and dashpot (>= 0), when fn is NULL */
-  PetscReal lo, hi;                                                                        /* stroke limits: the spring acts for lo <= s <= hi */
+  PetscReal lo, hi;                                                                        /* stroke limits (hard stops); ±∞: none */
+  PetscReal act[2];                                                                        /* the spring acts for act[0] <= s <= act[1] */
   PetscErrorCode (*fn)(void *ctx, PetscReal stroke, PetscReal velocity, PetscReal *force); /* or a callback */
   void *ctx;
   PetscErrorCode (*destroy)(void *);
@@ -88,11 +93,24 @@ PETSC_INTERN PetscErrorCode MbSpringResolve(MbSpring *sp, PetscInt index, MbBody
 /** Evaluate the spring at the bodies' current q and u (u0 when start): stroke, rate, force
     (stored in sp) and the unit direction n. t for messages. */
 PETSC_INTERN PetscErrorCode MbSpringEvaluate(MbSpring *sp, PetscInt index, MbBody b[2], PetscBool start, PetscReal t, PetscReal n[3]);
-/** The energy stored in a linear spring at stroke s (zero for callbacks): ½k(clamp(s)² − clamp(0)²). */
+/** The energy stored in a linear spring at stroke s (zero for callbacks): ½k(clamp(s)² − clamp(0)²),
+    clamped to the active range. */
 PETSC_INTERN PetscReal MbSpringPotential(const MbSpring *sp, PetscReal s);
 /** The force of the spring (−n·F on the slave) as a generalized force added to f of body b
     (side 0 or 1). */
 PETSC_INTERN PetscErrorCode MbSpringAddForce(const MbSpring *sp, MbBody b, int side, const PetscReal n[3], PetscReal f[]);
+
+/** Whether the spring has a finite limit (a hard stop). */
+PETSC_INTERN PetscBool MbSpringHasStops(const MbSpring *sp);
+/** The rows of spring sp's stops that may act in the step of length h, at the bodies' current
+    (mid-step) placement and velocities: *n (0, 1 or 2) rows in c[], the lower limit first.
+    A row's normal is ±n, so that U_N is the rate at which the stroke leaves the limit, and
+    its law is frictionless Signorini with Ū_N = U_N + max(g, 0)/h, g the distance of the
+    stroke from the limit at t+h/2 (> 0 on the allowed side): the RIG_* schemes' next
+    mid-step placement q(t+h) + (h/2)u(t+h) = q(t+h/2) + h u(t+h), where the stop is
+    detected again, reaches the limit and no further; restitution 0. t for messages, index
+    the spring's number. */
+PETSC_INTERN PetscErrorCode MbSpringStopRows(MbSpring *sp, PetscInt index, MbBody b[2], PetscReal t, PetscReal h, MbCon c[2], PetscInt *n);
 
 /** Orthonormal frame with normal n as the third axis; t1 hint (may be NULL) is projected
     on the tangent plane and kept when it does not vanish, so frames persist across steps. */

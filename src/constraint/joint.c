@@ -6,7 +6,7 @@
 #include "constraint.h"
 #include "../body/bodyimpl.h"
 
-const char *const MbConKindNames[] = {"CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK"};
+const char *const MbConKindNames[] = {"CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING"};
 
 void MbConFrame(const PetscReal n[3], const PetscReal hint[3], PetscReal base[9])
 {

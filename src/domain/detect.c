@@ -62,13 +62,16 @@ static PetscBool Filter(void *ctx, PetscInt i, PetscInt j)
   return OwnerOf(d, a, b) == d->rank ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* Order of the rows a rank owns: joints first (by joint number), then contacts by (bodies,
-   primitives, feature) — independent of the local numbering of bodies and ghosts. */
+/* Order of the rows a rank owns: joints first (by joint number), then the stops of springs
+   (by spring and side, their feature), then contacts by (bodies, primitives, feature) —
+   independent of the local numbering of bodies and ghosts. */
+static PetscInt RowClass(const MbCon *c) { return c->joint >= 0 ? 0 : c->kind == MB_CON_SPRING ? 1 : 2; }
+
 static int CompareCon(const void *x, const void *y)
 {
   const MbCon *a = (const MbCon *)x, *b = (const MbCon *)y;
-  PetscInt     ka[6] = {a->joint >= 0 ? 0 : 1, a->joint, a->body[0], a->body[1], a->prim[0], a->prim[1]};
-  PetscInt     kb[6] = {b->joint >= 0 ? 0 : 1, b->joint, b->body[0], b->body[1], b->prim[0], b->prim[1]};
+  PetscInt     ka[6] = {RowClass(a), a->joint >= 0 ? a->joint : a->kind == MB_CON_SPRING ? a->feature : -1, a->body[0], a->body[1], a->prim[0], a->prim[1]};
+  PetscInt     kb[6] = {RowClass(b), b->joint >= 0 ? b->joint : b->kind == MB_CON_SPRING ? b->feature : -1, b->body[0], b->body[1], b->prim[0], b->prim[1]};
   for (int k = 0; k < 6; k++)
     if (ka[k] != kb[k]) return ka[k] < kb[k] ? -1 : 1;
   return a->feature < b->feature ? -1 : (a->feature > b->feature ? 1 : 0);
@@ -96,7 +99,8 @@ static int CompareOldKey(const void *x, const void *y)
 /* The keys of last step's contacts in key order. The list is already in that order when
    it is the one the last call left (CompareCon puts contacts by key after the joints);
    migration appends the constraints it brings, so it is checked, and sorted only then.
-   Joints are left out: their prim is -1, so no contact could match one. */
+   Joints and spring stops are left out: their prim is -1, so no contact could match one
+   (and a stop starts from R = 0: its row comes and goes with the stroke). */
 static PetscErrorCode OldIndexCreate(PetscInt ncon, const MbCon con[], OldIndex *o)
 {
   PetscBool sorted = PETSC_TRUE;
@@ -107,7 +111,7 @@ static PetscErrorCode OldIndexCreate(PetscInt ncon, const MbCon con[], OldIndex 
   for (PetscInt k = 0; k < ncon; k++) {
     const MbCon *c = &con[k];
     OldKey      *q = &o->k[o->n];
-    if (c->joint >= 0) continue;
+    if (c->joint >= 0 || c->kind == MB_CON_SPRING) continue;
     q->key[0] = c->body[0];
     q->key[1] = c->body[1];
     q->key[2] = c->prim[0];
@@ -304,6 +308,25 @@ PetscErrorCode MbDomainDetect(MbDomain d)
     PetscCall(Push(&list, &n, &cap, &c));
     PetscCall(MbJointToConstraint(jt, j, b, d->t, d->h, c));
   }
+  /* the stops of springs near their limits (PUT_SPRING's limits), by spring and side; the
+     spring's own force is an impulse already applied (forces.c) */
+  for (PetscInt j = 0; j < d->nspring; j++) {
+    MbSpring *sp = &d->spring[j];
+    MbBody    b[2];
+    MbCon     rows[2];
+    PetscInt  nr;
+    if (!MbSpringHasStops(sp) || OwnerOf(d, sp->body[0], sp->body[1]) != d->rank) continue;
+    for (int k = 0; k < 2; k++) {
+      b[k] = sp->body[k] >= 0 ? d->all[sp->body[k]] : NULL;
+      PetscCheck(sp->body[k] < 0 || b[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PUT_SPRING %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns its stops", j, sp->body[k], d->rank);
+    }
+    PetscCall(MbSpringStopRows(sp, j, b, d->t + 0.5 * d->h, d->h, rows, &nr));
+    for (PetscInt r = 0; r < nr; r++) {
+      MbCon *c;
+      PetscCall(Push(&list, &n, &cap, &c));
+      *c = rows[r];
+    }
+  }
   /* primitives of the owned bodies and the ghosts in their spatial placement */
   for (PetscInt i = 0; i < nslot; i++) {
     MbShape s = (i < d->nbody ? d->body[i] : d->ghost[i - d->nbody])->shape;
@@ -449,7 +472,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
       MbBody b[2];
       for (int m = 0; m < 2; m++) b[m] = c->body[m] >= 0 ? d->all[c->body[m]] : NULL;
       PetscCall(MbConVelocity(c, b, PETSC_TRUE, c->V));
-    } else
+    } else if (c->kind == MB_CON_CONTACT)
       d->ncontacts++;
     c->owner = d->rank;
     PetscAssert(k == 0 || CompareCon(&list[k - 1], c) <= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rows %" PetscInt_FMT " and %" PetscInt_FMT " are out of order", k - 1, k);

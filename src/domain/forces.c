@@ -82,11 +82,26 @@ PetscErrorCode MbDomainAddSpring(MbDomain d, PetscInt b1, PetscInt b2, const Pet
   sp->c       = c;
   sp->lo      = lo;
   sp->hi      = hi;
+  sp->act[0]  = PETSC_NINFINITY;
+  sp->act[1]  = PETSC_INFINITY;
   sp->fn      = fn;
   sp->ctx     = ctx;
   sp->destroy = destroy;
   d->nspring++;
   if (index) *index = d->nspring - 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainSetSpringActive(MbDomain d, PetscInt index, PetscReal lo, PetscReal hi)
+{
+  MbSpring *sp;
+  PetscFunctionBegin;
+  PetscCheck(index >= 0 && index < d->nspring, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING: no spring with index %" PetscInt_FMT " (%" PetscInt_FMT " springs)", index, d->nspring);
+  sp = &d->spring[index];
+  PetscCheck(!PetscIsNanReal(lo) && !PetscIsNanReal(hi) && lo <= hi, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "PUT_SPRING between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": active must satisfy min <= max, got (%g, %g)", sp->body[0], sp->body[1],
+             (double)lo, (double)hi);
+  sp->act[0] = lo;
+  sp->act[1] = hi;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -177,6 +192,17 @@ PetscErrorCode MbDomainForceFamily(MbDomain d, PetscBool *force)
             ": joints are solved by the constraint solver, which only the RIG_* schemes use (springs, loads and PENALTY_SOLVER contacts work with every scheme)",
             name, id, jn[d->joint[0].kind], d->joint[0].body[0], d->joint[0].body[1]);
   }
+  for (PetscInt j = 0; j < d->nspring; j++) {
+    const MbSpring *sp = &d->spring[j];
+    /* a stop is a unilateral constraint (an impulse that ends the approach), which no force
+       of the state expresses: an arbitrarily stiff penalty would stand in for it, with the
+       critical step it sets */
+    PetscCheck(!MbSpringHasStops(sp), d->comm, PETSC_ERR_ARG_INCOMP,
+               "scheme %s (body %" PetscInt_FMT ") cannot take PUT_SPRING %" PetscInt_FMT " (bodies %" PetscInt_FMT " and %" PetscInt_FMT
+               ") with limits (%g, %g): limits are hard stops (as in Solfec-1.0), solved by the constraint solver, so they need a RIG_* scheme (RIG_NEG, RIG_POS, RIG_IMP); with a force scheme leave limits out, or use moreau's active=(min, max), "
+               "which switches the spring off outside that stroke range",
+               name, id, j, sp->body[0], sp->body[1], (double)sp->lo, (double)sp->hi);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -239,7 +265,7 @@ PetscErrorCode MbDomainSpringsEndStep(MbDomain d, PetscReal h)
     d->epot += MbSpringPotential(sp, sp->stroke);
     if (sp->fn)
       d->espring -= h * sp->force * sp->velocity;
-    else if (sp->stroke >= sp->lo && sp->stroke <= sp->hi)
+    else if (sp->stroke >= sp->act[0] && sp->stroke <= sp->act[1])
       d->espring += h * sp->c * sp->velocity * sp->velocity;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

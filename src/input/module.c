@@ -1408,21 +1408,22 @@ static PetscErrorCode PySpringCall(void *ctx, PetscReal stroke, PetscReal veloci
 }
 
 /* solfec_spring(h, b1, b2, p1, p2, dir or None, rest (NaN: initial length), spring, dashpot,
-   lo, hi, fn or None) -> index; every rank */
+   lo, hi (limits: hard stops), alo, ahi (moreau's active range), fn or None) -> index; every rank */
 static PyObject *py_solfec_spring(PyObject *self, PyObject *args)
 {
   int       h;
   long      b1, b2;
   PyObject *op1, *op2, *odir, *fn;
-  double    rest, k, c, lo, hi;
+  double    rest, k, c, lo, hi, alo, ahi;
   PetscReal p1[3], p2[3], dir[3];
   PetscInt  index;
   Sol      *s;
-  if (!PyArg_ParseTuple(args, "illOOOdddddO", &h, &b1, &b2, &op1, &op2, &odir, &rest, &k, &c, &lo, &hi, &fn) || !(s = GetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "illOOOdddddddO", &h, &b1, &b2, &op1, &op2, &odir, &rest, &k, &c, &lo, &hi, &alo, &ahi, &fn) || !(s = GetSol(h))) return NULL;
   if (ReadReals(op1, 3, p1, "PUT_SPRING: point1") || ReadReals(op2, 3, p2, "PUT_SPRING: point2")) return NULL;
   if (odir != Py_None && ReadReals(odir, 3, dir, "PUT_SPRING: direction")) return NULL;
   if (fn != Py_None) Py_INCREF(fn);
   MB_TRY(PyExc_ValueError, MbDomainAddSpring(s->dom, (PetscInt)b1, (PetscInt)b2, p1, p2, odir != Py_None ? dir : NULL, rest, k, c, lo, hi, fn != Py_None ? PySpringCall : NULL, fn != Py_None ? fn : NULL, fn != Py_None ? PyDecref : NULL, &index));
+  MB_TRY(PyExc_ValueError, MbDomainSetSpringActive(s->dom, index, alo, ahi));
   return PyLong_FromLong((long)index);
 }
 
@@ -2061,7 +2062,7 @@ static PyMethodDef Methods[] = {
     {"solfec_adapt", py_solfec_adapt, METH_VARARGS, "solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio)"},
     {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, epsilon, maxit, failure, callback, data)"},
     {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},
-    {"solfec_spring", py_solfec_spring, METH_VARARGS, "solfec_spring(h, b1, b2, p1, p2, dir, rest, spring, dashpot, lo, hi, fn) -> index"},
+    {"solfec_spring", py_solfec_spring, METH_VARARGS, "solfec_spring(h, b1, b2, p1, p2, dir, rest, spring, dashpot, lo, hi, alo, ahi, fn) -> index"},
     {"solfec_critical_step", py_solfec_critical_step, METH_VARARGS, "solfec_critical_step(h) -> estimate of the explicit critical step (collective)"},
     {"solfec_scheme_param", py_solfec_scheme_param, METH_VARARGS, "solfec_scheme_param(h, scheme, name, value)"},
     {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},

@@ -60,7 +60,7 @@ expect_error "EULER_IMP with -mb_scheme_error_if_not_converged stops at the firs
 
 # --- springs
 cat >"$TMP/bounce.py" <<PY
-# a ball falls 0.5 m onto a spring that only pushes (limits (-inf, 0]): it bounces back to
+# a ball falls 0.5 m onto a spring that only pushes (active=(-inf, 0]): it bounces back to
 # its start; a spring that also pulled would hold it near z = 0.5
 import sys, math
 s = SOLFEC('DYNAMIC', 2e-4, '$TMP/bounce')
@@ -70,7 +70,7 @@ m = BULK_MATERIAL(s, density=1.0)
 b = BODY(s, 'RIGID', SPHERE((0, 0, 1), 0.1, 1, 1), m)
 BODY_CHARS(b, 1.0, 1.0, (0, 0, 1), (1, 0, 0, 0, 1, 0, 0, 0, 1))
 k = 1e4
-PUT_SPRING(b, (0, 0, 1), None, (0, 0, 0), spring=k, rest=0.5, limits=(-1e99, 0), direction=(0, 0, 1))
+PUT_SPRING(b, (0, 0, 1), None, (0, 0, 0), spring=k, rest=0.5, active=(-1e99, 0), direction=(0, 0, 1))
 b.scheme = sys.argv[1]
 OUTPUT(s, 2e-3)
 RUN(s, PENALTY_SOLVER(), 0.8)
@@ -84,7 +84,7 @@ PY
 for s in CDM EGALPHA CHUNG_LEE GALPHA RIG_NEG; do
   out=$("$MOREAU" "$TMP/bounce.py" $s 2>&1); rc=$?
   echo "$out" | grep '^BOUNCE' | sed "s/^/# $s: /"
-  check "unilateral spring (limits=(-1e99, 0)) with $s: the ball bounces back to its height; K + spring energy = work of gravity" bash -c '[ '$rc' -eq 0 ] && grep -qx PASSED <<<"$0"' "$out"
+  check "unilateral spring (active=(-1e99, 0)) with $s: the ball bounces back to its height; K + spring energy = work of gravity" bash -c '[ '$rc' -eq 0 ] && grep -qx PASSED <<<"$0"' "$out"
 done
 
 cat >"$TMP/pair.py" <<PY
