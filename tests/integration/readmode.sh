@@ -204,15 +204,20 @@ FIX_POINT(BODY(s, 'RIGID', SPHERE((0.5, 0.5, 0.5), 0.1, 1, 1), m, label='ball'),
 OUTPUT(s, 0.01)
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.05)
 SEEK(s, 0.05)
+import sys
+rows = []
 for c in s.constraints:
     f = [sum(c.base[3 * j + k] * c.R[j] for j in range(3)) for k in range(3)]
     adj = c.adjbod.label if not isinstance(c.adjbod, tuple) else c.adjbod[0].label + '-' + c.adjbod[1].label
-    if s.mode == 'WRITE' or RANK() == 0:  # READ mode: every rank holds the frame's
-        print('CON %s %s z %.4f Rn %.6f fz %.6f' % (c.kind, adj, c.point[2], c.R[2], f[2]))
+    rows.append('CON %s %s z %.4f Rn %.6f fz %.6f\n' % (c.kind, adj, c.point[2] + 0.0, c.R[2], f[2]))
+# each rank's rows to a file of its own (ranks' stdout lines may come late or merged); in READ
+# mode every rank holds the frame's, rank 0 writes them
+if s.mode == 'WRITE' or RANK() == 0:
+    open('%s.%d' % (sys.argv[1], RANK()), 'w').write(''.join(rows))
 if RANK() == 0: print('mode', s.mode)
 PY
-timeout 120 $MPIRUN -np 3 "$MOREAU" -w "$TMP/con.py" >"$TMP/con-w3.txt" 2>&1
-w3=$(grep '^CON' "$TMP/con-w3.txt" | sort)
+timeout 120 $MPIRUN -np 3 "$MOREAU" -w "$TMP/con.py" "$TMP/conw3" >"$TMP/con-w3.txt" 2>&1
+w3=$(cat "$TMP"/conw3.* 2>/dev/null | sort)
 echo "$w3" | sed 's/^/# 3 ranks, WRITE: /'
 check "solfec.constraints after a run on 3 ranks: 4 contacts box-table and a FIXPNT on the ball" \
   test "$(grep -c '^CON CONTACT box-table' <<<"$w3")" = 4 -a "$(grep -c '^CON FIXPNT ball' <<<"$w3")" = 1
@@ -221,6 +226,6 @@ check "... whose normal reactions carry the weights (80 N on the contacts, 41.88
   $2 == "FIXPNT" { ball = $9 }
   END { exit !(!bad && sum > 79.9999 && sum < 80.0001 && (ball > 41.8878 && ball < 41.888 || -ball > 41.8878 && -ball < 41.888)) }' <<<"$w3"
 for np in 1 3; do
-  r=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/con.py" 2>&1)
-  check "READ mode on $np rank(s): the frame's constraints, the same as the run's" bash -c 'grep -qx "mode READ" <<<"$0" && [ "$(grep "^CON" <<<"$0" | sort)" = "$1" ]' "$r" "$w3"
+  r=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/con.py" "$TMP/conr$np" 2>&1)
+  check "READ mode on $np rank(s): the frame's constraints, the same as the run's" bash -c 'grep -qx "mode READ" <<<"$0" && [ "$(sort "$2")" = "$1" ]' "$r" "$w3" "$TMP/conr$np.0"
 done
