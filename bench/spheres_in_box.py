@@ -5,6 +5,8 @@
 #   build/bin/moreau bench/spheres_in_box.py 10x20x10   any lattice NXxNYxNZ (scripts/scaling)
 #   MB_BENCH_N=10000 build/bin/moreau bench/spheres_in_box.py
 #   MB_BENCH_SEED=3 build/bin/moreau bench/spheres_in_box.py 10x10x25   another jitter (ensembles)
+#   MB_BENCH_OUTPUT=1e-3 build/bin/moreau bench/spheres_in_box.py 1000 2   a frame every step
+#     (the OUTPUT interval in seconds, default 1: tests/integration/memory.sh's frame count)
 #   MB_BENCH_KIND=PSEUDO_RIGID MB_BENCH_YOUNG=1e7 build/bin/moreau bench/spheres_in_box.py
 #     pseudo-rigid spheres under DEF_LIM (DEF_EXP's critical step would be ~1e-5 s for
 #     glass). Young's modulus 1e7 Pa (default 60e9, glass): stiffer spheres blow up at
@@ -112,7 +114,11 @@ for k in range(nz):
             if KIND == 'PSEUDO_RIGID':
                 spheres[-1].scheme = 'DEF_LIM'
 
-OUTPUT(solfec, 1.0)
+try:
+    OUTPUT_INTERVAL = float(os.environ.get('MB_BENCH_OUTPUT', '1.0'))
+except ValueError:
+    raise ValueError("spheres_in_box: MB_BENCH_OUTPUT must be a number of seconds, got '%s'" % os.environ['MB_BENCH_OUTPUT'])
+OUTPUT(solfec, OUTPUT_INTERVAL)
 gs = GAUSS_SEIDEL_SOLVER(1e-3, 1000)
 t0 = time.perf_counter()
 RUN(solfec, gs, float(sys.argv[2]) if len(sys.argv) > 2 else 1.0)  # optional duration (default 1 s)

@@ -476,6 +476,13 @@ static PetscErrorCode WriteHistory(MbOutput out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The results file's metadata cache, in bytes of the file: its fixed size (clean entries
+   are evicted past it), and the size at which Publish flushes the dirty ones even before
+   -mb_output_flush's seconds have passed, which bounds the memory that frames written
+   between two flushes hold: 1 MB of it is ~4,000 entries, ~18 MB (~100 frames). */
+#define MB_MDC_SIZE (512 << 10)
+#define MB_MDC_PUBLISH (1 << 20)
+
 PetscErrorCode MbOutputCacheConfig(hid_t fapl, const char *path)
 {
   H5AC_cache_config_t cc;
@@ -487,14 +494,29 @@ PetscErrorCode MbOutputCacheConfig(hid_t fapl, const char *path)
      dirty metadata passes dirty_bytes_threshold (256 kB by default, a few hundred small
      frames). A sync point between two flushes rewrites the file's groups on disk under the
      index of the last flush (a run killed then lost frames the .xmf named); with a
-     threshold above what a second of frames dirties, the disk holds the last flush's file
-     until the next flush. The cache must hold that much: 32 MB at most. */
+     threshold far above what Publish lets pile up (MB_MDC_PUBLISH), the disk holds the last
+     flush's file until the next flush. Dirty entries are kept past max_size until then.
+     The cache's size counts the entries' bytes in the file, but a frame's dataset header
+     of ~370 bytes takes ~4.5 kB in memory (its decoded messages): a cache left to grow to
+     4 MB (its old initial size, adaptive up to 32 MB) held 16,000 headers of frames never
+     read again, 60 MB, and the churn behind it fragmented the heap by another 40 MB over
+     2,000 frames (issue 23). What is read back is the /frames group's B-tree, symbol
+     nodes and name heap, /history and /mesh: a fixed 512 kB holds them. */
   cc.set_initial_size      = 1;
-  cc.initial_size          = 4 << 20;
-  cc.min_size              = 1 << 20;
-  cc.max_size              = 32 << 20;
+  cc.initial_size          = MB_MDC_SIZE;
+  cc.min_size              = MB_MDC_SIZE;
+  cc.max_size              = MB_MDC_SIZE;
+  cc.incr_mode             = H5C_incr__off;
+  cc.flash_incr_mode       = H5C_flash_incr__off;
+  cc.decr_mode             = H5C_decr__off;
   cc.dirty_bytes_threshold = 24 << 20;
   MbH5Call(H5Pset_mdc_config, (fapl, &cc), path);
+  /* metadata is placed in the file from blocks of this size: with HDF5's 2 kB, a frame's
+     ~9 kB of headers took five, and the unused end of each was freed into a fragment that
+     HDF5 lists in memory for the rest of the run (~0.7 kB a frame: 10,000 frames of 8
+     spheres held 7.6 MB more than 2,000, now 1.9 MB; their Output phase took 25.6 s, now
+     15.6-20 s on a loaded VM) */
+  MbH5Call(H5Pset_meta_block_size, (fapl, 64 << 10), path);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -505,8 +527,9 @@ PetscErrorCode MbOutputCacheConfig(hid_t fapl, const char *path)
    and it grew from 3.6 to 7 ms a frame over 3000 frames when made after every frame), so
    it is made when rank 0 has seen out->flush_wall seconds pass since the last one (-mb_output_flush,
    default 1 s; 0: after every frame), or when forced (the first frame, a checkpoint, the
-   end of a RUN, closing). A run killed in between leaves the frames of the last flush
-   readable. Collective. */
+   end of a RUN, closing), or when the metadata cache has reached MB_MDC_PUBLISH (fast
+   frames: a second of them held 60 MB). A run killed in between leaves the frames of the
+   last flush readable. Collective. */
 static PetscErrorCode Publish(MbOutput out, PetscBool force)
 {
   PetscLogDouble now;
@@ -515,7 +538,11 @@ static PetscErrorCode Publish(MbOutput out, PetscBool force)
   if (out->readonly) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscTime(&now));
   go = force || out->flush_wall <= 0 || now - out->last_flush >= out->flush_wall ? 1 : 0;
-  PetscCallMPI(MPI_Bcast(&go, 1, MPI_INT, 0, out->comm)); /* rank 0's clock decides */
+  if (!go && out->rank == 0) { /* a failed query leaves it to the clock: no error on one rank only */
+    size_t mdc = 0;
+    if (H5Fget_mdc_size(out->file, NULL, NULL, &mdc, NULL) >= 0 && mdc >= MB_MDC_PUBLISH) go = 1;
+  }
+  PetscCallMPI(MPI_Bcast(&go, 1, MPI_INT, 0, out->comm)); /* rank 0 decides */
   if (!go) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(WriteHistory(out));
   MbH5Call(H5Fflush, (out->file, H5F_SCOPE_GLOBAL), out->h5);
@@ -657,7 +684,15 @@ static PetscErrorCode WriteFrame(MbOutput out)
     }
   }
   PetscCall(PetscSNPrintf(path, sizeof(path), "/frames/%06d", (int)f));
-  MbH5Get(g, H5Gcreate2, (out->file, path, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
+  { /* the group's name heap made at once big enough for its 23 dataset names (344 bytes):
+       grown from HDF5's default (a few names), it moved in the file 2-3 times a frame, and
+       HDF5 lists every fragment so freed in memory for the rest of the run */
+    hid_t gcpl;
+    MbH5Get(gcpl, H5Pcreate, (H5P_GROUP_CREATE), path);
+    MbH5Call(H5Pset_local_heap_size_hint, (gcpl, 512), path);
+    MbH5Get(g, H5Gcreate2, (out->file, path, H5P_DEFAULT, gcpl, H5P_DEFAULT), path);
+    MbH5Call(H5Pclose, (gcpl), path);
+  }
   PetscCall(MbH5WriteAttr(g, "time", H5T_NATIVE_DOUBLE, &t, path));
   PetscCall(MbH5WriteAttrInt(g, "steps", steps, path));
   PetscCall(MbH5WriteAttrInt(g, "mesh", out->nmesh - 1, path));
@@ -762,6 +797,7 @@ PetscErrorCode MbOutputCheckRoom(MbOutput out, const char *path, double need, co
   PetscFunctionBegin;
   if (out->rank == 0) fb = FreeBytes(path);
   PetscCallMPI(MPI_Bcast(&fb, 1, MPI_DOUBLE, 0, out->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_DOUBLE, MPI_MAX, out->comm)); /* one verdict: ranks may count differently */
   PetscCheck(fb < 0 || fb >= need, out->comm, PETSC_ERR_FILE_WRITE, "%s: no space left on device (%.0f kB free on its file system, about %.0f kB needed)", what, fb / 1024, need / 1024);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -810,7 +846,13 @@ static PetscErrorCode OutputMonitor(MbDomain dom, void *ctx, PetscBool *stop)
     char          *msg    = NULL, what[PETSC_MAX_PATH_LEN + 64];
     hsize_t        before = 0, after = 0;
     PetscCall(PetscSNPrintf(what, sizeof(what), "cannot write frame %" PetscInt_FMT " of %s", out->nframe, out->h5));
-    PetscCall(MbOutputCheckRoom(out, out->dir, 2.0 * out->framebytes + 65536.0, what)); /* twice the last frame */
+    { /* twice the last frame, and the metadata the next flush writes: the frames' headers
+         since the last one wait in the cache (at most all of it), and a flush that ran out
+         of room left a file HDF5 could not read */
+      size_t mdc = 0;
+      if (H5Fget_mdc_size(out->file, NULL, NULL, &mdc, NULL) < 0) mdc = MB_MDC_PUBLISH;
+      PetscCall(MbOutputCheckRoom(out, out->dir, 2.0 * out->framebytes + 65536.0 + (double)mdc, what));
+    }
     (void)H5Fget_filesize(out->file, &before);
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     e = WriteFrame(out);
