@@ -184,3 +184,13 @@ PetscErrorCode MbSchemeDestroy(MbScheme *s)
   PetscCall(PetscFree(*s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MbSchemeCheckParameter(MbScheme s, const char name[], const char want[], PetscReal v, PetscReal lo, PetscReal hi, const char range[])
+{
+  PetscBool is;
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(name, want, &is));
+  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has %s)", s->type, name, want);
+  PetscCheck(v >= lo && v <= hi, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: %s must be in %s, got %g", s->type, want, range, (double)v);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

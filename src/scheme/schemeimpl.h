@@ -43,6 +43,9 @@ struct _p_MbScheme {
   PetscBool      bounded;                /* stable below each body's critical step (MbBodyCriticalStep): DEF_EXP */
 };
 
+/* scheme.c: the check of a scheme with one parameter: name must be want, lo <= v <= hi
+   (range names the interval in the message) */
+PETSC_INTERN PetscErrorCode MbSchemeCheckParameter(MbScheme, const char name[], const char want[], PetscReal v, PetscReal lo, PetscReal hi, const char range[]);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_RigPos(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_RigNeg(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_RigImp(MbScheme);

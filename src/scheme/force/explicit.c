@@ -202,11 +202,8 @@ static PetscErrorCode EgaSetRho(ExplicitData *e, PetscReal rho)
 /* EGALPHA's one parameter, rho_b */
 static PetscErrorCode EgaSetParam(MbScheme s, const char name[], PetscReal v)
 {
-  PetscBool is;
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(name, "rho_b", &is));
-  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has rho_b)", s->type, name);
-  PetscCheck(v >= 0 && v <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: rho_b must be in [0, 1], got %g", s->type, (double)v);
+  PetscCall(MbSchemeCheckParameter(s, name, "rho_b", v, 0, 1, "[0, 1]"));
   PetscCall(EgaSetRho((ExplicitData *)s->data, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,11 +211,8 @@ static PetscErrorCode EgaSetParam(MbScheme s, const char name[], PetscReal v)
 /* CHUNG_LEE's one parameter, beta: [1, 28/27] is the family of the paper (dissipative above 1) */
 static PetscErrorCode ClSetParam(MbScheme s, const char name[], PetscReal v)
 {
-  PetscBool is;
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(name, "beta", &is));
-  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has beta)", s->type, name);
-  PetscCheck(v >= 1 && v <= 28.0 / 27.0 + 1e-12, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: beta must be in [1, 28/27], got %g", s->type, (double)v);
+  PetscCall(MbSchemeCheckParameter(s, name, "beta", v, 1, 28.0 / 27.0 + 1e-12, "[1, 28/27]"));
   ((ExplicitData *)s->data)->beta = v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -132,11 +132,8 @@ static PetscErrorCode GaSetRho(MbScheme s, PetscReal rho)
 
 static PetscErrorCode GaSetParam(MbScheme s, const char name[], PetscReal v)
 {
-  PetscBool is;
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(name, "rho_inf", &is));
-  PetscCheck(is, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s has no parameter '%s' (it has rho_inf)", s->type, name);
-  PetscCheck(v >= 0 && v <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "scheme %s: rho_inf must be in [0, 1], got %g", s->type, (double)v);
+  PetscCall(MbSchemeCheckParameter(s, name, "rho_inf", v, 0, 1, "[0, 1]"));
   PetscCall(GaSetRho(s, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
