@@ -1048,8 +1048,6 @@ def _load(fn, body, kind, frame, point, direction, value, data):
         raise ValueError('%s: body %d is an OBSTACLE: loads on it have no effect' % (fn, body._id))
     if body.kind == 'FINITE_ELEMENT' and kind == 1:
         raise ValueError('%s: body %d is FINITE_ELEMENT: a torque has no meaning for it, apply forces at points' % (fn, body._id))
-    if body.kind == 'FINITE_ELEMENT' and callable(value) and not isinstance(value, TimeSeries):
-        raise ValueError('%s: body %d is FINITE_ELEMENT: a callback load is not supported for it yet (a number or a TIME_SERIES is)' % (fn, body._id))
     if isinstance(value, TimeSeries):
         v, ts = 1.0, value._cap
     elif _isnum(value):

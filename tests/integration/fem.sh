@@ -30,3 +30,32 @@ print("# cells %d: normal stress %.2e of p off -p, shear %.2e, von Mises %.2e; d
 sys.exit(0 if e1 < 2e-3 and e2 < 1e-6 and e3 < 1e-6 and e4 < 1e-2 else 1)
 PY
 done
+
+# --- FORCE with a callback on a finite-element body: the rigid 9 numbers (their force spread
+# over the lumped masses, as gravity: a free bar of 10 kg pushed by 10 N for 0.1 s moves as a
+# rigid body at 0.1 m/s, every node) or the body's nodal forces (10/nn N on each node along x:
+# momentum 1 kg m/s, kinetic energy 0.05 J = the external work); a torque is refused
+cat >"$TMP/fecb.py" <<'PY'
+import sys
+mode = sys.argv[1]
+s = SOLFEC('DYNAMIC', 1e-4, 'out-fecb-' + mode)
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s, young=1e7, poisson=0.25, density=1000)
+b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,0.1,0, 0,0.1,0, 0,0,0.1, 1,0,0.1, 1,0.1,0.1, 0,0.1,0.1], 4, 1, 1, 1, [1]*6), m)
+b.scheme = 'DEF_LIM'
+nn = len(b.velo) // 3
+def nine(q, u, t, h): return (10, 0, 0, 0, 0, 0, 0, 0, 0)
+def nodal(q, u, t, h): return [10.0 / nn if k % 3 == 0 else 0.0 for k in range(3 * nn)]
+def torque(q, u, t, h): return (0, 0, 0, 0, 0, 1, 0, 0, 0)
+FORCE(b, 'SPATIAL', (0.5, 0.05, 0.05), (1, 0, 0), {'nine': nine, 'nodal': nodal, 'torque': torque}[mode])
+RUN(s, None, 0.1)
+e = ENERGY(s)
+print('FECB %.9f %.9f %.9f %.9f %.9f' % (min(b.velo[0::3]), max(b.velo[0::3]), e[0], e[1], e[2]))
+PY
+out=$(timeout 120 "$MOREAU" "$TMP/fecb.py" nine 2>&1)
+check "FE FORCE callback of 9 numbers: every node at 0.1 m/s after 0.1 s (rigid translation, 1e-9)" \
+  awk '/^FECB/ { exit !($2 > 0.1 - 1e-9 && $3 < 0.1 + 1e-9) }' <<<"$out"
+out=$(timeout 120 "$MOREAU" "$TMP/fecb.py" nodal 2>&1)
+check "FE FORCE callback of nodal forces: kinetic energy 0.05 J (momentum 1 kg m/s) to 1e-3, equal to the external work" \
+  awk '/^FECB/ { k = $4; w = $6; exit !(k > 0.04995 && k < 0.05005 && (w - k - $5) < 1e-4 * w && (k + $5 - w) < 1e-4 * w) }' <<<"$out"
+expect_error "FE FORCE callback with a torque" "FINITE_ELEMENT body 0: a load callback's torques \(numbers 4 to 9\) must be 0, got 1 at position 5" timeout 120 "$MOREAU" "$TMP/fecb.py" torque

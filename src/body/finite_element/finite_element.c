@@ -317,9 +317,8 @@ static PetscErrorCode FemExternal(MbBody b, PetscReal t, PetscReal h, const Pets
     for (PetscInt i = 0; i < b->nload; i++) {
       MbLoad *l   = &b->load[i];
       m->lelem[i] = -1;
-      PetscCheck(!l->fn, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": FORCE with a callback is not supported for finite-element bodies yet", b->id);
       PetscCheck(l->kind != MB_LOAD_TORQUE, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": TORQUE has no meaning for a finite-element body: apply forces at points", b->id);
-      if (l->kind != MB_LOAD_FORCE) continue;
+      if (l->fn || l->kind != MB_LOAD_FORCE) continue; /* a callback's force has no point */
       m->lelem[i] = Locate(b, l->X, PETSC_FALSE, &m->lxi[3 * i]);
       PetscCheck(m->lelem[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) of a FORCE is not in its mesh", b->id, (double)l->X[0], (double)l->X[1], (double)l->X[2]);
     }
@@ -330,6 +329,32 @@ static PetscErrorCode FemExternal(MbBody b, PetscReal t, PetscReal h, const Pets
     PetscReal           v = l->value, d[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN];
     const MbFemElement *el;
     const PetscInt     *nod;
+    if (l->fn) { /* a callback: the nodal forces (nu numbers, Solfec's generalized force), or the
+                    9 numbers of any body, whose force is spread over the lumped masses as gravity
+                    is (the resultant at the mass centre, as for a rigid body; no torques) */
+      PetscReal *out;
+      PetscInt   n = b->nu;
+      PetscCall(PetscMalloc1(PetscMax(9, b->nu), &out));
+      PetscCall(l->fn(l->ctx, b, b->q, b->u, t, h, &n, out));
+      PetscCheck(n == 9 || n == b->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "FINITE_ELEMENT body %" PetscInt_FMT ": a load callback returns 9 numbers or its %" PetscInt_FMT " nodal forces, got %" PetscInt_FMT, b->id, b->nu, n);
+      for (PetscInt k = 0; k < n; k++) PetscCheck(isfinite(out[k]), PETSC_COMM_SELF, PETSC_ERR_FP, "FINITE_ELEMENT body %" PetscInt_FMT ": load callback returned a non-finite value %g at position %" PetscInt_FMT, b->id, (double)out[k], k);
+      if (n == b->nu) {
+        for (PetscInt k = 0; k < n; k++) f[k] += out[k];
+      } else {
+        for (int k = 3; k < 9; k++) {
+          char v[32];
+          snprintf(v, sizeof(v), "%g", (double)out[k]); /* PETSc's %g prints 1 as "1." */
+          PetscCheck(out[k] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FINITE_ELEMENT body %" PetscInt_FMT ": a load callback's torques (numbers 4 to 9) must be 0, got %s at position %d: return the %" PetscInt_FMT " nodal forces instead", b->id, v,
+                     k, b->nu);
+        }
+        PetscReal M = 0;
+        for (PetscInt a = 0; a < m->nn; a++) M += m->mass[a];
+        for (PetscInt a = 0; a < m->nn; a++)
+          for (int k = 0; k < 3; k++) f[3 * a + k] += m->mass[a] / M * out[k];
+      }
+      PetscCall(PetscFree(out));
+      continue;
+    }
     if (l->ts) PetscCall(MbTimeSeriesEvaluate(l->ts, t, &v));
     if (l->kind == MB_LOAD_PRESSURE) {
       if (m->nbf < 0) PetscCall(BoundaryFaces(b));
