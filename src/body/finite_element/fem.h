@@ -49,6 +49,9 @@ PETSC_INTERN void MbSvkForce(const MbSvk *m, PetscInt nen, const PetscReal G[], 
 /* The same point's tangent applied to v: y += w dP G with dF = Σ v_a ⊗ G_a,
    dP = dF S + F (λ tr(dE) I + 2μ dE), dE = sym(Fᵀ dF): y += K v (K = ∂f_int/∂u). */
 PETSC_INTERN void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[]);
+/* MbSvkForce (f only) and MbSvkTangentMult(v) of one point in one pass, F and S made once:
+   f += w (P + dP) G, the internal force and stiffness-proportional damping K(u) v */
+PETSC_INTERN void MbSvkForceDamped(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal f[]);
 /* The point's tangent K += w ∂(P G)/∂u as a dense (3·nen)² row-major block, node-major
    (row 3a + i, column 3b + k):
    K_ai,bk = w [λ (F g_a)_i (F g_b)_k + μ (F Fᵀ)_ik (g_a·g_b) + μ (F g_b)_i (F g_a)_k + δ_ik g_a·S g_b],

@@ -400,8 +400,10 @@ static PetscErrorCode FemInternal(MbBody b, const PetscReal u[], PetscReal f[])
       }
     for (PetscInt k = 0; k < el->nqp; k++) {
       const PetscReal *g = MbFemPoint(m, e, k, el->nen);
-      MbSvkForce(&m->svk, el->nen, g, g[3 * el->nen], m->ue, m->fe, NULL);
-      if (b->damping > 0) MbSvkTangentMult(&m->svk, el->nen, g, g[3 * el->nen], m->ue, ve, m->fe);
+      if (b->damping > 0)
+        MbSvkForceDamped(&m->svk, el->nen, g, g[3 * el->nen], m->ue, ve, m->fe); /* f_int + η K u, F and S made once */
+      else
+        MbSvkForce(&m->svk, el->nen, g, g[3 * el->nen], m->ue, m->fe, NULL);
     }
     for (PetscInt a = 0; a < el->nen; a++)
       for (int d = 0; d < 3; d++) f[3 * nod[a] + d] += m->fe[3 * a + d];

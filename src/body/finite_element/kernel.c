@@ -58,11 +58,11 @@ void MbSvkForce(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, 
   AddPG(nen, G, w, P, f);
 }
 
-void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[])
+/* dP = dF S + F dS, the first Piola stress's change along the nodal velocities v (dF = Σ v_a ⊗ G_a,
+   dE = ½(Fᵀ dF + dFᵀ F), dS = λ tr(dE) I + 2μ dE), at the point's F and S */
+static inline void DirectionalPiola(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscReal F[9], const PetscReal S[9], const PetscReal v[], PetscReal dP[9])
 {
-  PetscReal F[9], S[9], dF[9] = {0}, dE[9], dS[9], dP[9], A[9], B[9], tr;
-  DefGrad(nen, G, u, F);
-  Svk(m, F, S, NULL, NULL);
+  PetscReal dF[9] = {0}, dE[9], dS[9], A[9], B[9], tr;
   for (PetscInt a = 0; a < nen; a++)
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) dF[3 * i + j] += v[3 * a + i] * G[3 * a + j];
@@ -78,7 +78,26 @@ void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscRe
   Mult(dF, S, A);
   Mult(F, dS, B);
   for (int k = 0; k < 9; k++) dP[k] = A[k] + B[k];
+}
+
+void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[])
+{
+  PetscReal F[9], S[9], dP[9];
+  DefGrad(nen, G, u, F);
+  Svk(m, F, S, NULL, NULL);
+  DirectionalPiola(m, nen, G, F, S, v, dP);
   AddPG(nen, G, w, dP, y);
+}
+
+void MbSvkForceDamped(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal f[])
+{
+  PetscReal F[9], S[9], P[9], dP[9];
+  DefGrad(nen, G, u, F);
+  Svk(m, F, S, NULL, NULL);
+  Mult(F, S, P);
+  DirectionalPiola(m, nen, G, F, S, v, dP);
+  for (int k = 0; k < 9; k++) P[k] += dP[k];
+  AddPG(nen, G, w, P, f);
 }
 
 void MbSvkCauchy(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscReal u[], PetscReal sigma[9])
