@@ -1,12 +1,13 @@
 /* Speed of the finite-element kernels (issue 18's targets; results in doc/benchmarks.md).
 
      femkernel [-nx 40 -ny 25 -nz 10] [-tets] [-reps 20] [-steps 100] [-lim 5]
-               [-limsteps 0 -refactor 10 -rtol 1e-10]
+               [-limsteps 0 -refactor 10 -rtol 1e-10] [-damping 0]
 
    A free box of nx×ny×nz HEX8 elements (or 6 TET4 per cell with -tets), E = 1e7, stretched
    by 0.1 %, then:
    - f_int: element evaluations per second of the internal force (MbBody's internal op);
-   - DEF_EXP: steps per second of the free body at half its critical step;
+   - DEF_EXP: steps per second of the free body at half its critical step (-damping η:
+     stiffness-proportional damping, which MbSvkForceDamped folds into the force pass);
    - DEF_LIM: seconds per step (K assembly, A = M + cK factorization, solve) over -lim steps;
    - DEF_LIM stepping (-limsteps N): the free body, stretched and bending, at 10 h_crit with
      a factorization every step and every -refactor steps (CG to -rtol in between): time a
@@ -55,7 +56,7 @@ static PetscErrorCode Box(PetscInt nx, PetscInt ny, PetscInt nz, PetscBool tets,
 int main(int argc, char **argv)
 {
   PetscInt       nx = 40, ny = 25, nz = 10, reps = 20, steps = 100, lim = 5, ne, id, limsteps = 0, refactor = 10;
-  PetscReal      rtol = 1e-10;
+  PetscReal      rtol = 1e-10, eta = 0;
   PetscBool      tets = PETSC_FALSE;
   MbShape        s;
   MbBody         b;
@@ -74,6 +75,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-limsteps", &limsteps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-refactor", &refactor, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-rtol", &rtol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-damping", &eta, NULL)); /* stiffness-proportional η of the DEF_EXP body (0: none) */
   PetscCall(MbInitialize());
   PetscCall(Box(nx, ny, nz, tets, &s));
   ne = nx * ny * nz * (tets ? 6 : 1);
@@ -99,6 +101,7 @@ int main(int argc, char **argv)
   PetscCall(MbDomainSetStep(dom, 0.5 * hc));
   PetscCall(MbDomainGetScheme(dom, "DEF_EXP", &sch));
   PetscCall(MbBodySetScheme(b, sch));
+  if (eta > 0) PetscCall(MbBodySetDamping(b, eta));
   PetscCall(MbDomainAddBody(dom, b));
   PetscCall(PetscTime(&t0));
   for (PetscInt k = 0; k < steps; k++) PetscCall(MbDomainStep(dom));
