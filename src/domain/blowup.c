@@ -97,7 +97,6 @@ PetscErrorCode MbDomainBlowupCheck(MbDomain d, PetscBool nonfinite, PetscInt bad
     created -= w[k] - d->ebal[1 + k];
     involved += PetscAbsReal(w[k] - d->ebal[1 + k]);
   }
-  if (involved > 0 && created / involved > d->eratio) d->eratio = created / involved;
   if (d->blowup > 0 && created > d->blowup * involved && involved > 0) {
     PetscInt  id = -1;
     PetscReal eb = 0;

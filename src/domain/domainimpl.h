@@ -150,7 +150,6 @@ struct _p_MbDomain {
   PetscReal      blowup;         /* -mb_blowup_factor: energy made from nothing beyond this many times what was given stops the run (blowup.c) */
   PetscBool      ebase;          /* take the energy baseline at the next step (a RUN began, a CALLBACK ran) */
   PetscReal      ebal[5];        /* the baseline: E, W_ext, W_contact, −D_friction, its time */
-  PetscReal      eratio;         /* the largest created/given so far */
   PetscInt       sigstep;        /* -mb_signal_at_step: raise SIGTERM after this step (tests) */
   PetscInt       nrun;           /* RUN calls so far */
   PetscReal      run_end;        /* end time of the RUN under way */

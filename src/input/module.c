@@ -1648,26 +1648,27 @@ static PyObject *py_body_state(PyObject *self, PyObject *args)
   PetscInt    n[2] = {0, 0};
   PetscReal  *buf;
   PyObject   *r;
+  MbBody      b = NULL;
   if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = GetSol(h))) return NULL;
   if (CheckPeers(MB_SITE_STATE)) return NULL;
   MB_TRY(PyExc_RuntimeError, MbDomainOwnerRank(s->dom, (PetscInt)id, &owner));
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (rank == owner) {
-    MbBody b;
     MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
     MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &n[0], &n[1]));
   }
   if (MPI_Bcast(n, 2, MPIU_INT, owner, PETSC_COMM_WORLD)) return PyErr_Format(PyExc_RuntimeError, "BODY_STATE: MPI_Bcast failed");
   MB_TRY(PyExc_MemoryError, PetscMalloc1(n[0] + n[1] + 1, &buf));
-  if (rank == owner) {
-    MbBody     b;
+  if (b) {
     PetscReal *q, *u;
-    MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
     MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));
     MB_TRY(PyExc_RuntimeError, PetscArraycpy(buf, q, n[0]));
     MB_TRY(PyExc_RuntimeError, PetscArraycpy(buf + n[0], u, n[1]));
   }
-  if (MPI_Bcast(buf, (PetscMPIInt)(n[0] + n[1]), MPIU_REAL, owner, PETSC_COMM_WORLD)) return PyErr_Format(PyExc_RuntimeError, "BODY_STATE: MPI_Bcast failed");
+  if (MPI_Bcast(buf, (PetscMPIInt)(n[0] + n[1]), MPIU_REAL, owner, PETSC_COMM_WORLD)) {
+    PetscFree(buf);
+    return PyErr_Format(PyExc_RuntimeError, "BODY_STATE: MPI_Bcast of body %ld's state from rank %d failed", id, (int)owner);
+  }
   r = Py_BuildValue("(NN)", RealTuple(buf, (int)n[0]), RealTuple(buf + n[0], (int)n[1]));
   PetscFree(buf);
   return r;

@@ -10,7 +10,7 @@ data() { grep -oE "data memory \(PetscMalloc\(\)ed, peak\) per rank [0-9.]+ MB \
 cd "$TMP" || exit 1
 MOREAU_PYTHONPATH="$MB_ROOT/python" "$MOREAU" "${opts[@]}" "$MB_ROOT/bench/spheres_in_box.py" 1000 0.2 >"$TMP/p1" 2>&1
 check "1 rank: the summary reports the data memory" grep -qE "data memory .* per rank [0-9.]+ MB" "$TMP/p1"
-$MPIRUN -np 2 -x MOREAU_PYTHONPATH="$MB_ROOT/python" "$MOREAU" "${opts[@]}" "$MB_ROOT/bench/spheres_in_box.py" 1000 0.2 >"$TMP/p2" 2>&1
+timeout 300 $MPIRUN -np 2 -x MOREAU_PYTHONPATH="$MB_ROOT/python" "$MOREAU" "${opts[@]}" "$MB_ROOT/bench/spheres_in_box.py" 1000 0.2 >"$TMP/p2" 2>&1
 check "2 ranks: the summary reports the data memory" grep -qE "data memory .* per rank [0-9.]+ MB" "$TMP/p2"
 m1=$(data "$TMP/p1" | awk '{print $7}'); m2=$(data "$TMP/p2" | awk '{print $7}')
 echo "# data memory per rank: 1 rank $m1 MB, 2 ranks (max) $m2 MB"
