@@ -1,6 +1,7 @@
 # Benchmark (issue 18): one FINITE_ELEMENT block of nx*ny*nz HEX8 (default 40x25x10 = 10,000)
 # resting on a rigid floor under DEF_LIM, ~contacts along its bottom; steps per second and
-# the per-phase times (-log_view: MbFemFactor/MbWInsert/Solve).
+# the per-phase times (-log_view: MbFemFactor/MbWInsert/Solve). Arguments: nx ny nz steps
+# [scheme] [state FILE]: with "state", the end velocities and displacements go to FILE.
 import sys
 nx, ny, nz = [int(a) for a in (sys.argv[1:4] if len(sys.argv) > 3 else (40, 25, 10))]
 steps = int(sys.argv[4]) if len(sys.argv) > 4 else 5
@@ -18,3 +19,8 @@ b = BODY(s, 'FINITE_ELEMENT', HEX([0, 0, 0, L, 0, 0, L, W, 0, 0, W, 0, 0, 0, H, 
 b.scheme = scheme
 OUTPUT(s, 1.0)
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-4, 1000), steps * h)
+if len(sys.argv) > 6 and sys.argv[6] == 'state':  # the end state, to compare runs' accuracy
+    u, q = b.velo, b.conf
+    print('fe_floor: max |u| %.10g, max |q| %.10g' % (max(abs(x) for x in u), max(abs(x) for x in q)))
+    with open(sys.argv[7] if len(sys.argv) > 7 else 'fe_floor.state', 'w') as f:
+        f.write(' '.join('%.17g' % x for x in list(u) + list(q)))

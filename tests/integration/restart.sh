@@ -175,6 +175,13 @@ for c in pendulum:2500 pseudo_rigid_springs:2500 pseudo_rigid:500 fe_bar_wall:72
   run restart 1 -mb_output_dir c1-$name -mb_restart "$MB_ROOT/cases/$name.py"
   check "cases/$name.py stopped at step $k (status $rc) and restarted: bit for bit" "$PY" cmp.py c0-$name/$name.h5 c1-$name/$name.h5
 done
+# a finite-element block on a floor under DEF_LIM whose W comes from a held factor (MUMPS's
+# entries of A⁻¹; bench/fe_floor.py), stopped at step 15, between two factorizations: the
+# restart makes MUMPS's factor again from the configuration it was made at
+run ref 1 -mb_output_dir f0 "$MB_ROOT/bench/fe_floor.py" 4 4 6 40
+run stop 1 -mb_output_dir f1 -mb_signal_at_step 15 "$MB_ROOT/bench/fe_floor.py" 4 4 6 40; rc=$?
+run restart 1 -mb_output_dir f1 -mb_restart "$MB_ROOT/bench/fe_floor.py" 4 4 6 40
+check "bench/fe_floor.py (DEF_LIM, W from a held factor) stopped at step 15 (status $rc) and restarted: bit for bit" "$PY" cmp.py f0/fe_floor.h5 f1/fe_floor.h5
 # finite elements in contact across ranks, after METIS moved them: 3 -> 3 bit for bit (the
 # balance's memory travels with the checkpoint: without it the restart repartitioned at
 # another step and the run differed by 1e-16)

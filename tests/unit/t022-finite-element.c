@@ -411,18 +411,91 @@ static void Delassus(PetscBool tets, PetscReal c, PetscBool clustered, PetscReal
 
 static void test_delassus(void **state)
 {
-  PetscReal w[6], bb[6], im[6], bmax = 0, imax = 0;
+  PetscReal w[10], bb[10], im[10], bmax = 0, imax = 0;
   Delassus(PETSC_FALSE, 0, PETSC_FALSE, &w[0], &bb[0], &im[0]);
-  Delassus(PETSC_FALSE, 2.5e-7, PETSC_FALSE, &w[1], &bb[1], &im[1]); /* 3 solves a point */
+  Delassus(PETSC_FALSE, 2.5e-7, PETSC_FALSE, &w[1], &bb[1], &im[1]); /* MUMPS's entries of A⁻¹ */
   Delassus(PETSC_TRUE, 0, PETSC_FALSE, &w[2], &bb[2], &im[2]);
   Delassus(PETSC_TRUE, 2.5e-7, PETSC_FALSE, &w[3], &bb[3], &im[3]);
-  Delassus(PETSC_FALSE, 2.5e-7, PETSC_TRUE, &w[4], &bb[4], &im[4]); /* through the shared columns */
+  Delassus(PETSC_FALSE, 2.5e-7, PETSC_TRUE, &w[4], &bb[4], &im[4]);
   Delassus(PETSC_TRUE, 2.5e-7, PETSC_TRUE, &w[5], &bb[5], &im[5]);
-  for (int k = 0; k < 6; k++) bmax = PetscMax(bmax, bb[k]), imax = PetscMax(imax, im[k]);
-  print_message("# the body's W blocks against dense H A^-1 H^T (relative): HEX8 A = M %.2g, A = M + cK %.2g; TET4 %.2g, %.2g; points sharing nodes: HEX8 %.2g, TET4 %.2g; B at most %.2g, impulse at most %.2g\n", (double)w[0], (double)w[1],
-                (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)bmax, (double)imax);
-  for (int k = 0; k < 6; k++)
+  MB_OK(PetscOptionsSetValue(NULL, "-mb_fem_inverse_entries", "0")); /* by solves */
+  Delassus(PETSC_FALSE, 2.5e-7, PETSC_FALSE, &w[6], &bb[6], &im[6]); /* 3 solves a point */
+  Delassus(PETSC_TRUE, 2.5e-7, PETSC_FALSE, &w[7], &bb[7], &im[7]);
+  Delassus(PETSC_FALSE, 2.5e-7, PETSC_TRUE, &w[8], &bb[8], &im[8]); /* through the shared columns */
+  Delassus(PETSC_TRUE, 2.5e-7, PETSC_TRUE, &w[9], &bb[9], &im[9]);
+  MB_OK(PetscOptionsClearValue(NULL, "-mb_fem_inverse_entries"));
+  for (int k = 0; k < 10; k++) bmax = PetscMax(bmax, bb[k]), imax = PetscMax(imax, im[k]);
+  print_message("# the body's W blocks against dense H A^-1 H^T (relative): HEX8 A = M %.2g, A = M + cK %.2g; TET4 %.2g, %.2g; points sharing nodes: HEX8 %.2g, TET4 %.2g; by solves: %.2g, %.2g, %.2g, %.2g; B at most %.2g, impulse at most %.2g\n",
+                (double)w[0], (double)w[1], (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)w[6], (double)w[7], (double)w[8], (double)w[9], (double)bmax, (double)imax);
+  for (int k = 0; k < 10; k++)
     if (!(w[k] < 1e-12 && bb[k] < 1e-12 && im[k] < 1e-12)) fail_msg("case %d: W off by %g, B by %g, impulse by %g", k, w[k], bb[k], im[k]);
+}
+
+/* DEF_LIM's W under a held factor: a body whose configuration changes a little from step to
+   step keeps its factor (the step's first CG residual, delta, under -mb_fem_w_rtol); W's
+   blocks and the impulse then both come from that factor, so the contact velocities the
+   impulse makes are exactly W R (H Δu = W R to round-off, whereas the exact A's impulse
+   would miss by about delta). With -mb_fem_w_rtol 0 every step factorizes again. */
+static void HeldFactor(PetscBool hold, PetscInt *nfactor, PetscReal *consistency, PetscReal *delta)
+{
+  enum { NP = 6 };
+  MbShape     s;
+  MbBody      b;
+  PetscReal   X[NP][3], base[NP][9], h = 1e-3, W[9 * NP * NP], Bv[3 * NP], R[3 * NP], *f, *du, *Hd, c = 2.5e-7;
+  MbBodyPoint pt[NP];
+  Fem        *m;
+  if (!hold) MB_OK(PetscOptionsSetValue(NULL, "-mb_fem_w_rtol", "0"));
+  Bar(4, 2, 2, 1.0, 0.5, 0.5, 0.2, PETSC_FALSE, &s);
+  MB_OK(Body(s, 1e6, &b));
+  m = (Fem *)b->data;
+  MB_OK(PetscMalloc3(b->nu, &f, b->nu, &du, 3 * b->nu * NP, &Hd));
+  for (int j = 0; j < NP; j++) {
+    X[j][0] = 0.01 + 0.009 * j, X[j][1] = 0.12 - 0.008 * j, X[j][2] = 0;
+    MbM3Identity(base[j]);
+    pt[j]    = (MbBodyPoint){X[j], base[j], 1.0};
+    R[3 * j] = 0.3 * j - 1, R[3 * j + 1] = 0.2 + 0.1 * j, R[3 * j + 2] = 2 - 0.2 * j;
+  }
+  *consistency = 0;
+  for (int step = 0; step < 6; step++) {
+    for (PetscInt k = 0; k < b->nu; k++) b->q[k] = 1e-2 * sin(0.37 * k) + 1e-7 * step * cos(0.3 * k), f[k] = sin(0.21 * k);
+    MB_OK(b->ops->factor(b, c));
+    MB_OK(b->ops->inverse(b, 1, f, du)); /* the free velocity's solve: CG under a held factor */
+    if (step == 5) *delta = m->delta;
+    MB_OK(b->ops->delassus(b, NP, pt, h, W, Bv));
+    MB_OK(PetscArrayzero(b->u, b->nu));
+    MB_OK(b->ops->impulse(b, NP, pt, R, h));
+    for (int j = 0; j < NP; j++) {
+      MB_OK(b->ops->operator_h(b, X[j], base[j], &Hd[3 * b->nu * j]));
+      for (int r = 0; r < 3; r++) {
+        PetscReal U = 0, WR = 0, scale = 0;
+        for (PetscInt k = 0; k < b->nu; k++) U += Hd[3 * b->nu * j + b->nu * r + k] * b->u[k];
+        for (int l = 0; l < 3 * NP; l++) WR += W[(3 * j + r) * 3 * NP + l] * R[l], scale += PetscAbsReal(W[(3 * j + r) * 3 * NP + l] * R[l]);
+        *consistency = PetscMax(*consistency, PetscAbsReal(U - WR) / scale);
+      }
+    }
+  }
+  *nfactor = m->nfactor;
+  MB_OK(PetscFree3(f, du, Hd));
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbShapeDestroy(&s));
+  MB_OK(PetscOptionsClearValue(NULL, "-mb_fem_w_rtol"));
+}
+
+static void test_held_factor(void **state)
+{
+  PetscInt  nf[2];
+  PetscReal cons[2], delta[2];
+  PetscBool mumps = PETSC_FALSE;
+  MB_OK(MatSolverTypeGet(MATSOLVERMUMPS, MATSEQAIJ, MAT_FACTOR_CHOLESKY, &mumps, NULL, NULL));
+  if (!mumps) skip(); /* without MUMPS every step with W factorizes */
+  HeldFactor(PETSC_TRUE, &nf[0], &cons[0], &delta[0]);
+  HeldFactor(PETSC_FALSE, &nf[1], &cons[1], &delta[1]);
+  print_message("# 6 DEF_LIM steps with W's blocks: %" PetscInt_FMT " factorizations holding the factor (the last step's delta %.2g), %" PetscInt_FMT " with -mb_fem_w_rtol 0; H du against W R: %.2g and %.2g\n", nf[0], (double)delta[0], nf[1],
+                (double)cons[0], (double)cons[1]);
+  /* held: CHOLMOD's first factor, MUMPS's at the first W; then held for the 5 steps */
+  if (!(nf[0] == 2 && nf[1] == 7)) fail_msg("factorizations %" PetscInt_FMT " (held) and %" PetscInt_FMT " (every step): 2 and 7 expected", nf[0], nf[1]);
+  if (!(delta[0] > 0 && delta[0] <= 1e-6)) fail_msg("the held factor's distance %g is not in (0, 1e-6]", (double)delta[0]);
+  if (!(cons[0] < 1e-12 && cons[1] < 1e-12)) fail_msg("the impulse's contact velocities differ from W R by %g (held) and %g", (double)cons[0], (double)cons[1]);
 }
 
 /* DEF_LIM with the numeric factor reused for 10 steps (CG preconditioned by it in between)
@@ -558,7 +631,7 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent), cmocka_unit_test(test_def_exp),      cmocka_unit_test(test_def_lim),
-    cmocka_unit_test(test_delassus), cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),    cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements),    cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent), cmocka_unit_test(test_def_exp),      cmocka_unit_test(test_def_lim), cmocka_unit_test(test_delassus),
+    cmocka_unit_test(test_held_factor), cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),    cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
 };
 MB_TEST_MAIN(tests)

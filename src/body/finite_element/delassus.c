@@ -7,10 +7,11 @@
    - DEF_EXP, A = M diagonal: W_jl = h Σ_k H_j[:,k] H_l[:,k]ᵀ / m_k over the columns the two
      points share, zero for points with no node in common; no solve at all.
    - DEF_LIM, A = M + cK: A⁻¹H_lᵀ is dense, but W needs A⁻¹ only among the columns the
-     points touch. When they are fewer than 3 per point (points sharing nodes), that block
-     of A⁻¹ is solved for column by column (ThroughDofs); else A⁻¹H_lᵀ, three columns per
-     point. Either way the right-hand sides go in batches (one multi-column solve each,
-     MbFemSolve), each read only where needed, then dropped: memory nu × batch.
+     points touch. That block of A⁻¹ (ThroughDofs) comes from MUMPS's selected entries of
+     the inverse where PETSc has MUMPS (stiffness.c), else column by column by solves,
+     which pays only when the columns are fewer than 3 per point (points sharing nodes);
+     else A⁻¹H_lᵀ, three columns per point. Solves go in batches (one multi-column solve
+     each, MbFemSolve), each read only where needed, then dropped: memory nu × batch.
      The impulse is one solve of Σ s_j H_jᵀ R_j. */
 #include "fem.h"
 
@@ -83,22 +84,14 @@ static PetscInt Distinct(Fem *m, PetscInt n, const PetscInt nc[], const PetscInt
 static PetscErrorCode ThroughDofs(MbBody b, PetscInt n, const PetscInt nc[], const PetscInt col[], const PetscReal H[], PetscReal h, PetscReal W[])
 {
   Fem           *m  = (Fem *)b->data;
-  const PetscInt nu = b->nu, ld = 3 * n;
-  PetscInt       nd, *cd, nbat;
-  PetscReal     *C, *Z, *Y, *Q;
+  const PetscInt ld = 3 * n;
+  PetscInt       nd, *cd;
+  PetscReal     *C, *Q;
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(MB_BODY_HS_MAX * n, &cd));
-  nd   = Distinct(m, n, nc, col, cd);
-  nbat = PetscMin(FEM_W_BATCH, nd);
-  PetscCall(PetscMalloc4(nd * nd, &C, nbat * nu, &Z, nbat * nu, &Y, 3 * nd, &Q));
-  for (PetscInt i0 = 0; i0 < nd; i0 += nbat) { /* C = (A⁻¹)_cc, column by column (symmetric) */
-    const PetscInt i1 = PetscMin(nd, i0 + nbat);
-    PetscCall(PetscArrayzero(Z, (i1 - i0) * nu));
-    for (PetscInt i = i0; i < i1; i++) Z[(i - i0) * nu + cd[i]] = 1;
-    PetscCall(MbFemSolve(m, i1 - i0, Z, Y));
-    for (PetscInt i = i0; i < i1; i++)
-      for (PetscInt r = 0; r < nd; r++) C[i * nd + r] = Y[(i - i0) * nu + cd[r]];
-  }
+  nd = Distinct(m, n, nc, col, cd);
+  PetscCall(PetscMalloc2(nd * nd, &C, 3 * nd, &Q));
+  PetscCall(MbFemInverseBlock(m, nd, cd, C));
   for (PetscInt i = 0; i < nd; i++) m->wpos[cd[i]] = i;
   for (PetscInt l = 0; l < n; l++) {
     const PetscInt  *cl = &col[MB_BODY_HS_MAX * l], nl = nc[l];
@@ -116,7 +109,7 @@ static PetscErrorCode ThroughDofs(MbBody b, PetscInt n, const PetscInt nc[], con
     BlockColumn(l, nc, col, H, Q, nd, m->wpos, h, ld, W);
   }
   for (PetscInt i = 0; i < nd; i++) m->wpos[cd[i]] = -1;
-  PetscCall(PetscFree4(C, Z, Y, Q));
+  PetscCall(PetscFree2(C, Q));
   PetscCall(PetscFree(cd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -161,7 +154,7 @@ PetscErrorCode MbFemDelassus(MbBody b, PetscInt n, const MbBodyPoint pt[], Petsc
       }
       for (PetscInt k = 0; k < nl; k++) m->wpos[cl[k]] = -1;
     }
-  } else if ((nd = Distinct(m, n, nc, col, NULL)) < 3 * n && nd <= FEM_W_MAXDOF) {
+  } else if ((nd = Distinct(m, n, nc, col, NULL)) <= FEM_W_MAXDOF && (nd < 3 * n || (m->entries && (!m->inv || m->mumps)))) {
     PetscCall(ThroughDofs(b, n, nc, col, H, h, W));
   } else { /* A⁻¹H_lᵀ by batches of right-hand sides */
     const PetscInt nb = PetscMin(FEM_W_BATCH / 3, n);

@@ -74,11 +74,23 @@ typedef struct {
   /* DEF_LIM (stiffness.c): K at q, A = M + cK and its factorization; the symbolic part is
      kept across steps (the pattern is the mesh's) */
   Mat       K, A, F;
-  Vec       x, y;     /* wrap a right-hand side and its solution */
-  Vec       Md;       /* the lumped masses, 3 per node: A's diagonal part */
-  PetscBool lu;       /* A was not positive definite once: factored by LU from then on */
-  PetscBool factored; /* F holds A's numeric factors */
-  PetscReal c;        /* A's coefficient of K (0: A = M, diagonal) */
+  Vec       x, y;    /* wrap a right-hand side and its solution */
+  Vec       Md;      /* the lumped masses, 3 per node: A's diagonal part */
+  PetscBool lu;      /* A was not positive definite once: factored by LU from then on */
+  PetscBool inv;     /* entries of A⁻¹ are wanted (W's blocks): MUMPS factorizes (when PETSc has it) */
+  PetscBool entries; /* MUMPS's entries of A⁻¹ may be used (-mb_fem_inverse_entries; else solves) */
+  PetscBool mumps;   /* F is MUMPS's */
+  /* W's blocks under a held factor (stiffness.c): the first CG residual of the step's
+     free-velocity solve, relative, measures how far the factor is from the current A; up to
+     -mb_fem_w_rtol the factor stands for A in W and in the impulse (wold) */
+  PetscReal delta, wtol;
+  PetscBool wold;
+  /* the last block of A⁻¹ found (MbFemInverseBlock), for the factor it was found by
+     (invf = nfactor then): the unknowns sorted and the block in their order */
+  PetscInt   ninv, invf, *invd;
+  PetscReal *invC;
+  PetscBool  factored; /* F holds A's numeric factors */
+  PetscReal  c;        /* A's coefficient of K (0: A = M, diagonal) */
   /* reuse of the numeric factor (stiffness.c): refactorized every `refactor` steps, in between
      the exact A at qA applied by conjugate gradients preconditioned by the older factor */
   const PetscReal *qA;                    /* the configuration A is taken at this step */
@@ -135,10 +147,13 @@ static inline const PetscReal *MbFemPoint(const Fem *m, PetscInt e, PetscInt k, 
    the elements at q; A⁻¹ on n right-hand sides of length 3·nn; freeing it all. */
 PETSC_INTERN PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id);
 PETSC_INTERN PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]);
+/* C = (A⁻¹)_dd, the nd × nd block of the current A's inverse among the distinct unknowns d
+   (row-major, symmetric) */
+PETSC_INTERN PetscErrorCode MbFemInverseBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscReal C[]);
 PETSC_INTERN PetscErrorCode MbFemAssembleK(Fem *m, const PetscReal q[]);
 PETSC_INTERN PetscErrorCode MbFemFactorDestroy(Fem *m);
 /* The factor's state a checkpoint keeps, so that a restart makes the very factor again
-   (factored, age, cF, lu, multi, then qF): its length, the numbers, and back. */
+   (factored, age, cF, lu, multi + 2 inv, then qF): its length, the numbers, and back. */
 PETSC_INTERN PetscInt       MbFemFactorStateSize(const Fem *m);
 PETSC_INTERN PetscErrorCode MbFemFactorStateGet(const Fem *m, PetscReal x[]);
 PETSC_INTERN PetscErrorCode MbFemFactorStateSet(Fem *m, const PetscReal x[], PetscInt n);

@@ -9,8 +9,11 @@
    The numeric factor may also serve several steps (-mb_fem_refactor k): in between, A⁻¹b
    of the current A is found by conjugate gradients preconditioned by the older factor (A
    applied element by element, not assembled), to -mb_fem_pcg_rtol; a solve of many
-   right-hand sides (W's blocks) or a CG that does not converge factorizes the current A
-   instead. doc/benchmarks.md measures when that pays. */
+   right-hand sides or a CG that does not converge factorizes the current A instead. W's
+   blocks need entries of A⁻¹ (MbFemInverseBlock): the held factor gives them while the
+   first residual of the step's CG says it is within -mb_fem_w_rtol of the current A, and
+   then also makes the step's impulse, so that W and the impulse agree. doc/benchmarks.md
+   measures when that pays. */
 #include "fem.h"
 
 /* The node graph: rows of 3 for every pair of nodes sharing an element. */
@@ -102,12 +105,24 @@ static PetscErrorCode Factor(Fem *m, PetscBool *ok)
   if (!m->F) {
     MatFactorType type = m->lu ? MAT_FACTOR_LU : MAT_FACTOR_CHOLESKY;
     PetscBool     has  = PETSC_FALSE;
-    /* a supernodal factorization where PETSc has one (CHOLMOD for Cholesky, UMFPACK for LU:
-       they call the BLAS on dense blocks; PETSc's own is far slower on a 3-D mesh,
-       doc/benchmarks.md), else PETSc's */
-    MatSolverType solver = m->lu ? MATSOLVERUMFPACK : MATSOLVERCHOLMOD;
+    /* a supernodal or multifrontal factorization where PETSc has one (CHOLMOD for
+       Cholesky, UMFPACK for LU: they call the BLAS on dense blocks; PETSc's own is far
+       slower on a 3-D mesh, doc/benchmarks.md), else PETSc's. A body whose blocks of W are
+       wanted takes MUMPS: it finds selected entries of A⁻¹ (MbFemInverseBlock) with the
+       sparsity of both sides, 20× faster than CHOLMOD's solves of their columns, while
+       CHOLMOD's single solve is the faster (conjugate gradients make many) */
+    const PetscBool want   = m->inv && m->entries ? PETSC_TRUE : PETSC_FALSE;
+    MatSolverType   solver = want ? MATSOLVERMUMPS : m->lu ? MATSOLVERUMFPACK : MATSOLVERCHOLMOD;
     PetscCall(MatGetFactorAvailable(m->A, solver, type, &has));
+    m->mumps = has && want ? PETSC_TRUE : PETSC_FALSE;
+    if (!has && want) {
+      solver = m->lu ? MATSOLVERUMFPACK : MATSOLVERCHOLMOD;
+      PetscCall(MatGetFactorAvailable(m->A, solver, type, &has));
+    }
     if (!has) solver = MATSOLVERPETSC;
+    /* MUMPS's positive definite mode (no pivoting, 20 % faster) while A is taken as such;
+       its count of negative pivots tells when it is not (Factor's caller) */
+    PetscCall(MatSetOption(m->A, MAT_SPD, m->mumps && !m->lu ? PETSC_TRUE : PETSC_FALSE));
     PetscCall(MatGetFactor(m->A, solver, type, &m->F));
     PetscCall(MatGetOrdering(m->A, has ? MATORDERINGNATURAL : MATORDERINGND, &rperm, &cperm));
     if (m->lu)
@@ -123,6 +138,11 @@ static PetscErrorCode Factor(Fem *m, PetscBool *ok)
     PetscCall(MatCholeskyFactorNumeric(m->F, m->A, &info));
   PetscCall(MatFactorGetError(m->F, &err));
   *ok = err == MAT_FACTOR_NOERROR ? PETSC_TRUE : PETSC_FALSE;
+  if (*ok && m->mumps && !m->lu) { /* no pivoting: a negative pivot says A is indefinite */
+    PetscInt neg = 0;
+    PetscCall(MatMumpsGetInfog(m->F, 12, &neg));
+    if (neg > 0) *ok = PETSC_FALSE;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -164,13 +184,20 @@ PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id
   m->qA  = q;
   m->bid = id;
   m->gen++; /* a new step: the point table may forget points of older ones */
+  m->delta = PETSC_INFINITY;
+  m->wold  = PETSC_FALSE;
   if (c == 0) m->multi = PETSC_FALSE;
   if (c == 0) PetscFunctionReturn(PETSC_SUCCESS); /* A = M: the inverse op divides */
   if (!m->refactor) {
     m->refactor = 10;
     m->rtol     = 1e-10;
+    m->wtol     = 1e-6;
+    m->entries  = PETSC_TRUE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mb_fem_inverse_entries", &m->entries, NULL));
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-mb_fem_refactor", &m->refactor, NULL));
     PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_fem_pcg_rtol", &m->rtol, NULL));
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-mb_fem_w_rtol", &m->wtol, NULL));
+    PetscCheck(m->wtol >= 0 && m->wtol < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mb_fem_w_rtol must be in [0, 1) (0: W's blocks always from the current A), got %g", (double)m->wtol);
     PetscCheck(m->refactor >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mb_fem_refactor must be >= 1 (steps a factorization serves), got %" PetscInt_FMT, m->refactor);
     PetscCheck(m->rtol > 0 && m->rtol < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mb_fem_pcg_rtol must be in (0, 1), got %g", (double)m->rtol);
   }
@@ -182,9 +209,9 @@ PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id
     m->age   = age;
     m->multi = multi;
   }
-  /* a body whose last step needed W's blocks (many right-hand sides, which CG would make
-     dear) most likely needs them again: factorized now rather than after a CG solve */
-  if (!m->factored || c != m->cF || m->age + 1 >= m->refactor || m->multi)
+  /* a body whose last step needed many right-hand sides without MUMPS (which CG would
+     make dear) most likely needs them again: factorized now rather than after a CG solve */
+  if (!m->factored || c != m->cF || m->age + 1 >= m->refactor || (m->multi && !m->mumps))
     PetscCall(FactorNow(m, q, c, id));
   else { /* the old factor preconditions the exact A (MbFemSolve) */
     m->age++;
@@ -246,6 +273,7 @@ static PetscErrorCode Pcg(Fem *m, const PetscReal b[], PetscReal y[], PetscBool 
   for (PetscInt k = 0; k < nu; k++) r[k] = b[k] - Ap[k], rr += r[k] * r[k];
   *converged = PETSC_TRUE;
   m->npcg++;
+  if (m->delta == PETSC_INFINITY) m->delta = bb > 0 ? PetscSqrtReal(rr / bb) : 0; /* the step's first: the factor's distance from A */
   if (rr <= m->rtol * m->rtol * bb) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FactorSolve(m, r, z));
   rz = 0;
@@ -286,6 +314,11 @@ PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(m->factored, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FINITE_ELEMENT body: A⁻¹ asked for before A was factorized");
+  if (!m->exact && m->wold) { /* W was made by the held factor: the impulse is too */
+    PetscCheck(n == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "FINITE_ELEMENT body %" PetscInt_FMT ": %" PetscInt_FMT " right-hand sides after W's blocks", m->bid, n);
+    PetscCall(FactorSolve(m, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!m->exact && n == 1 && !m->lu) { /* the old factor preconditions the exact A */
     PetscBool ok = PETSC_FALSE;
     PetscCall(Pcg(m, x, y, &ok));
@@ -308,6 +341,104 @@ PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* right-hand sides per multi-column solve of MbFemInverseBlock without MUMPS */
+#define FEM_INV_BATCH 96
+
+static PetscErrorCode InverseBySolves(Fem *m, PetscInt nd, const PetscInt d[], PetscReal C[])
+{
+  const PetscInt nu = 3 * m->nn, nbat = PetscMin(FEM_INV_BATCH, nd);
+  PetscReal     *Z, *Y;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(nbat * nu, &Z, nbat * nu, &Y));
+  for (PetscInt i0 = 0; i0 < nd; i0 += nbat) { /* column by column (A⁻¹ is symmetric) */
+    const PetscInt i1 = PetscMin(nd, i0 + nbat);
+    PetscCall(PetscArrayzero(Z, (i1 - i0) * nu));
+    for (PetscInt i = i0; i < i1; i++) Z[(i - i0) * nu + d[i]] = 1;
+    PetscCall(MbFemSolve(m, i1 - i0, Z, Y));
+    for (PetscInt i = i0; i < i1; i++)
+      for (PetscInt r = 0; r < nd; r++) C[i * nd + r] = Y[(i - i0) * nu + d[r]];
+  }
+  PetscCall(PetscFree2(Z, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MUMPS's entries of the inverse (its ICNTL(30)) among the sorted unknowns ds, into C
+   (nd × nd in their order): the pattern is given as a sparse matrix whose values MUMPS
+   fills; the forward and backward solves then touch only the parts of the elimination tree
+   that the wanted rows and columns reach (Amestoy, Duff, L'Excellent, Rouet, "Parallel
+   computation of entries of A⁻¹", SIAM J. Sci. Comput. 37, 2015). */
+static PetscErrorCode InverseByMumps(Fem *m, PetscInt nd, const PetscInt ds[], PetscReal C[])
+{
+  const PetscInt nu = 3 * m->nn;
+  PetscInt      *ia, *ja;
+  Mat            P, Pt;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(nu + 1, &ia, nd * nd, &ja));
+  ia[0] = 0;
+  for (PetscInt r = 0, i = 0; r < nu; r++) {
+    PetscInt n = 0;
+    if (i < nd && ds[i] == r) n = nd, i++;
+    ia[r + 1] = ia[r] + n;
+  }
+  for (PetscInt i = 0; i < nd; i++)
+    for (PetscInt j = 0; j < nd; j++) ja[i * nd + j] = ds[j], C[i * nd + j] = 0;
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, nu, nu, ia, ja, C, &P));
+  PetscCall(MatCreateTranspose(P, &Pt));
+  PetscCall(MatMumpsGetInverse(m->F, Pt));
+  PetscCall(MatMumpsSetIcntl(m->F, 30, 0)); /* PETSc 3.18 leaves it on, and the next solve fails (INFOG(1) = -47) */
+  PetscCall(MatDestroy(&Pt));
+  PetscCall(MatDestroy(&P));
+  PetscCall(PetscFree2(ia, ja));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbFemInverseBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscReal C[])
+{
+  PetscInt *ds, *perm;
+  PetscBool same;
+  PetscFunctionBegin;
+  PetscCheck(m->c > 0 && m->factored, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FINITE_ELEMENT body %" PetscInt_FMT ": entries of A⁻¹ asked for without a factorized A", m->bid);
+  if (!m->inv) { /* the first blocks of W: MUMPS from now on, the symbolic analysis made again */
+    m->inv = PETSC_TRUE;
+    if (m->entries) {
+      PetscCall(MatDestroy(&m->F));
+      m->exact = PETSC_FALSE;
+      m->delta = PETSC_INFINITY;
+    }
+  }
+  /* the held factor stands for A when the step's CG found it close enough, else the
+     current A is factorized (a CG's first residual measured it: none yet, or the factor is
+     too far) */
+  if (!m->exact && !(m->mumps && m->delta <= m->wtol)) PetscCall(FactorNow(m, m->qA, m->c, m->bid));
+  m->wold  = m->exact ? PETSC_FALSE : PETSC_TRUE;
+  m->multi = PETSC_TRUE; /* (FactorNow clears it) */
+  if (!m->mumps) {
+    PetscCall(InverseBySolves(m, nd, d, C));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc2(nd, &ds, nd, &perm));
+  for (PetscInt i = 0; i < nd; i++) perm[i] = i, ds[i] = d[i];
+  PetscCall(PetscSortIntWithArray(nd, ds, perm));
+  /* the same factor and unknowns as last time (a resting contact): the same block */
+  same = m->invC && m->invf == m->nfactor && m->ninv == nd ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt i = 0; same && i < nd; i++)
+    if (m->invd[i] != ds[i]) same = PETSC_FALSE;
+  if (!same) {
+    if (m->ninv < nd || !m->invC) {
+      PetscCall(PetscFree2(m->invd, m->invC));
+      PetscCall(PetscMalloc2(nd, &m->invd, nd * nd, &m->invC));
+    }
+    PetscCall(PetscArraycpy(m->invd, ds, nd));
+    PetscCall(InverseByMumps(m, nd, ds, m->invC));
+    m->ninv = nd;
+    m->invf = m->nfactor;
+  }
+  for (PetscInt i = 0; i < nd; i++) /* sorted (i, j) is (perm[i], perm[j]) of d's order */
+    for (PetscInt j = 0; j < nd; j++) C[perm[i] * nd + perm[j]] = m->invC[i * nd + j];
+  PetscCall(PetscFree2(ds, perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbFemFactorDestroy(Fem *m)
 {
   PetscFunctionBegin;
@@ -319,6 +450,8 @@ PetscErrorCode MbFemFactorDestroy(Fem *m)
   PetscCall(VecDestroy(&m->Md));
   PetscCall(PetscFree(m->cgw));
   PetscCall(PetscFree(m->qF));
+  PetscCall(PetscFree2(m->invd, m->invC));
+  m->ninv = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -332,7 +465,7 @@ PetscErrorCode MbFemFactorStateGet(const Fem *m, PetscReal x[])
   x[1] = (PetscReal)m->age;
   x[2] = m->cF;
   x[3] = m->lu ? 1 : 0;
-  x[4] = m->multi ? 1 : 0;
+  x[4] = (m->multi ? 1 : 0) + (m->inv ? 2 : 0); /* (2: MUMPS's factor, made for W's blocks) */
   PetscCall(PetscArraycpy(x + 5, m->qF, 3 * m->nn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -348,7 +481,8 @@ PetscErrorCode MbFemFactorStateSet(Fem *m, const PetscReal x[], PetscInt n)
   m->age     = (PetscInt)x[1];
   m->cF      = x[2];
   m->lu      = x[3] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
-  m->multi   = x[4] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
+  m->multi   = ((int)(x[4] + 0.5) & 1) ? PETSC_TRUE : PETSC_FALSE;
+  m->inv     = ((int)(x[4] + 0.5) & 2) ? PETSC_TRUE : PETSC_FALSE;
   m->pending = PETSC_TRUE;
   PetscCall(PetscArraycpy(m->qF, x + 5, 3 * m->nn));
   PetscFunctionReturn(PETSC_SUCCESS);
