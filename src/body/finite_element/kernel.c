@@ -8,17 +8,56 @@
    which serves the critical-step estimate and a matrix-free K v (the damping force). */
 #include "fem.h"
 
-/* F (row-major) from u and G */
-static inline void DefGrad(PetscInt nen, const PetscReal G[], const PetscReal u[], PetscReal F[9])
+/* The kernels are written once with the node count nen as a parameter and instantiated for
+   each element type's constant nen (KERNEL_DISPATCH), so that the compiler unrolls the node
+   loops and keeps the 3×3 sums in registers: with nen known only at run time a HEX8 point
+   cost 1,760 instructions for the force, 1,200 for the energy alone (callgrind). */
+#define KERNEL static inline __attribute__((always_inline))
+#define KERNEL_DISPATCH(nen, call)                                                                                                                                                                                                                       \
+  do {                                                                                                                                                                                                                                                   \
+    switch (nen) {                                                                                                                                                                                                                                       \
+    case 4: {                                                                                                                                                                                                                                            \
+      const PetscInt nen_ = 4;                                                                                                                                                                                                                           \
+      call;                                                                                                                                                                                                                                              \
+    } break;                                                                                                                                                                                                                                             \
+    case 8: {                                                                                                                                                                                                                                            \
+      const PetscInt nen_ = 8;                                                                                                                                                                                                                           \
+      call;                                                                                                                                                                                                                                              \
+    } break;                                                                                                                                                                                                                                             \
+    case 6: {                                                                                                                                                                                                                                            \
+      const PetscInt nen_ = 6;                                                                                                                                                                                                                           \
+      call;                                                                                                                                                                                                                                              \
+    } break;                                                                                                                                                                                                                                             \
+    default: {                                                                                                                                                                                                                                           \
+      const PetscInt nen_ = nen;                                                                                                                                                                                                                         \
+      call;                                                                                                                                                                                                                                              \
+    }                                                                                                                                                                                                                                                    \
+    }                                                                                                                                                                                                                                                    \
+  } while (0)
+
+/* Σ_a x_a ⊗ G_a (row-major): F − I from u, dF from v */
+KERNEL void Grad(PetscInt nen, const PetscReal G[], const PetscReal x[], PetscReal D[9])
 {
-  F[0] = 1, F[1] = 0, F[2] = 0, F[3] = 0, F[4] = 1, F[5] = 0, F[6] = 0, F[7] = 0, F[8] = 1;
-  for (PetscInt a = 0; a < nen; a++)
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) F[3 * i + j] += u[3 * a + i] * G[3 * a + j];
+  PetscReal d00 = 0, d01 = 0, d02 = 0, d10 = 0, d11 = 0, d12 = 0, d20 = 0, d21 = 0, d22 = 0;
+#pragma GCC unroll 8
+  for (PetscInt a = 0; a < nen; a++) {
+    const PetscReal x0 = x[3 * a], x1 = x[3 * a + 1], x2 = x[3 * a + 2], g0 = G[3 * a], g1 = G[3 * a + 1], g2 = G[3 * a + 2];
+    d00 += x0 * g0, d01 += x0 * g1, d02 += x0 * g2;
+    d10 += x1 * g0, d11 += x1 * g1, d12 += x1 * g2;
+    d20 += x2 * g0, d21 += x2 * g1, d22 += x2 * g2;
+  }
+  D[0] = d00, D[1] = d01, D[2] = d02, D[3] = d10, D[4] = d11, D[5] = d12, D[6] = d20, D[7] = d21, D[8] = d22;
+}
+
+/* F (row-major) from u and G */
+KERNEL void DefGrad(PetscInt nen, const PetscReal G[], const PetscReal u[], PetscReal F[9])
+{
+  Grad(nen, G, u, F);
+  F[0] += 1, F[4] += 1, F[8] += 1;
 }
 
 /* S from F; returns tr E and E:E through tE, EE (may be NULL) */
-static inline void Svk(const MbSvk *m, const PetscReal F[9], PetscReal S[9], PetscReal *tE, PetscReal *EE)
+KERNEL void Svk(const MbSvk *m, const PetscReal F[9], PetscReal S[9], PetscReal *tE, PetscReal *EE)
 {
   PetscReal E[9], tr;
   for (int i = 0; i < 3; i++)
@@ -35,19 +74,25 @@ static inline void Svk(const MbSvk *m, const PetscReal F[9], PetscReal S[9], Pet
 }
 
 /* y_a += w P G_a */
-static inline void AddPG(PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal P[9], PetscReal y[])
+KERNEL void AddPG(PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal P[9], PetscReal y[])
 {
-  for (PetscInt a = 0; a < nen; a++)
-    for (int i = 0; i < 3; i++) y[3 * a + i] += w * (P[3 * i] * G[3 * a] + P[3 * i + 1] * G[3 * a + 1] + P[3 * i + 2] * G[3 * a + 2]);
+  const PetscReal p00 = w * P[0], p01 = w * P[1], p02 = w * P[2], p10 = w * P[3], p11 = w * P[4], p12 = w * P[5], p20 = w * P[6], p21 = w * P[7], p22 = w * P[8];
+#pragma GCC unroll 8
+  for (PetscInt a = 0; a < nen; a++) {
+    const PetscReal g0 = G[3 * a], g1 = G[3 * a + 1], g2 = G[3 * a + 2];
+    y[3 * a] += p00 * g0 + p01 * g1 + p02 * g2;
+    y[3 * a + 1] += p10 * g0 + p11 * g1 + p12 * g2;
+    y[3 * a + 2] += p20 * g0 + p21 * g1 + p22 * g2;
+  }
 }
 
-static inline void Mult(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
+KERNEL void Mult(const PetscReal A[9], const PetscReal B[9], PetscReal C[9])
 {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
 }
 
-void MbSvkForce(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], PetscReal f[], PetscReal *W)
+KERNEL void Force(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], PetscReal f[], PetscReal *W)
 {
   PetscReal F[9], S[9], P[9], tE, EE;
   DefGrad(nen, G, u, F);
@@ -58,14 +103,14 @@ void MbSvkForce(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, 
   AddPG(nen, G, w, P, f);
 }
 
+void MbSvkForce(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], PetscReal f[], PetscReal *W) { KERNEL_DISPATCH(nen, Force(m, nen_, G, w, u, f, W)); }
+
 /* dP = dF S + F dS, the first Piola stress's change along the nodal velocities v (dF = Σ v_a ⊗ G_a,
    dE = ½(Fᵀ dF + dFᵀ F), dS = λ tr(dE) I + 2μ dE), at the point's F and S */
-static inline void DirectionalPiola(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscReal F[9], const PetscReal S[9], const PetscReal v[], PetscReal dP[9])
+KERNEL void DirectionalPiola(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscReal F[9], const PetscReal S[9], const PetscReal v[], PetscReal dP[9])
 {
-  PetscReal dF[9] = {0}, dE[9], dS[9], A[9], B[9], tr;
-  for (PetscInt a = 0; a < nen; a++)
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) dF[3 * i + j] += v[3 * a + i] * G[3 * a + j];
+  PetscReal dF[9], dE[9], dS[9], A[9], B[9], tr;
+  Grad(nen, G, v, dF);
   for (int i = 0; i < 3; i++) /* dE = ½(Fᵀ dF + dFᵀ F) */
     for (int j = 0; j < 3; j++) {
       PetscReal s = 0;
@@ -80,7 +125,7 @@ static inline void DirectionalPiola(const MbSvk *m, PetscInt nen, const PetscRea
   for (int k = 0; k < 9; k++) dP[k] = A[k] + B[k];
 }
 
-void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[])
+KERNEL void TangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[])
 {
   PetscReal F[9], S[9], dP[9];
   DefGrad(nen, G, u, F);
@@ -89,7 +134,9 @@ void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscRe
   AddPG(nen, G, w, dP, y);
 }
 
-void MbSvkForceDamped(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal f[])
+void MbSvkTangentMult(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal y[]) { KERNEL_DISPATCH(nen, TangentMult(m, nen_, G, w, u, v, y)); }
+
+KERNEL void ForceDamped(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal f[])
 {
   PetscReal F[9], S[9], P[9], dP[9];
   DefGrad(nen, G, u, F);
@@ -99,6 +146,8 @@ void MbSvkForceDamped(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscRe
   for (int k = 0; k < 9; k++) P[k] += dP[k];
   AddPG(nen, G, w, P, f);
 }
+
+void MbSvkForceDamped(const MbSvk *m, PetscInt nen, const PetscReal G[], PetscReal w, const PetscReal u[], const PetscReal v[], PetscReal f[]) { KERNEL_DISPATCH(nen, ForceDamped(m, nen_, G, w, u, v, f)); }
 
 void MbSvkCauchy(const MbSvk *m, PetscInt nen, const PetscReal G[], const PetscReal u[], PetscReal sigma[9])
 {
