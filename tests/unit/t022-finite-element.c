@@ -431,6 +431,67 @@ static void test_delassus(void **state)
     if (!(w[k] < 1e-12 && bb[k] < 1e-12 && im[k] < 1e-12)) fail_msg("case %d: W off by %g, B by %g, impulse by %g", k, w[k], bb[k], im[k]);
 }
 
+/* Shared quadrature tables: a regular HEX8 bar (0.1-spaced nodes, not dyadic) keeps one
+   table for its 8×2×2 elements, 6 for its TET4s (one per tetrahedron of the cube); a jittered
+   one keeps its boundary elements' shapes apart. Either way the internal force equals the
+   one made from each element's own nodes (the rounding of the shape to 2⁻⁴⁰ of the element:
+   1e-11 relative at most). */
+static void SharedTables(PetscReal jitter, PetscBool tets, PetscInt *ntab, PetscReal *err)
+{
+  MbShape    s;
+  MbBody     b;
+  Fem       *m;
+  PetscReal *f, *fr, scale = 0;
+  PetscInt   nt = 0;
+  Bar(8, 2, 2, 0.8, 0.2, 0.2, jitter, tets, &s);
+  MB_OK(Body(s, 1e6, &b));
+  m = (Fem *)b->data;
+  for (PetscInt e = 0; e < m->ne; e++) {
+    PetscBool seen = PETSC_FALSE;
+    for (PetscInt e2 = 0; e2 < e && !seen; e2++) seen = m->gptr[e2] == m->gptr[e] ? PETSC_TRUE : PETSC_FALSE;
+    if (!seen) nt++;
+  }
+  MB_OK(PetscCalloc2(b->nu, &f, b->nu, &fr));
+  for (PetscInt k = 0; k < b->nq; k++) b->q[k] = 1e-2 * sin(0.37 * k);
+  MB_OK(b->ops->internal(b, b->u, f));
+  for (PetscInt e = 0; e < m->ne; e++) { /* the reference: gradients from the element's own nodes */
+    const MbFemElement *el  = MbFemGather(m, e, b->q, m->ue);
+    const PetscInt     *nod = &m->enode[m->eptr[e]];
+    PetscReal           Xe[3 * MB_FEM_MAX_NEN], fe[3 * MB_FEM_MAX_NEN] = {0};
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * nod[a] + d];
+    for (PetscInt k = 0; k < el->nqp; k++) {
+      PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], G[3 * MB_FEM_MAX_NEN], det;
+      el->shape(&el->qp[3 * k], N, dN);
+      MbFemGradients(el, Xe, dN, G, &det);
+      MbSvkForce(&m->svk, el->nen, G, det * el->qw[k], m->ue, fe, NULL);
+    }
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) fr[3 * nod[a] + d] += fe[3 * a + d];
+  }
+  *err = 0;
+  for (PetscInt k = 0; k < b->nu; k++) scale = PetscMax(scale, PetscAbsReal(fr[k]));
+  for (PetscInt k = 0; k < b->nu; k++) *err = PetscMax(*err, PetscAbsReal(f[k] - fr[k]) / scale);
+  *ntab = nt;
+  MB_OK(PetscFree2(f, fr));
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbShapeDestroy(&s));
+}
+
+static void test_shared_tables(void **state)
+{
+  PetscInt  n[3];
+  PetscReal e[3];
+  SharedTables(0, PETSC_FALSE, &n[0], &e[0]);
+  SharedTables(0, PETSC_TRUE, &n[1], &e[1]);
+  SharedTables(0.2, PETSC_FALSE, &n[2], &e[2]);
+  print_message("# quadrature tables: %" PetscInt_FMT " for 32 regular HEX8, %" PetscInt_FMT " for 192 TET4, %" PetscInt_FMT " for 32 jittered HEX8; f_int against each element's own gradients: %.2g, %.2g, %.2g\n", n[0], n[1], n[2], (double)e[0],
+                (double)e[1], (double)e[2]);
+  if (!(n[0] == 1 && n[1] == 6 && n[2] > 16)) fail_msg("%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " tables: 1, 6 and > 16 expected", n[0], n[1], n[2]);
+  for (int k = 0; k < 3; k++)
+    if (!(e[k] < 1e-11)) fail_msg("case %d: f_int off by %g of the largest", k, (double)e[k]);
+}
+
 /* DEF_LIM's W under a held factor: a body whose configuration changes a little from step to
    step keeps its factor (the step's first CG residual, delta, under -mb_fem_w_rtol); W's
    blocks and the impulse then both come from that factor, so the contact velocities the
@@ -631,7 +692,7 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements),    cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent), cmocka_unit_test(test_def_exp),      cmocka_unit_test(test_def_lim), cmocka_unit_test(test_delassus),
-    cmocka_unit_test(test_held_factor), cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),    cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements),    cmocka_unit_test(test_patch),         cmocka_unit_test(test_tangent),  cmocka_unit_test(test_def_exp), cmocka_unit_test(test_def_lim),      cmocka_unit_test(test_delassus),
+    cmocka_unit_test(test_held_factor), cmocka_unit_test(test_shared_tables), cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),    cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
 };
 MB_TEST_MAIN(tests)

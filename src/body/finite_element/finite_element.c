@@ -24,59 +24,123 @@ static PetscErrorCode FemMaterial(MbBody b, PetscReal E, PetscReal nu)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Elements of one shape share one quadrature table: a structured mesh (HEX, a brick wall)
+   has a handful of element shapes, so its quadrature data shrinks from 1.6 kB a HEX8 to
+   almost nothing, and the tables stay in cache. An element's shape is its nodes relative
+   to its first, on a grid of 2⁻⁴⁰ of its size (a power of two, so that congruent elements
+   land on the same grid); the table is computed from those rounded nodes (a change of the
+   geometry by at most 1e-12 of the element, far below any mesh's own accuracy) and found
+   again by an open-addressing table of the keys during the set-up. */
+typedef struct {
+  PetscInt  nen, nkey, ntab, cap, *slot; /* slot: −1 empty, else the table's number */
+  int64_t  *keys;                        /* 1 + 3·MB_FEM_MAX_NEN per table: nen, then the rounded coordinates */
+  PetscInt *off;                         /* each table's offset in G */
+} QpTables;
+
+static void ElementKey(const MbFemElement *el, const PetscReal Xe[], int64_t key[], PetscReal Xr[])
+{
+  PetscReal size = 0, s;
+  for (PetscInt a = 1; a < el->nen; a++)
+    for (int d = 0; d < 3; d++) size = PetscMax(size, PetscAbsReal(Xe[3 * a + d] - Xe[d]));
+  s = size > 0 ? ldexp(1.0, ilogb(size) - 40) : 1;
+  for (PetscInt k = 0; k < 1 + 3 * MB_FEM_MAX_NEN; k++) key[k] = 0;
+  key[0] = el->nen;
+  for (PetscInt a = 0; a < el->nen; a++)
+    for (int d = 0; d < 3; d++) {
+      key[1 + 3 * a + d] = (int64_t)llround((Xe[3 * a + d] - Xe[d]) / s);
+      Xr[3 * a + d]      = (PetscReal)key[1 + 3 * a + d] * s;
+    }
+  key[1 + 3 * MB_FEM_MAX_NEN - 1] ^= (int64_t)ilogb(size) * 1315423911; /* the grid is part of the shape */
+}
+
+static PetscInt KeyHash(const int64_t key[], PetscInt cap)
+{
+  uint64_t h = 1469598103934665603ull;
+  for (PetscInt k = 0; k < 1 + 3 * MB_FEM_MAX_NEN; k++) h = (h ^ (uint64_t)key[k]) * 1099511628211ull;
+  return (PetscInt)(h % (uint64_t)cap);
+}
+
+/* The table of key in G (its offset), or −1 with *at the slot it would take */
+static PetscInt QpFind(const QpTables *t, const int64_t key[], PetscInt *at)
+{
+  for (PetscInt i = KeyHash(key, t->cap);; i = (i + 1) % t->cap) {
+    if (t->slot[i] < 0) {
+      *at = i;
+      return -1;
+    }
+    if (!memcmp(&t->keys[t->slot[i] * (1 + 3 * MB_FEM_MAX_NEN)], key, sizeof(int64_t) * (1 + 3 * MB_FEM_MAX_NEN))) return t->off[t->slot[i]];
+  }
+}
+
 /* Quadrature data and lumped masses from the reference nodes; an element whose Jacobian
    is not positive at every point is refused by number (a mirrored node order, negative
    everywhere, is turned round first: the base's second and last nodes swap). */
 static PetscErrorCode SetUpElements(MbBody b, PetscReal rho)
 {
-  Fem     *m    = (Fem *)b->data;
-  PetscInt size = 0;
+  Fem      *m    = (Fem *)b->data;
+  PetscInt  size = 0, cap = 0;
+  QpTables  t = {0};
+  PetscReal tab[MB_FEM_MAX_NQP * FEM_QP_SIZE(MB_FEM_MAX_NEN)];
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(m->ne + 1, &m->gptr));
-  for (PetscInt e = 0; e < m->ne; e++) {
-    const MbFemElement *el = MbFemElemOf(m, e);
-    m->gptr[e]             = size;
-    size += el->nqp * FEM_QP_SIZE(el->nen);
-  }
-  m->gptr[m->ne] = size;
-  PetscCall(PetscMalloc1(size, &m->G));
+  t.cap = 2 * m->ne + 1;
+  PetscCall(PetscMalloc3(t.cap, &t.slot, (size_t)(1 + 3 * MB_FEM_MAX_NEN) * m->ne, &t.keys, m->ne, &t.off));
+  for (PetscInt i = 0; i < t.cap; i++) t.slot[i] = -1;
   PetscCall(PetscCalloc1(m->nn, &m->mass));
   for (PetscInt e = 0; e < m->ne; e++) {
     const MbFemElement *el  = MbFemElemOf(m, e);
-    PetscInt           *nod = &m->enode[m->eptr[e]], npos = 0, nneg = 0;
-    PetscReal           Xe[3 * MB_FEM_MAX_NEN];
+    const PetscInt      qs  = FEM_QP_SIZE(el->nen);
+    PetscInt           *nod = &m->enode[m->eptr[e]], npos = 0, nneg = 0, at = -1, off = -1;
+    PetscReal           Xe[3 * MB_FEM_MAX_NEN], Xr[3 * MB_FEM_MAX_NEN];
+    int64_t            *key = &t.keys[(size_t)(1 + 3 * MB_FEM_MAX_NEN) * t.ntab];
     for (int pass = 0; pass < 2; pass++) {
       npos = nneg = 0;
       for (PetscInt a = 0; a < el->nen; a++)
         for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * nod[a] + d];
+      ElementKey(el, Xe, key, Xr);
+      off = QpFind(&t, key, &at);
+      if (off >= 0) break; /* a known shape: its table, already checked */
       for (PetscInt k = 0; k < el->nqp; k++) {
-        PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], *g = &m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen)], det; /* written here */
+        PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], *g = &tab[k * qs], det;
         el->shape(&el->qp[3 * k], N, dN);
-        MbFemGradients(el, Xe, dN, g, &det);
+        MbFemGradients(el, Xr, dN, g, &det);
         g[3 * el->nen] = det * el->qw[k];
         if (det > 0) npos++;
         if (det < 0) nneg++;
       }
       if (pass == 0 && nneg == el->nqp) { /* mirrored: swap the base's nodes 1 and last */
-        PetscInt last = el->nen == 8 || el->nen == 5 ? 3 : 2, t = nod[1];
+        PetscInt last = el->nen == 8 || el->nen == 5 ? 3 : 2, tn = nod[1];
         nod[1]    = nod[last];
-        nod[last] = t;
-        if (el->nen == 8) t = nod[5], nod[5] = nod[7], nod[7] = t;
-        if (el->nen == 6) t = nod[4], nod[4] = nod[5], nod[5] = t;
+        nod[last] = tn;
+        if (el->nen == 8) tn = nod[5], nod[5] = nod[7], nod[7] = tn;
+        if (el->nen == 6) tn = nod[4], nod[4] = nod[5], nod[5] = tn;
         continue;
       }
+      PetscCheck(npos == el->nqp, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "FINITE_ELEMENT body %" PetscInt_FMT ": element %" PetscInt_FMT " (%s) is inverted or degenerate: its Jacobian is not positive at %" PetscInt_FMT " of its %" PetscInt_FMT " quadrature points", b->id, e, el->name, el->nqp - npos,
+                 el->nqp);
+      if (size + el->nqp * qs > cap) { /* a new shape: its table appended to G */
+        cap = PetscMax(2 * cap, size + el->nqp * qs);
+        PetscCall(PetscRealloc(sizeof(PetscReal) * cap, &m->G));
+      }
+      PetscCall(PetscArraycpy(&m->G[size], tab, el->nqp * qs));
+      off           = size;
+      t.off[t.ntab] = off;
+      t.slot[at]    = t.ntab++;
+      size += el->nqp * qs;
       break;
     }
-    PetscCheck(npos == el->nqp, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "FINITE_ELEMENT body %" PetscInt_FMT ": element %" PetscInt_FMT " (%s) is inverted or degenerate: its Jacobian is not positive at %" PetscInt_FMT " of its %" PetscInt_FMT " quadrature points", b->id, e, el->name, el->nqp - npos,
-               el->nqp);
+    m->gptr[e] = off;
     /* row-sum lumping: m_a = ∫ ρ N_a dV (Σ_b N_b = 1) */
     for (PetscInt k = 0; k < el->nqp; k++) {
-      PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], w = m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen) + 3 * el->nen];
+      PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], w = m->G[off + k * qs + 3 * el->nen];
       el->shape(&el->qp[3 * k], N, dN);
       for (PetscInt a = 0; a < el->nen; a++) m->mass[nod[a]] += rho * w * N[a];
     }
   }
+  m->gptr[m->ne] = size; /* G's length (offsets of shared tables are in no order) */
+  PetscCall(PetscRealloc(sizeof(PetscReal) * PetscMax(size, 1), &m->G));
+  PetscCall(PetscFree3(t.slot, t.keys, t.off));
   for (PetscInt a = 0; a < m->nn; a++) PetscCheck(m->mass[a] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FINITE_ELEMENT body %" PetscInt_FMT ": node %" PetscInt_FMT " belongs to no element (or has no mass)", b->id, a);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
