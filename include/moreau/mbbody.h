@@ -108,6 +108,10 @@ PETSC_EXTERN PetscErrorCode MbBodySetScheme(MbBody body, MbScheme scheme);
 PETSC_EXTERN PetscErrorCode MbBodyGetScheme(MbBody body, MbScheme *scheme);
 /** Whether the body moves (obstacles do not). */
 PETSC_EXTERN PetscBool MbBodyIsMovable(MbBody body);
+/* The body's own work a step (its integration and forces) in rigid bodies' steps: 1 for a
+   rigid body, nu/6 for a pseudo-rigid one, and for a finite-element body its quadrature
+   points besides (the load balance's first weight). */
+PETSC_EXTERN PetscInt MbBodyWork(MbBody body);
 /** The scheme a body of this kind gets when the deck sets none: a name, or NULL for the
     domain's rigid default (-mb_scheme), or NULL for an obstacle (MbBodyIsMovable false). */
 PETSC_EXTERN PetscErrorCode MbBodyGetDefaultScheme(MbBody body, const char **name);

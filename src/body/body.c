@@ -202,6 +202,8 @@ PetscErrorCode MbBodySetSpatialVelocity(MbBody b, const PetscReal linear[3], con
 
 PetscBool MbBodyIsMovable(MbBody b) { return b->ops->movable; }
 
+PetscInt MbBodyWork(MbBody b) { return b->ops->work ? b->ops->work(b) : PetscMax(1, b->nu / 6); }
+
 PetscErrorCode MbBodyKindGetDefaultScheme(MbBodyKind kind, const char **name)
 {
   const MbBodyOps *ops = MbBodyKindOps(kind);

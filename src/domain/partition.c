@@ -1,8 +1,9 @@
 /* Load balance by METIS (ARCHITECTURE.md, "Parallel design"; Karypis & Kumar 1998, "A fast
    and high quality multilevel scheme for partitioning irregular graphs", SIAM J. Sci.
-   Comput. 20:359). The body graph: a vertex per body with two weights (BodyLoad), nu/6 for
-   the body (1 for a rigid one, 2 for a pseudo-rigid one) and k² for the k constraints on it last step, each balanced by METIS
-   (multi-constraint partitioning); an
+   Comput. 20:359). The body graph: a vertex per body with two weights (BodyLoad), its own
+   work (MbBodyWork: 1 for a rigid body, 2 for a pseudo-rigid one, the DOFs and quadrature
+   points of a finite-element one) and k² for the k constraints on it last step, each
+   balanced by METIS (multi-constraint partitioning); an
    edge per contact candidate (two movable bodies whose bounding boxes, widened by half
    their size and GEOMETRIC_EPSILON, overlap: every contact and the bodies about a body's
    size apart), per joint and per spring. A margin of 10 % left bodies of a loose packing
@@ -10,7 +11,7 @@
    parts, and then every rank's region spans the whole scene and so do the ghosts.
 
    How the graph reaches METIS: each rank sends rank 0 seven reals per owned body (id, weight,
-   mass centre, radius, number of velocities) with one MPI_Gatherv; rank 0 finds the candidates with the broad
+   mass centre, radius, its work MbBodyWork) with one MPI_Gatherv; rank 0 finds the candidates with the broad
    phase (src/contact/, a hash grid: O(N)), builds the CSR graph, calls METIS_PartGraphKway
    and broadcasts the N new owners. Rank 0 thus holds O(N) data — about 56 bytes a body for
    the gather plus ~8 bytes per edge end for METIS, e.g. 10⁷ bodies with 6 candidates each
@@ -32,9 +33,9 @@ static const char MetisCitation[] = "@article{KarypisKumar1998,\n  author = {G. 
    assembly and every Gauss–Seidel sweep cost as many block products. Counting k instead
    left the rank with the denser part of a pile ~10 % more sweep work at N = 10,000 on two
    ranks (doc/scaling.md). */
-static inline void BodyLoad(PetscInt k, PetscInt nu, PetscInt64 load[2])
+static inline void BodyLoad(PetscInt k, PetscInt work, PetscInt64 load[2])
 {
-  load[0] = PetscMax(1, nu / 6); /* its integration: 1 for a rigid body, more for more DOFs */
+  load[0] = PetscMax(1, work); /* its integration and forces (MbBodyWork) */
   load[1] = (PetscInt64)k * k;
 }
 
@@ -136,7 +137,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     s[0]         = (PetscReal)b->id;
     s[1]         = (PetscReal)w[i];
     PetscCall(MbBodyBound(b, &s[2], &s[5]));
-    s[6] = (PetscReal)b->nu;
+    s[6] = (PetscReal)MbBodyWork(b);
   }
   n = (PetscMPIInt)(m * d->nbody);
   if (d->rank == 0) PetscCall(PetscMalloc2(d->size, &counts, d->size + 1, &displs));
@@ -261,7 +262,7 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   for (PetscInt i = 0; i < d->nbody; i++)
     if (MbBodyIsMovable(d->body[i])) {
       PetscInt64 l[2];
-      BodyLoad(w[i], d->body[i]->nu, l);
+      BodyLoad(w[i], MbBodyWork(d->body[i]), l);
       load[0] += l[0], load[1] += l[1];
     }
   PetscCall(PetscMalloc1(2 * d->size, &all));

@@ -966,6 +966,17 @@ static PetscErrorCode FemFrameRestore(MbBody b, const PetscReal conf[12], const 
 
 /* A checkpoint keeps DEF_LIM's factor state: a restart makes the same factor again, so the
    steps it serves go on bit for bit (stiffness.c) */
+/* A step's own work in rigid bodies' steps: the nodes' integration (nu/6, as the other
+   kinds) and a quadrature point's force and energy, each about as dear as a rigid body's
+   whole step (doc/benchmarks.md: ~700 and ~400 instructions a HEX8 point) */
+static PetscInt FemWork(MbBody b)
+{
+  Fem     *m = (Fem *)b->data;
+  PetscInt w = b->nu / 6;
+  for (PetscInt e = 0; e < m->ne; e++) w += MbFemElemOf(m, e)->nqp;
+  return PetscMax(1, w);
+}
+
 static PetscErrorCode FemStateSize(MbBody b, PetscInt *n)
 {
   *n = MbFemFactorStateSize((Fem *)b->data);
@@ -1083,6 +1094,7 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .pack_size       = FemPackSize,
     .pack            = FemPack,
     .unpack          = FemUnpack,
+    .work            = FemWork,
     .state_size      = FemStateSize,
     .state_get       = FemStateGet,
     .state_set       = FemStateSet,
