@@ -112,6 +112,10 @@ PETSC_EXTERN PetscBool MbBodyIsMovable(MbBody body);
    rigid body, nu/6 for a pseudo-rigid one, and for a finite-element body its quadrature
    points besides (the load balance's first weight). */
 PETSC_EXTERN PetscInt MbBodyWork(MbBody body);
+/* The body's formulation by Solfec-1.0's name (BODY's form=): a FINITE_ELEMENT body takes
+   'TL' (total Lagrangian, the default) or 'BC' (body co-rotational), before it first moves;
+   the other kinds ignore it, as Solfec does. */
+PETSC_EXTERN PetscErrorCode MbBodySetForm(MbBody body, const char *form);
 /** The scheme a body of this kind gets when the deck sets none: a name, or NULL for the
     domain's rigid default (-mb_scheme), or NULL for an obstacle (MbBodyIsMovable false). */
 PETSC_EXTERN PetscErrorCode MbBodyGetDefaultScheme(MbBody body, const char **name);

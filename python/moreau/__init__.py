@@ -886,7 +886,8 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     """BODY(solfec, kind, shape, material, label, form): kinds 'RIGID', 'OBSTACLE',
     'PSEUDO_RIGID' and 'FINITE_ELEMENT' (both Saint Venant-Kirchhoff from the material's
     young and poisson; a FINITE_ELEMENT body's shape is its mesh, a MESH or a HEX, and
-    form 'TL', total Lagrangian, is the one supported)."""
+    form 'TL', total Lagrangian (the default), or 'BC', body co-rotational: linear
+    elasticity in a frame turning with the body)."""
     fn = 'BODY'
     if type(solfec) is not Solfec:
         _check_solfec(fn, solfec)
@@ -909,8 +910,8 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     if kind == 'FINITE_ELEMENT':
         if mesh is not None:
             raise ValueError("%s: a FINITE_ELEMENT body with a separate mesh= is not supported yet: give the MESH (or HEX) as its shape" % fn)
-        if form not in (None, 'TL'):
-            raise ValueError("%s: FINITE_ELEMENT form %r is not supported yet: 'TL' (total Lagrangian) is" % (fn, form))
+        if form not in (None, 'TL', 'BC'):
+            raise ValueError("%s: FINITE_ELEMENT form %r is not supported yet: 'TL' (total Lagrangian) and 'BC' (body co-rotational) are" % (fn, form))
         if not (isinstance(shape, Shape) and shape._nn):
             raise ValueError('%s: a FINITE_ELEMENT body needs a MESH or HEX shape (its mesh), got %r' % (fn, shape))
     if label is not None and type(label) is not str:
@@ -927,6 +928,8 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     b = Body()
     b._sol = solfec
     b._id = bid
+    if kind == 'FINITE_ELEMENT' and form == 'BC' and b._own:
+        _m.body_form(h, bid, form)
     b.kind = kind
     b.label = label
     b._shape = shape  # mass properties where the body is not owned (bodies migrate)

@@ -202,6 +202,13 @@ PetscErrorCode MbBodySetSpatialVelocity(MbBody b, const PetscReal linear[3], con
 
 PetscBool MbBodyIsMovable(MbBody b) { return b->ops->movable; }
 
+PetscErrorCode MbBodySetForm(MbBody b, const char *form)
+{
+  PetscFunctionBegin;
+  if (b->ops->form) PetscCall(b->ops->form(b, form));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscInt MbBodyWork(MbBody b) { return b->ops->work ? b->ops->work(b) : PetscMax(1, b->nu / 6); }
 
 PetscErrorCode MbBodyKindGetDefaultScheme(MbBodyKind kind, const char **name)

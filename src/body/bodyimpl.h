@@ -53,6 +53,7 @@ typedef struct {
   PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool);       /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
   PetscErrorCode (*transform)(MbBody, const PetscReal[9], const PetscReal[3], const PetscReal[3]); /* move the placement by x ↦ R(x − c) + c + d */
   PetscErrorCode (*bound)(MbBody, PetscReal[3], PetscReal *);                                      /* spatial centre and radius of a ball holding the body */
+  PetscErrorCode (*form)(MbBody, const char *);                                                    /* the kind's formulation by Solfec's name (finite elements: 'TL', 'BC'); NULL: the deck's form is ignored, as in Solfec */
   PetscInt (*work)(MbBody);                                                                        /* the body's own work a step (integration, forces), in rigid bodies' steps: the partition's first weight (NULL: max(1, nu/6)) */
   PetscErrorCode (*frame_state)(MbBody, PetscReal[12], PetscReal[6]);                              /* the 12 + 6 numbers an output frame keeps (NULL: q and u when nq = 12, nu = 6) */
   PetscErrorCode (*affine)(MbBody, PetscReal[24]);                                                 /* homogeneous motion: x = x̄ + A(X − X̄), ẋ = v + B(X − X̄) as [A, B, x̄, v] (A, B row-major); NULL: not homogeneous */

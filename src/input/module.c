@@ -1801,6 +1801,20 @@ static PyObject *py_body_damping(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* body_form(h, id, form): BODY's form= (owner only) */
+static PyObject *py_body_form(PyObject *self, PyObject *args)
+{
+  int         h;
+  long        id;
+  const char *form;
+  Sol        *s;
+  MbBody      b;
+  if (!PyArg_ParseTuple(args, "ils", &h, &id, &form) || !(s = GetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, FindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodySetForm(b, form));
+  Py_RETURN_NONE;
+}
+
 /* body_load(h, id, kind (0 force, 1 torque), frame (0 spatial, 1 convected), X, dir, value,
    ts or None). Owner only. */
 static PyObject *py_body_load(PyObject *self, PyObject *args)
@@ -2080,6 +2094,7 @@ static PyMethodDef Methods[] = {
     {"body_transform", py_body_transform, METH_VARARGS, "body_transform(h, id, R, c, d)"},
     {"body_scheme", py_body_scheme, METH_VARARGS, "body_scheme(h, id, name)"},
     {"body_damping", py_body_damping, METH_VARARGS, "body_damping(h, id, value)"},
+    {"body_form", py_body_form, METH_VARARGS, "body_form(h, id, form)"},
     {"body_pressure", py_body_pressure, METH_VARARGS, "body_pressure(h, id, surfid, value, ts)"},
     {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
     {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},

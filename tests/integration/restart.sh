@@ -182,6 +182,11 @@ run ref 1 -mb_output_dir f0 "$MB_ROOT/bench/fe_floor.py" 4 4 6 40
 run stop 1 -mb_output_dir f1 -mb_signal_at_step 15 "$MB_ROOT/bench/fe_floor.py" 4 4 6 40; rc=$?
 run restart 1 -mb_output_dir f1 -mb_restart "$MB_ROOT/bench/fe_floor.py" 4 4 6 40
 check "bench/fe_floor.py (DEF_LIM, W from a held factor) stopped at step 15 (status $rc) and restarted: bit for bit" "$PY" cmp.py f0/fe_floor.h5 f1/fe_floor.h5
+# ... and in the 'BC' form (its rotation is a function of q, its factor made once)
+run ref 1 -mb_output_dir g0 "$MB_ROOT/bench/fe_floor.py" 4 4 6 40 form=BC
+run stop 1 -mb_output_dir g1 -mb_signal_at_step 15 "$MB_ROOT/bench/fe_floor.py" 4 4 6 40 form=BC; rc=$?
+run restart 1 -mb_output_dir g1 -mb_restart "$MB_ROOT/bench/fe_floor.py" 4 4 6 40 form=BC
+check "bench/fe_floor.py form=BC stopped at step 15 (status $rc) and restarted: bit for bit" "$PY" cmp.py g0/fe_floor.h5 g1/fe_floor.h5
 # finite elements in contact across ranks, after METIS moved them: 3 -> 3 bit for bit (the
 # balance's memory travels with the checkpoint: without it the restart repartitioned at
 # another step and the run differed by 1e-16)

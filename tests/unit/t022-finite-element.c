@@ -479,6 +479,17 @@ static void test_def_lim(void **state)
    dense products through operator_h and inverse, for A = M (DEF_EXP) and A = M + cK at a
    deformed state (DEF_LIM): W = h S H A⁻¹ Hᵀ S, B = S H u and the impulse h A⁻¹ Σ s Hᵀ R,
    for points in HEX8 and TET4 meshes with random frames, signs and a repeated point. */
+/* the rotation by deg degrees about (1, 2, 2)/3 (Rodrigues) */
+static void AxisRotation(PetscReal deg, PetscReal R[9])
+{
+  const PetscReal n[3] = {1.0 / 3, 2.0 / 3, 2.0 / 3}, t = deg * PETSC_PI / 180, c = cos(t), s = sin(t);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) R[3 * i + j] = (i == j ? c : 0) + (1 - c) * n[i] * n[j];
+  R[1] -= s * n[2], R[2] += s * n[1], R[3] += s * n[2], R[5] -= s * n[0], R[6] -= s * n[1], R[7] += s * n[0];
+}
+
+static PetscBool DelassusBC = PETSC_FALSE; /* the 'BC' form, turned 40° about (1, 2, 2) */
+
 static void Delassus(PetscBool tets, PetscReal c, PetscBool clustered, PetscReal *errW, PetscReal *errB, PetscReal *errI)
 {
   enum { NP = 13 };
@@ -489,6 +500,20 @@ static void Delassus(PetscBool tets, PetscReal c, PetscBool clustered, PetscReal
   Bar(4, 2, 2, 1.0, 0.5, 0.5, 0.2, tets, &s);
   MB_OK(Body(s, 1e6, &b));
   for (PetscInt k = 0; k < b->nu; k++) b->q[k] = 1e-2 * sin(0.37 * k), b->u[k] = cos(0.11 * k);
+  if (DelassusBC) {
+    const PetscReal *Xn;
+    PetscReal        R0[9];
+    PetscInt         nn;
+    MB_OK(MbBodySetForm(b, "BC"));
+    AxisRotation(40, R0);
+    MB_OK(MbShapeGetMesh(s, &nn, &Xn, NULL, NULL, NULL));
+    for (PetscInt a = 0; a < nn; a++) { /* x ← R0 x: q = R0(X + q) − X */
+      PetscReal x[3], y[3];
+      for (int d = 0; d < 3; d++) x[d] = Xn[3 * a + d] + b->q[3 * a + d];
+      MbM3Mult(R0, x, y);
+      for (int d = 0; d < 3; d++) b->q[3 * a + d] = y[d] - Xn[3 * a + d];
+    }
+  }
   MB_OK(b->ops->factor(b, c));
   for (int j = 0; j < NP; j++) {
     PetscReal a = 0.9 * j + 0.3, t = 0.4 * j, cs = cos(a), sn = sin(a), ct = cos(t), st = sin(t);
@@ -547,7 +572,7 @@ static void Delassus(PetscBool tets, PetscReal c, PetscBool clustered, PetscReal
 
 static void test_delassus(void **state)
 {
-  PetscReal w[10], bb[10], im[10], bmax = 0, imax = 0;
+  PetscReal w[12], bb[12], im[12], bmax = 0, imax = 0;
   Delassus(PETSC_FALSE, 0, PETSC_FALSE, &w[0], &bb[0], &im[0]);
   Delassus(PETSC_FALSE, 2.5e-7, PETSC_FALSE, &w[1], &bb[1], &im[1]); /* MUMPS's entries of A⁻¹ */
   Delassus(PETSC_TRUE, 0, PETSC_FALSE, &w[2], &bb[2], &im[2]);
@@ -560,10 +585,15 @@ static void test_delassus(void **state)
   Delassus(PETSC_FALSE, 2.5e-7, PETSC_TRUE, &w[8], &bb[8], &im[8]); /* through the shared columns */
   Delassus(PETSC_TRUE, 2.5e-7, PETSC_TRUE, &w[9], &bb[9], &im[9]);
   MB_OK(PetscOptionsClearValue(NULL, "-mb_fem_inverse_entries"));
-  for (int k = 0; k < 10; k++) bmax = PetscMax(bmax, bb[k]), imax = PetscMax(imax, im[k]);
-  print_message("# the body's W blocks against dense H A^-1 H^T (relative): HEX8 A = M %.2g, A = M + cK %.2g; TET4 %.2g, %.2g; points sharing nodes: HEX8 %.2g, TET4 %.2g; by solves: %.2g, %.2g, %.2g, %.2g; B at most %.2g, impulse at most %.2g\n",
-                (double)w[0], (double)w[1], (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)w[6], (double)w[7], (double)w[8], (double)w[9], (double)bmax, (double)imax);
-  for (int k = 0; k < 10; k++)
+  DelassusBC = PETSC_TRUE; /* W = h H R̲A₀⁻¹R̲ᵀ Hᵀ: the block of A₀⁻¹ turned against the turned solves */
+  Delassus(PETSC_FALSE, 2.5e-7, PETSC_TRUE, &w[10], &bb[10], &im[10]);
+  Delassus(PETSC_TRUE, 2.5e-7, PETSC_FALSE, &w[11], &bb[11], &im[11]);
+  DelassusBC = PETSC_FALSE;
+  for (int k = 0; k < 12; k++) bmax = PetscMax(bmax, bb[k]), imax = PetscMax(imax, im[k]);
+  print_message("# the body's W blocks against dense H A^-1 H^T (relative): HEX8 A = M %.2g, A = M + cK %.2g; TET4 %.2g, %.2g; points sharing nodes: HEX8 %.2g, TET4 %.2g; by solves: %.2g, %.2g, %.2g, %.2g; form 'BC' turned 40 degrees: %.2g, %.2g; B "
+                "at most %.2g, impulse at most %.2g\n",
+                (double)w[0], (double)w[1], (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)w[6], (double)w[7], (double)w[8], (double)w[9], (double)w[10], (double)w[11], (double)bmax, (double)imax);
+  for (int k = 0; k < 12; k++)
     if (!(w[k] < 1e-12 && bb[k] < 1e-12 && im[k] < 1e-12)) fail_msg("case %d: W off by %g, B by %g, impulse by %g", k, w[k], bb[k], im[k]);
 }
 
@@ -644,6 +674,97 @@ static void test_shared_tables(void **state)
   if (!(n[0] == 1 && n[1] == 6 && n[2] > 16)) fail_msg("%" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " tables: 1, 6 and > 16 expected", n[0], n[1], n[2]);
   for (int k = 0; k < 3; k++)
     if (!(e[k] < 1e-11)) fail_msg("case %d: f_int off by %g of the largest", k, (double)e[k]);
+}
+
+/* The 'BC' form (corotated.c): a rigid turn and shift of a jittered bar makes no force and
+   no energy, and R is the turn; a stretched bar turned by R0 has its unturned forces turned
+   and the same energy; at 0.1 % stretch its forces are TL's to O(strain); DEF_LIM steps of
+   a spinning, stretched bar at 10 h_crit factorize once. */
+static void BcState(MbBody b, const PetscReal R0[9], PetscReal stretch)
+{
+  const PetscReal *X = ((Fem *)b->data)->X;
+  for (PetscInt a = 0; a < b->nu / 3; a++) {
+    PetscReal x[3] = {X[3 * a] * (1 + stretch), X[3 * a + 1], X[3 * a + 2]}, y[3];
+    MbM3Mult(R0, x, y);
+    for (int d = 0; d < 3; d++) b->q[3 * a + d] = y[d] + 0.3 * (d + 1) - X[3 * a + d];
+  }
+}
+
+static void test_bc(void **state)
+{
+  MbShape   s;
+  MbBody    b, t;
+  PetscReal R0[9], Id[9], R[9], *f0, *f1, *f2, W1, W2, Wr, scale = 0, e_rigid = 0, e_turn = 0, e_tl = 0, e_R;
+  Bar(6, 2, 2, 1.2, 0.2, 0.2, 0.2, PETSC_FALSE, &s);
+  MB_OK(Body(s, 1e6, &b));
+  MB_OK(Body(s, 1e6, &t));
+  MB_OK(MbBodySetForm(b, "BC"));
+  MB_OK(PetscMalloc3(b->nu, &f0, b->nu, &f1, b->nu, &f2));
+  AxisRotation(70, R0);
+  MbM3Identity(Id);
+  BcState(b, R0, 0); /* rigid */
+  MB_OK(MbFemCorotation((Fem *)b->data, b->q, 0, R));
+  e_R = MbM3DiffNorm(R, R0);
+  MB_OK(b->ops->internal(b, b->u, f0));
+  MB_OK(b->ops->strain_energy(b, &Wr));
+  BcState(b, Id, 1e-3); /* stretched */
+  BcState(t, Id, 1e-3);
+  MB_OK(b->ops->internal(b, b->u, f1));
+  MB_OK(b->ops->strain_energy(b, &W1));
+  MB_OK(t->ops->internal(t, t->u, f2));
+  for (PetscInt k = 0; k < b->nu; k++) scale = PetscMax(scale, PetscAbsReal(f1[k])), e_tl = PetscMax(e_tl, PetscAbsReal(f1[k] - f2[k]));
+  BcState(b, R0, 1e-3); /* stretched and turned */
+  MB_OK(b->ops->internal(b, b->u, f2));
+  MB_OK(b->ops->strain_energy(b, &W2));
+  for (PetscInt a = 0; a < b->nu / 3; a++) {
+    PetscReal y[3];
+    MbM3Mult(R0, &f1[3 * a], y);
+    for (int d = 0; d < 3; d++) e_turn = PetscMax(e_turn, PetscAbsReal(y[d] - f2[3 * a + d]));
+  }
+  for (PetscInt k = 0; k < b->nu; k++) e_rigid = PetscMax(e_rigid, PetscAbsReal(f0[k]));
+  print_message("# form 'BC': a rigid turn by 70 degrees: R off by %.2g, forces %.2g of a 0.1 %% stretch's, energy %.2g of its; stretched and turned: forces %.2g off the turned unturned ones, energies %.6g and %.6g; against TL %.2g\n", (double)e_R,
+                (double)(e_rigid / scale), (double)(Wr / W1), (double)(e_turn / scale), (double)W1, (double)W2, (double)(e_tl / scale));
+  if (!(e_R < 1e-12 && e_rigid < 1e-10 * scale && PetscAbsReal(Wr) < 1e-10 * W1)) fail_msg("a rigid motion: R off by %g, force %g, energy %g", (double)e_R, (double)(e_rigid / scale), (double)(Wr / W1));
+  if (!(e_turn < 1e-10 * scale && PetscAbsReal(W2 - W1) < 1e-10 * W1)) fail_msg("turned: forces off by %g, energies %g and %g", (double)(e_turn / scale), (double)W1, (double)W2);
+  if (!(e_tl < 1e-2 * scale && e_tl > 0)) fail_msg("against TL at 0.1 %% strain: %g of the force", (double)(e_tl / scale));
+  MB_OK(PetscFree3(f0, f1, f2));
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbBodyDestroy(&t));
+  MB_OK(MbShapeDestroy(&s));
+  { /* DEF_LIM, a spinning stretched bar: one factorization for 40 steps at 10 h_crit */
+    MbDomain         dom;
+    MbScheme         sch;
+    PetscReal        hc, umax = 0, E0 = 0, E1 = 0, T, Wd;
+    PetscInt         id, nn;
+    const PetscReal *X;
+    Bar(8, 2, 2, 1.0, 0.2, 0.2, 0.1, PETSC_FALSE, &s);
+    MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
+    MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
+    MB_OK(MbDomainNextBodyId(dom, &id));
+    MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+    MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
+    MB_OK(MbBodySetForm(b, "BC"));
+    MB_OK(MbBodyCriticalStep(b, &hc));
+    MB_OK(MbDomainSetStep(dom, 10 * hc));
+    MB_OK(MbDomainGetScheme(dom, "DEF_LIM", &sch));
+    MB_OK(MbBodySetScheme(b, sch));
+    MB_OK(MbDomainAddBody(dom, b));
+    MB_OK(MbShapeGetMesh(s, &nn, &X, NULL, NULL, NULL));
+    for (PetscInt a = 0; a < nn; a++) b->q[3 * a] = 1e-3 * X[3 * a], b->u[3 * a] = -0.5 * (X[3 * a + 1] - 0.1), b->u[3 * a + 1] = 0.5 * (X[3 * a] - 0.5);
+    MB_OK(b->ops->kinetic(b, &T));
+    MB_OK(b->ops->strain_energy(b, &Wd));
+    E0 = T + Wd;
+    for (PetscInt k = 0; k < 40; k++) MB_OK(MbDomainStep(dom));
+    MB_OK(b->ops->kinetic(b, &T));
+    MB_OK(b->ops->strain_energy(b, &Wd));
+    E1 = T + Wd;
+    for (PetscInt k = 0; k < b->nu; k++) umax = PetscMax(umax, PetscAbsReal(b->u[k]));
+    print_message("# form 'BC', DEF_LIM at 10 h_crit, a spinning stretched bar, 40 steps: %" PetscInt_FMT " factorizations, energy %.6g -> %.6g, max |u| %.3g\n", ((Fem *)b->data)->nfactor, (double)E0, (double)E1, (double)umax);
+    if (!(((Fem *)b->data)->nfactor == 1)) fail_msg("%" PetscInt_FMT " factorizations, 1 expected", ((Fem *)b->data)->nfactor);
+    if (!(E1 < 1.01 * E0 && umax < 1)) fail_msg("energy %g -> %g, max |u| %g", (double)E0, (double)E1, (double)umax);
+    MB_OK(MbShapeDestroy(&s));
+    MB_OK(MbDomainDestroy(&dom));
+  }
 }
 
 /* DEF_LIM's W under a held factor: a body whose configuration changes a little from step to
@@ -846,7 +967,8 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements),    cmocka_unit_test(test_patch),         cmocka_unit_test(test_tangent), cmocka_unit_test(test_def_exp),  cmocka_unit_test(test_def_lim), cmocka_unit_test(test_modes),        cmocka_unit_test(test_delassus),
-    cmocka_unit_test(test_held_factor), cmocka_unit_test(test_shared_tables), cmocka_unit_test(test_work),    cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),    cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent),     cmocka_unit_test(test_def_exp),       cmocka_unit_test(test_def_lim),
+    cmocka_unit_test(test_modes),    cmocka_unit_test(test_delassus), cmocka_unit_test(test_held_factor), cmocka_unit_test(test_shared_tables), cmocka_unit_test(test_bc),
+    cmocka_unit_test(test_work),     cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),        cmocka_unit_test(test_set_velocity),  cmocka_unit_test(test_bad),
 };
 MB_TEST_MAIN(tests)

@@ -80,6 +80,12 @@ typedef struct {
   PetscBool inv;     /* entries of A⁻¹ are wanted (W's blocks): MUMPS factorizes (when PETSc has it) */
   PetscBool entries; /* MUMPS's entries of A⁻¹ may be used (-mb_fem_inverse_entries; else solves) */
   PetscBool mumps;   /* F is MUMPS's */
+  /* form 'BC' (corotated.c): linear elasticity in the frame of R, the polar rotation of the
+     mean deformation gradient; K (K₀, at the reference) assembled once, A₀ = M + cK₀
+     factorized once, A⁻¹ = R̲A₀⁻¹R̲ᵀ with R of the configuration the factor op was given */
+  PetscBool  bc;
+  PetscReal *gbar, vol; /* ∫ ∂N_a/∂X dV, 3 a node, and the volume */
+  PetscReal  RA[9];     /* R at the factor op's q (DEF_LIM's solves) */
   /* W's blocks under a held factor (stiffness.c): the first CG residual of the step's
      free-velocity solve, relative, measures how far the factor is from the current A; up to
      -mb_fem_w_rtol the factor stands for A in W and in the impulse (wold) */
@@ -142,6 +148,15 @@ static inline const MbFemElement *MbFemGather(const Fem *m, PetscInt e, const Pe
 }
 /* The gradients and weight (the last of the 3·nen + 1 numbers) of element e's point k. */
 static inline const PetscReal *MbFemPoint(const Fem *m, PetscInt e, PetscInt k, PetscInt nen) { return &m->G[m->gptr[e] + k * (3 * nen + 1)]; }
+
+/* corotated.c ('BC' form): R of configuration q (error: the mean F has det ≤ 0); the
+   internal force (f = R̲K₀a + η R̲K₀R̲ᵀu) and strain energy (½aᵀK₀a) of the body's q; an
+   element's co-rotated displacements a_e from its nodes' q_e; s ← R s Rᵀ. */
+PETSC_INTERN PetscErrorCode MbFemCorotation(Fem *m, const PetscReal q[], PetscInt id, PetscReal R[9]);
+PETSC_INTERN PetscErrorCode MbFemCorotatedInternal(MbBody b, const PetscReal u[], PetscReal f[]);
+PETSC_INTERN PetscErrorCode MbFemCorotatedEnergy(MbBody b, PetscReal *W);
+PETSC_INTERN void           MbFemCorotatedElement(const Fem *m, const PetscReal R[9], PetscInt e, const PetscReal qe[], PetscReal ae[]);
+PETSC_INTERN void           MbFemRotateStress(const PetscReal R[9], PetscReal s[9]);
 
 /* stiffness.c: A = M + cK(q) factorized for the body's inverse op (c > 0), K assembled from
    the elements at q; A⁻¹ on n right-hand sides of length 3·nn; freeing it all. */

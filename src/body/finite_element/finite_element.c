@@ -196,6 +196,7 @@ static PetscErrorCode FemDestroy(MbBody b)
   PetscCall(PetscFree(m->gptr));
   PetscCall(PetscFree(m->G));
   PetscCall(PetscFree(m->mass));
+  PetscCall(PetscFree(m->gbar));
   PetscCall(PetscFree(b->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -451,6 +452,10 @@ static PetscErrorCode FemInternal(MbBody b, const PetscReal u[], PetscReal f[])
 {
   Fem *m = (Fem *)b->data;
   PetscFunctionBegin;
+  if (m->bc) {
+    PetscCall(MbFemCorotatedInternal(b, u, f));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscArrayzero(f, b->nu));
   for (PetscInt e = 0; e < m->ne; e++) {
     const MbFemElement *el  = MbFemElemOf(m, e);
@@ -478,7 +483,8 @@ static PetscErrorCode FemInternal(MbBody b, const PetscReal u[], PetscReal f[])
 static PetscErrorCode FemStrainEnergy(MbBody b, PetscReal *W)
 {
   Fem *m = (Fem *)b->data;
-  *W     = 0;
+  if (m->bc) return MbFemCorotatedEnergy(b, W);
+  *W = 0;
   for (PetscInt e = 0; e < m->ne; e++) {
     const MbFemElement *el = MbFemGather(m, e, b->q, m->ue);
     for (PetscInt k = 0; k < el->nqp; k++) {
@@ -504,7 +510,7 @@ static PetscErrorCode FemCriticalStep(MbBody b, PetscReal *h)
     const PetscInt     *nod = &m->enode[m->eptr[e]], n = 3 * el->nen;
     PetscReal           me[MB_FEM_MAX_NEN] = {0}, row[3 * MB_FEM_MAX_NEN] = {0};
     for (PetscInt a = 0; a < el->nen; a++)
-      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = b->q[3 * nod[a] + d];
+      for (int d = 0; d < 3; d++) m->ue[3 * a + d] = m->bc ? 0 : b->q[3 * nod[a] + d]; /* 'BC': K₀ in a turned frame, the same spectrum */
     for (PetscInt k = 0; k < el->nqp; k++) {
       PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], w = m->G[m->gptr[e] + k * FEM_QP_SIZE(el->nen) + 3 * el->nen];
       el->shape(&el->qp[3 * k], N, dN);
@@ -697,12 +703,18 @@ static PetscErrorCode FemPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
   return PETSC_SUCCESS;
 }
 
-/* element e's mean Cauchy stress (its quadrature points by their weights) and volume */
-static void ElementStress(MbBody b, PetscInt e, PetscReal sigma[9], PetscReal *vol)
+/* element e's mean Cauchy stress (its quadrature points by their weights) and volume; the
+   'BC' form's is that of the co-rotated displacements turned by R (R the body's, given) */
+static void ElementStress(MbBody b, PetscInt e, const PetscReal R[9], PetscReal sigma[9], PetscReal *vol)
 {
   Fem                *m  = (Fem *)b->data;
   const MbFemElement *el = MbFemGather(m, e, b->q, m->ue);
   *vol                   = 0;
+  if (m->bc) {
+    PetscReal ae[3 * MB_FEM_MAX_NEN];
+    MbFemCorotatedElement(m, R, e, m->ue, ae);
+    for (PetscInt k = 0; k < 3 * el->nen; k++) m->ue[k] = ae[k];
+  }
   for (int i = 0; i < 9; i++) sigma[i] = 0;
   for (PetscInt k = 0; k < el->nqp; k++) {
     const PetscReal *g = MbFemPoint(m, e, k, el->nen);
@@ -712,13 +724,17 @@ static void ElementStress(MbBody b, PetscInt e, PetscReal sigma[9], PetscReal *v
     *vol += g[3 * el->nen];
   }
   for (int i = 0; i < 9; i++) sigma[i] /= *vol;
+  if (m->bc) MbFemRotateStress(R, sigma);
 }
 
 static PetscErrorCode FemPrimStress(MbBody b, PetscInt e, PetscReal sigma[9])
 {
-  PetscReal v;
-  ElementStress(b, e, sigma, &v);
-  return PETSC_SUCCESS;
+  Fem      *m = (Fem *)b->data;
+  PetscReal v, R[9];
+  PetscFunctionBegin;
+  if (m->bc) PetscCall(MbFemCorotation(m, b->q, b->id, R));
+  ElementStress(b, e, R, sigma, &v);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
@@ -808,7 +824,14 @@ static PetscErrorCode FemPointState(MbBody b, const PetscReal X[3], const PetscR
   for (PetscInt a = 0; a < el->nen; a++)
     for (int d = 0; d < 3; d++) x[d] += N[a] * qc[3 * a + d], v[d] += N[a] * uc[3 * a + d];
   MbFemGradients(el, Xe, dN, G, &detJ);
-  MbSvkCauchy(&m->svk, el->nen, G, qc, sigma);
+  if (m->bc) { /* the co-rotated displacements' stress, turned */
+    PetscReal R[9], ae[3 * MB_FEM_MAX_NEN];
+    PetscCall(MbFemCorotation(m, b->q, b->id, R));
+    MbFemCorotatedElement(m, R, e, qc, ae);
+    MbSvkCauchy(&m->svk, el->nen, G, ae, sigma);
+    MbFemRotateStress(R, sigma);
+  } else
+    MbSvkCauchy(&m->svk, el->nen, G, qc, sigma);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -940,12 +963,13 @@ static PetscErrorCode FemAffine(MbBody b, PetscReal out[24])
 static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
 {
   Fem      *m = (Fem *)b->data;
-  PetscReal v = 0;
+  PetscReal v = 0, R[9];
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(sigma, 9));
+  if (m->bc) PetscCall(MbFemCorotation(m, b->q, b->id, R));
   for (PetscInt e = 0; e < m->ne; e++) {
     PetscReal se[9], ve;
-    ElementStress(b, e, se, &ve);
+    ElementStress(b, e, R, se, &ve);
     for (int i = 0; i < 9; i++) sigma[i] += ve * se[i];
     v += ve;
   }
@@ -977,6 +1001,21 @@ static PetscInt FemWork(MbBody b)
   return PetscMax(1, w);
 }
 
+/* Solfec's forms: 'TL' (total Lagrangian, the default) and 'BC' (body co-rotational,
+   corotated.c); the modal and reduced ones are refused */
+static PetscErrorCode FemForm(MbBody b, const char *form)
+{
+  Fem      *m = (Fem *)b->data;
+  PetscBool tl, bc;
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(form, "TL", &tl));
+  PetscCall(PetscStrcmp(form, "BC", &bc));
+  PetscCheck(tl || bc, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": form '%s' is not supported yet: 'TL' (total Lagrangian) and 'BC' (body co-rotational) are", b->id, form);
+  PetscCheck(!m->factored && !m->K, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FINITE_ELEMENT body %" PetscInt_FMT ": its form is set before it first moves", b->id);
+  m->bc = bc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode FemStateSize(MbBody b, PetscInt *n)
 {
   *n = MbFemFactorStateSize((Fem *)b->data);
@@ -990,7 +1029,7 @@ static PetscErrorCode FemStateSet(MbBody b, const PetscReal x[], PetscInt n) { r
 static PetscErrorCode FemPackSize(MbBody b, size_t *n)
 {
   Fem *m = (Fem *)b->data;
-  *n     = 2 * sizeof(PetscInt) + 2 * sizeof(PetscReal) + (size_t)(m->ne + 1) * 2 * sizeof(PetscInt) + (size_t)m->eptr[m->ne] * sizeof(PetscInt) + (size_t)(4 * m->nn + m->gptr[m->ne]) * sizeof(PetscReal);
+  *n     = 3 * sizeof(PetscInt) + 2 * sizeof(PetscReal) + (size_t)(m->ne + 1) * 2 * sizeof(PetscInt) + (size_t)m->eptr[m->ne] * sizeof(PetscInt) + (size_t)(4 * m->nn + m->gptr[m->ne]) * sizeof(PetscReal);
   return PETSC_SUCCESS;
 }
 
@@ -1000,6 +1039,10 @@ static PetscErrorCode FemPack(MbBody b, char *buf)
 #define PUT(p, len) (memcpy(buf, (p), (len)), buf += (len))
   PUT(&m->nn, sizeof(PetscInt));
   PUT(&m->ne, sizeof(PetscInt));
+  {
+    const PetscInt form = m->bc ? 1 : 0;
+    PUT(&form, sizeof(PetscInt));
+  }
   PUT(&m->young, sizeof(PetscReal));
   PUT(&m->poisson, sizeof(PetscReal));
   PUT(m->eptr, (size_t)(m->ne + 1) * sizeof(PetscInt));
@@ -1027,6 +1070,12 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
   GET(&m->nn, sizeof(PetscInt));
   GET(&m->ne, sizeof(PetscInt));
   PetscCheck(m->nn > 0 && m->ne > 0 && 3 * m->nn == b->nq, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": %" PetscInt_FMT " nodes for nq = %" PetscInt_FMT, b->id, m->nn, b->nq);
+  {
+    PetscInt form;
+    GET(&form, sizeof(PetscInt));
+    PetscCheck(form == 0 || form == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": form %" PetscInt_FMT, b->id, form);
+    m->bc = form ? PETSC_TRUE : PETSC_FALSE;
+  }
   GET(&E, sizeof(PetscReal));
   GET(&nu, sizeof(PetscReal));
   {
@@ -1095,6 +1144,7 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .pack            = FemPack,
     .unpack          = FemUnpack,
     .work            = FemWork,
+    .form            = FemForm,
     .state_size      = FemStateSize,
     .state_get       = FemStateGet,
     .state_set       = FemStateSet,

@@ -153,8 +153,11 @@ static PetscErrorCode FactorNow(Fem *m, const PetscReal q[], PetscReal c, PetscI
   PetscFunctionBegin;
   m->factored = PETSC_FALSE;
   if (!m->qF) PetscCall(PetscMalloc1(3 * m->nn, &m->qF));
-  if (q != m->qF) PetscCall(PetscArraycpy(m->qF, q, 3 * m->nn));
-  PetscCall(MbFemAssembleK(m, q));
+  if (m->bc)
+    PetscCall(PetscArrayzero(m->qF, 3 * m->nn)); /* 'BC': A₀ = M + cK₀, K at the reference */
+  else if (q != m->qF)
+    PetscCall(PetscArraycpy(m->qF, q, 3 * m->nn));
+  PetscCall(MbFemAssembleK(m, m->qF));
   PetscCall(FormA(m, c));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* a zero pivot is an answer here */
   {
@@ -208,6 +211,12 @@ PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id
     PetscCall(FactorNow(m, m->qF, m->cF, id));
     m->age   = age;
     m->multi = multi;
+  }
+  if (m->bc) { /* A = R̲A₀R̲ᵀ: A₀ made once (again only when c changes), R of this q */
+    PetscCall(MbFemCorotation(m, q, id, m->RA));
+    if (!m->factored || c != m->cF) PetscCall(FactorNow(m, q, c, id));
+    m->exact = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* a body whose last step needed many right-hand sides without MUMPS (which CG would
      make dear) most likely needs them again: factorized now rather than after a CG solve */
@@ -308,7 +317,35 @@ static PetscErrorCode Pcg(Fem *m, const PetscReal b[], PetscReal y[], PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode SolveA(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]);
+
+/* y ← R̲ y (transpose: R̲ᵀ) for n vectors of the body's length */
+static void RotateNodes(const Fem *m, const PetscReal R[9], PetscBool transpose, PetscInt n, PetscReal y[])
+{
+  for (PetscInt k = 0; k < n * m->nn; k++) {
+    PetscReal *v = &y[3 * k], w[3];
+    for (int i = 0; i < 3; i++) w[i] = transpose ? R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2] : R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+    for (int i = 0; i < 3; i++) v[i] = w[i];
+  }
+}
+
 PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[])
+{
+  PetscFunctionBegin;
+  if (m->bc && m->c > 0) { /* A⁻¹ = R̲ A₀⁻¹ R̲ᵀ */
+    PetscReal *t;
+    PetscCall(PetscMalloc1(n * 3 * m->nn, &t));
+    PetscCall(PetscArraycpy(t, x, n * 3 * m->nn));
+    RotateNodes(m, m->RA, PETSC_TRUE, n, t);
+    PetscCall(SolveA(m, n, t, y));
+    RotateNodes(m, m->RA, PETSC_FALSE, n, y);
+    PetscCall(PetscFree(t));
+  } else
+    PetscCall(SolveA(m, n, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SolveA(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[])
 {
   const PetscInt nu = 3 * m->nn;
   PetscFunctionBegin;
@@ -397,6 +434,31 @@ static PetscErrorCode InverseByMumps(Fem *m, PetscInt nd, const PetscInt ds[], P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 'BC': the block of A₀⁻¹ among unknowns d turned into A⁻¹'s, R̲ C₀ R̲ᵀ node by node; d
+   holds every component of each node it touches (a point's H has all three) */
+static PetscErrorCode RotateBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscReal C[])
+{
+  const PetscReal *R = m->RA;
+  PetscInt        *pos;
+  PetscReal       *T;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(3 * m->nn, &pos, nd * nd, &T));
+  for (PetscInt k = 0; k < 3 * m->nn; k++) pos[k] = -1;
+  for (PetscInt i = 0; i < nd; i++) pos[d[i]] = i;
+  for (PetscInt i = 0; i < nd; i++)
+    for (int k = 0; k < 3; k++) PetscCheck(pos[3 * (d[i] / 3) + k] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "FINITE_ELEMENT body %" PetscInt_FMT ": unknown %" PetscInt_FMT " without the rest of its node", m->bid, d[i]);
+  for (PetscInt i = 0; i < nd; i++) { /* T = R̲ C₀: row i mixes the rows of its node */
+    const PetscInt n3 = 3 * (d[i] / 3), c = d[i] % 3;
+    for (PetscInt j = 0; j < nd; j++) T[i * nd + j] = R[3 * c] * C[pos[n3] * nd + j] + R[3 * c + 1] * C[pos[n3 + 1] * nd + j] + R[3 * c + 2] * C[pos[n3 + 2] * nd + j];
+  }
+  for (PetscInt j = 0; j < nd; j++) { /* C = T R̲ᵀ: column j mixes the columns of its node */
+    const PetscInt n3 = 3 * (d[j] / 3), c = d[j] % 3;
+    for (PetscInt i = 0; i < nd; i++) C[i * nd + j] = T[i * nd + pos[n3]] * R[3 * c] + T[i * nd + pos[n3 + 1]] * R[3 * c + 1] + T[i * nd + pos[n3 + 2]] * R[3 * c + 2];
+  }
+  PetscCall(PetscFree2(pos, T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbFemInverseBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscReal C[])
 {
   PetscInt *ds, *perm;
@@ -441,6 +503,7 @@ PetscErrorCode MbFemInverseBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscR
   for (PetscInt i = 0; i < nd; i++) /* sorted (i, j) is (perm[i], perm[j]) of d's order */
     for (PetscInt j = 0; j < nd; j++) C[perm[i] * nd + perm[j]] = m->invC[i * nd + j];
   PetscCall(PetscFree2(ds, perm));
+  if (m->bc) PetscCall(RotateBlock(m, nd, d, C));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
