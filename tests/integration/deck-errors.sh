@@ -47,9 +47,9 @@ PY
 expect_error "FINITE_ELEMENT with a SPHERE" "BODY: a FINITE_ELEMENT body needs a MESH or HEX shape \\(its mesh\\)" "$MOREAU" "$TMP/fe_sphere.py"
 deck fe_form <<PY
 $HEAD
-BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m, form='BC')
+BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m, form='BC-RO')
 PY
-expect_error "FINITE_ELEMENT form BC" "BODY: FINITE_ELEMENT form 'BC' is not supported yet: 'TL' \\(total Lagrangian\\) is" "$MOREAU" "$TMP/fe_form.py"
+expect_error "FINITE_ELEMENT form BC-RO (a modal form)" "BODY: FINITE_ELEMENT form 'BC-RO' is not supported yet: 'TL' \\(total Lagrangian\\) and 'BC' \\(body co-rotational\\) are" "$MOREAU" "$TMP/fe_form.py"
 deck fe_flat <<PY
 $HEAD
 BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,0], [4, 0,1,2,3, 1, 4, 0,1,2,4, 1], 1), m)
@@ -86,6 +86,25 @@ b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1
 b.conf = [0.0] * 5
 PY
 expect_error "FINITE_ELEMENT conf of the wrong length" "BODY.conf: value must be a sequence of 36 numbers, got \\[0.0, 0.0, 0.0, 0.0, 0.0\\]" "$MOREAU" "$TMP/fe_conf.py"
+# element types and node numbers are checked by MESH itself (python/moreau/__init__.py,
+# before the C-level "MESH element type 7 is not supported" of src/shape/element.c), with
+# the position of the element's entry in the list; a separate mesh= is refused by BODY
+deck fe_type7 <<PY
+$HEAD
+BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1], [4, 0,1,3,4, 1, 7, 0,1,2,3,4,5,6, 1], 1), m)
+PY
+expect_error "FINITE_ELEMENT mesh with a 7-node element" "MESH: elements must be \\[n, nodes, volid, \\.\\.\\.\\] with n in 4, 5, 6, 8; bad entry 7 at position 6" "$MOREAU" "$TMP/fe_type7.py"
+deck fe_node <<PY
+$HEAD
+BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,1], [4, 0,1,2,3, 1, 4, 1,2,3,5, 1], 1), m)
+PY
+expect_error "FINITE_ELEMENT mesh with a node out of range, on 2 ranks" "MESH: element node 5 at position 6 is not in \\[0, 5\\)" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/fe_node.py"
+deck fe_mesh <<PY
+$HEAD
+TET = MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1], [4, 0,1,2,3, 1], 1)
+BODY(s, 'FINITE_ELEMENT', TET, m, mesh=TET)
+PY
+expect_error "FINITE_ELEMENT with a separate mesh=" "BODY: a FINITE_ELEMENT body with a separate mesh= is not supported yet: give the MESH \\(or HEX\\) as its shape" "$MOREAU" "$TMP/fe_mesh.py"
 
 # --- pseudo-rigid bodies: bad material, schemes of the other kind, a flat shape, damping
 CUBE="HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6)"

@@ -84,3 +84,137 @@ sys.exit(0 if worst < 1e-6 else 1)
 PY
 check "DEF_LIM block on a floor, W from a held factor: the end state within 1e-6 of a factorization every step (and of W by solves)" \
   "$PY" "$TMP/floorcmp.py" "$TMP/floor-every.txt" "$TMP/floor-held.txt" "$TMP/floor-solves.txt"
+
+# --- constraints on a finite-element bar (1 x 0.1 x 0.1 m, 4x1x1 HEX8, E = 1e7, rho = 1000:
+# c = sqrt(E/rho) = 100 m/s; CRITICAL_STEP 7.5e-4 under DEF_EXP), both schemes.
+FEBAR="HEX([0,0,0, 1,0,0, 1,0.1,0, 0,0.1,0, 0,0,0.1, 1,0,0.1, 1,0.1,0.1, 0,0.1,0.1], 4, 1, 1, 1, [1]*6)"
+# SET_VELOCITY 0.1 m/s along x at the tip face's centre (a point inside a face, interpolated)
+# for 40 steps of 1e-4 s: the point's VX is 0.1 at every frame after t = 0 (1e-9 of it: one
+# bilateral row, the solver at 1e-10), its DX the midpoint rule's 0.1 (t - h/2) (the first
+# step starts from rest; 1e-9 of it), while the far end (x = 0), which the wave front
+# (0.4 m in 0.004 s) has not reached, moves at below 1e-2 of it
+cat >"$TMP/fesv.py" <<PY
+import sys
+h, v = 1e-4, 0.1
+s = SOLFEC('DYNAMIC', h, 'out-fesv-' + sys.argv[1])
+s.verbose = 'OFF'
+b = BODY(s, 'FINITE_ELEMENT', $FEBAR, BULK_MATERIAL(s, young=1e7, poisson=0.25, density=1000))
+b.scheme = sys.argv[1]
+SET_VELOCITY(b, (1, 0.05, 0.05), (1, 0, 0), v)
+OUTPUT(s, h)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 40 * h)
+t, vx, dx, vo = HISTORY(s, [(b, (1, 0.05, 0.05), 'VX'), (b, (1, 0.05, 0.05), 'DX'), (b, (0, 0.05, 0.05), 'VX')])
+ev = max(abs(u - v) for u in vx[1:]) / v
+ed = max(abs(d - v * (x - h / 2)) for x, d in zip(t[1:], dx[1:])) / (v * t[-1])
+print('FESV %d %.3e %.3e %.3e' % (len(t), ev, ed, max(abs(u) for u in vo) / v))
+PY
+for sc in DEF_EXP DEF_LIM; do
+  out=$(timeout 120 "$MOREAU" -mb_quiet "$TMP/fesv.py" $sc 2>&1)
+  grep '^FESV' <<<"$out" | awk '{ printf "# %s: %d frames; tip VX off 0.1 by %s, DX off 0.1 (t - h/2) by %s, far end |VX| up to %s of 0.1\n", "'$sc'", $2, $3, $4, $5 }'
+  check "FE SET_VELOCITY ($sc): the point's VX = 0.1 m/s at every frame (1e-9), DX = 0.1 (t - h/2) (1e-9), the far end below 1e-2 of it" \
+    awk '/^FESV/ { f = 1; ok = ($2 == 41 && $3 < 1e-9 && $4 < 1e-9 && $5 < 1e-2) } END { exit !(f && ok) }' <<<"$out"
+done
+
+# FIX_DIRECTION along z at the x = 0 end's face centre P of the bar falling under gravity
+# (10 m/s^2 along -z) and moving at (0.1, 0.05, 0) m/s: over 200 steps of 2e-4 s P's DZ and VZ
+# stay 0 (1e-9 of the far end's fall, about 1e-2 m) while P moves on along y at 0.05 t
+# (nothing acts along y: 1e-9) and along x at 0.1 t (up to 2 % more: P also slides in, along
+# +x, as the bar tilts), and the far end falls between free fall's g t^2/2 = 8e-3 m and a
+# rigid bar's 3 g t^2/4 = 1.2e-2 m (its end accelerates at 3g/2 about a vertically fixed end)
+cat >"$TMP/fefd.py" <<PY
+import sys
+s = SOLFEC('DYNAMIC', 2e-4, 'out-fefd-' + sys.argv[1])
+s.verbose = 'OFF'
+b = BODY(s, 'FINITE_ELEMENT', $FEBAR, BULK_MATERIAL(s, young=1e7, poisson=0.25, density=1000))
+b.scheme = sys.argv[1]
+b.velo = [0.1, 0.05, 0.0] * 20
+GRAVITY(s, (0, 0, -10))
+FIX_DIRECTION(b, (0, 0.05, 0.05), (0, 0, 1))
+OUTPUT(s, 2e-3)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.04)
+P, Q = (0, 0.05, 0.05), (1, 0.05, 0.05)
+t, dx, dy, dz, vz, dq = HISTORY(s, [(b, P, 'DX'), (b, P, 'DY'), (b, P, 'DZ'), (b, P, 'VZ'), (b, Q, 'DZ')])
+T = t[-1]
+print('FEFD %.3e %.3e %.3e %.3e %.6e' % (max(abs(z) for z in dz) / abs(dq[-1]), max(abs(w) for w in vz) / (abs(dq[-1]) / T),
+      abs(dy[-1] - 0.05 * T) / (0.05 * T), (dx[-1] - 0.1 * T) / (0.1 * T), dq[-1]))
+PY
+for sc in DEF_EXP DEF_LIM; do
+  out=$(timeout 120 "$MOREAU" -mb_quiet "$TMP/fefd.py" $sc 2>&1)
+  grep '^FEFD' <<<"$out" | awk '{ printf "# %s: fixed DZ %s and VZ %s of the far end'"'"'s fall (and its speed), DY off 0.05 t by %s, DX above 0.1 t by %s, far end DZ %s m\n", "'$sc'", $2, $3, $4, $5, $6 }'
+  check "FE FIX_DIRECTION ($sc): the fixed component stays 0 (1e-9 of the motion), the point moves on along x (0.1 t, up to 2 % more) and y (0.05 t, 1e-9), the far end falls (8e-3 to 1.2e-2 m)" \
+    awk '/^FEFD/ { f = 1; ok = ($2 < 1e-9 && $3 < 1e-9 && $4 < 1e-9 && $5 >= 0 && $5 < 2e-2 && $6 < -8e-3 && $6 > -1.2e-2) } END { exit !(f && ok) }' <<<"$out"
+done
+
+# PUT_SPRING (k = 1e4 N/m) from the top face's centre of a stiff FE cube (0.1 m, one HEX8,
+# E = 1e8, rho = 1000: m = 1 kg) to a fixed point 0.1 m above, its rest length, released at
+# rest under gravity. A rigid mass would move as z(t) = -(m g / k)(1 - cos w t), w = sqrt(k/m):
+# it crosses the equilibrium -m g/k = -1e-3 m at T/4, 3T/4, 5T/4 (T = 2 pi sqrt(m/k) = 62.8 ms)
+# and turns at -2 m g / k. The cube's own stiffness (about E a = 1e7 N/m, 1e3 k, in series
+# with the spring) lengthens T by ~k/(2 E a), 5e-4: the three crossings within 1 % of T, the
+# attachment point's lowest DZ within 1 % of -2 m g/k, over 400 steps of 2e-4 s. CRITICAL_STEP
+# of a DEF_LIM body on the spring is the spring's 2/w = 2 sqrt(m/k) = 0.02 s (1e-9).
+cat >"$TMP/fesp.py" <<'PY'
+import sys, math
+k, g = 1e4, 10.0
+s = SOLFEC('DYNAMIC', 2e-4, 'out-fesp-' + sys.argv[1])
+s.verbose = 'OFF'
+b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, .1,0,0, .1,.1,0, 0,.1,0, 0,0,.1, .1,0,.1, .1,.1,.1, 0,.1,.1], 1, 1, 1, 1, [1]*6), BULK_MATERIAL(s, young=1e8, poisson=0.25, density=1000))
+b.scheme = sys.argv[1]
+GRAVITY(s, (0, 0, -g))
+PUT_SPRING(b, (0.05, 0.05, 0.1), None, (0.05, 0.05, 0.2), spring=k)
+hc = CRITICAL_STEP(s)
+OUTPUT(s, 2e-4)
+RUN(s, None, 0.08)
+t, dz = HISTORY(s, [(b, (0.05, 0.05, 0.1), 'DZ')])
+m = b.mass
+e, T = -m * g / k, 2 * math.pi * math.sqrt(m / k)
+cross = [t[i] + (t[i + 1] - t[i]) * (e - dz[i]) / (dz[i + 1] - dz[i]) for i in range(len(t) - 1) if (dz[i] - e) * (dz[i + 1] - e) < 0]
+want = [T / 4, 3 * T / 4, 5 * T / 4]
+ec = max(abs(a - w) for a, w in zip(cross, want)) / T if len(cross) == 3 else 1
+print('FESP %d %.3e %.3e %.3e %.9g' % (len(cross), ec, abs(min(dz) - 2 * e) / abs(2 * e), abs(hc - 2 * math.sqrt(m / k)) / hc, hc))
+PY
+for sc in DEF_LIM DEF_EXP; do
+  out=$(timeout 120 "$MOREAU" -mb_quiet "$TMP/fesp.py" $sc 2>&1)
+  grep '^FESP' <<<"$out" | awk '{ printf "# %s: %d crossings of -m g/k, off T/4, 3T/4, 5T/4 by %s of T; lowest point off -2 m g/k by %s; CRITICAL_STEP %s\n", "'$sc'", $2, $3, $4, $6 }'
+  if [ $sc = DEF_LIM ]; then
+    check "FE block on a PUT_SPRING ($sc): period 2 pi sqrt(m/k) (1 %), lowest point -2 m g/k (1 %), CRITICAL_STEP 2 sqrt(m/k) (1e-9)" \
+      awk '/^FESP/ { f = 1; ok = ($2 == 3 && $3 < 1e-2 && $4 < 1e-2 && $5 < 1e-9) } END { exit !(f && ok) }' <<<"$out"
+  else # DEF_EXP: CRITICAL_STEP is the cube's own bound (2.2e-4), below the spring's
+    check "FE block on a PUT_SPRING ($sc): period 2 pi sqrt(m/k) (1 %), lowest point -2 m g/k (1 %)" \
+      awk '/^FESP/ { f = 1; ok = ($2 == 3 && $3 < 1e-2 && $4 < 1e-2 && $6 > 2e-4 && $6 < 1e-3) } END { exit !(f && ok) }' <<<"$out"
+  fi
+done
+
+# CRITICAL_STEP and its warning: a rigid sphere (body 0) and two DEF_EXP bars, the second
+# (body 2) 4 times as stiff (E = 4e7: c doubles, its bound halves, 1e-9), so the smallest bound
+# is body 2's; its nodes start with small velocities (1e-3 m/s) to feed an instability. A
+# step 1.2 times CRITICAL_STEP prints the warning naming body 2 and both steps (as %g), once,
+# on 1 and on 3 ranks (body 2 on rank 2 there), and the run does blow up; 0.95 times it runs
+# its 100 steps without a warning, the summary naming body 2's bound.
+cat >"$TMP/fecs.py" <<PY
+import sys, math
+s = SOLFEC('DYNAMIC', 1e-5, 'out-fecs-' + sys.argv[1])
+s.verbose = 'OFF'
+BODY(s, 'RIGID', SPHERE((5, 0, 0), 0.1, 1, 1), BULK_MATERIAL(s))
+BODY(s, 'FINITE_ELEMENT', $FEBAR, BULK_MATERIAL(s, young=1e7, poisson=0.25, density=1000))
+h1 = CRITICAL_STEP(s)
+b = BODY(s, 'FINITE_ELEMENT', TRANSLATE($FEBAR, (0, 1, 0)), BULK_MATERIAL(s, young=4e7, poisson=0.25, density=1000))
+b.velo = [1e-3 * math.sin(7 * i) for i in range(60)]
+hc = CRITICAL_STEP(s)
+s.step = float(sys.argv[1]) * hc
+print('FECS %.3e %g %g' % (abs(hc - h1 / 2) / hc, s.step, hc))
+RUN(s, None, 100 * s.step)
+PY
+for np in 1 3; do
+  out=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/fecs.py" 1.2 2>&1); rc=$?
+  want=$(awk '/^FECS/ { printf "moreau: WARNING: the step %s is above the critical step %s of body 2 (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body", $3, $4; exit }' <<<"$out")
+  n=$(grep -cxF -- "$want" <<<"$out")
+  echo "# 1.2 CRITICAL_STEP on $np rank(s): exit $rc, $n x '$want'; $(grep -m1 -o 'the run has blown up at step [0-9]*' <<<"$out"); body 2's bound off half body 1's by $(awk '/^FECS/ { print $2; exit }' <<<"$out")"
+  check "FE DEF_EXP step above CRITICAL_STEP on $np rank(s): one warning naming body 2 and both steps, the run blows up" \
+    bash -c '[ '$n' -eq 1 ] && [ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "the run has blown up" <<<"$0" && awk "/^FECS/ { exit !(\$2 < 1e-9) }" <<<"$0"' "$out"
+done
+out=$(timeout 120 "$MOREAU" "$TMP/fecs.py" 0.95 2>&1); rc=$?
+hc=$(awk '/^FECS/ { print $4; exit }' <<<"$out")
+echo "# 0.95 CRITICAL_STEP: exit $rc, $(grep -c WARNING <<<"$out") warnings; $(grep -m1 'critical step of the DEF_EXP' <<<"$out")"
+check "FE DEF_EXP step below CRITICAL_STEP: no warning, 100 steps, the summary names body 2's bound" \
+  bash -c '[ '$rc' -eq 0 ] && ! grep -q WARNING <<<"$0" && grep -q "^moreau: 100 steps to" <<<"$0" && grep -q "^moreau: critical step of the DEF_EXP bodies '$hc' (body 2) at the start" <<<"$0"' "$out"
