@@ -583,7 +583,8 @@ static void FormatSeconds(double s, char buf[32])
 }
 
 /* A step above a body's critical step is a warning naming the body and both steps, not a
-   silent clamp (Solfec-1.0 halves and clamps silently). Collective. */
+   silent clamp (Solfec-1.0 halves and clamps silently). Checked at the first RUN and at
+   every later one whose step differs from the one checked. Collective. */
 static PetscErrorCode WarnCriticalStep(MbDomain d)
 {
   PetscReal hc;
@@ -592,6 +593,7 @@ static PetscErrorCode WarnCriticalStep(MbDomain d)
   PetscCall(MbDomainBodyCriticalStep(d, &hc, &id));
   d->hcrit      = hc;
   d->hcrit_body = id;
+  d->hcrit_h    = d->h;
   if (id >= 0 && d->h > hc)
     PetscCall(PetscPrintf(d->comm, "moreau: WARNING: the step %g is above the critical step %g of body %" PetscInt_FMT " (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body\n", (double)d->h, (double)hc, id));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -612,7 +614,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   if (!resumed) d->run_end = t_end;
   d->ebase = PETSC_TRUE; /* blowup.c: the deck may have changed the state since the last RUN */
   steps0   = d->nsteps;
-  if (!d->started) PetscCall(WarnCriticalStep(d));
+  if (!d->started || d->h != d->hcrit_h) PetscCall(WarnCriticalStep(d));
   PetscCall(MbSignalInstall());
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
     PetscErrorCode e = MbDomainRunAdaptive(d, t_end, resumed);

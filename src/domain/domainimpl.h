@@ -48,6 +48,7 @@ struct _p_MbDomain {
   PetscBool      started;               /* a run has begun */
   PetscReal      hcrit;                 /* smallest critical step of the DEF_EXP bodies when the run began ... */
   PetscInt       hcrit_body;            /* ... and its body (−1: none) */
+  PetscReal      hcrit_h;               /* the step it was checked against (0: not yet) */
   /* ownership (owner.c): replicated per-body metadata for ids below nknown */
   PetscInt     nknown;  /* bodies whose owner and kind this rank knows */
   PetscMPIInt *owner;   /* owner rank by id */

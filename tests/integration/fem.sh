@@ -219,6 +219,18 @@ echo "# 0.95 CRITICAL_STEP: exit $rc, $(grep -c WARNING <<<"$out") warnings; $(g
 check "FE DEF_EXP step below CRITICAL_STEP: no warning, 100 steps, the summary names body 2's bound" \
   bash -c '[ '$rc' -eq 0 ] && ! grep -q WARNING <<<"$0" && grep -q "^moreau: 100 steps to" <<<"$0" && grep -q "^moreau: critical step of the DEF_EXP bodies '$hc' (body 2) at the start" <<<"$0"' "$out"
 
+# --- a step raised between RUNs above the critical step is warned of at that RUN
+cat >"$TMP/cs2.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-4, 'out-cs2'); s.verbose = 'OFF'
+bar = [0,0,0, 1,0,0, 1,0.1,0, 0,0.1,0, 0,0,0.1, 1,0,0.1, 1,0.1,0.1, 0,0.1,0.1]
+b = BODY(s, 'FINITE_ELEMENT', HEX(bar, 4,1,1, 1, [1]*6), BULK_MATERIAL(s, young=1e7, poisson=0.25, density=1000))
+GRAVITY(s, (0,0,-10)); hc = CRITICAL_STEP(s)
+RUN(s, None, 5*s.step); s.step = 2*hc; RUN(s, None, 20*s.step)
+PY
+out=$(cd "$TMP" && timeout 120 "$MOREAU" cs2.py 2>&1)
+check "a step doubled past CRITICAL_STEP between RUNs: the second RUN warns, naming body 0" \
+  grep -q "^moreau: WARNING: the step 0.00150756 is above the critical step 0.000753778 of body 0 (DEF_EXP)" <<<"$out"
+
 # --- the 'BC' form (body co-rotational): the bar hitting a wall (cases/fe_bar_wall.py's own
 # checks: contact 2L/c within 5 %, exit speed and mean force rho c A v within 6 %), and the
 # bricks knocked by a ball (cases/fe_bricks.py, large rotations) with the same energies on
