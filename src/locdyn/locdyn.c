@@ -278,7 +278,29 @@ static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscInt i, PetscBool cove
     for (int r = 0; r < 3; r++) Bp[r] += Bb[3 * j + r];
     if (!own) orow[(*no)++] = row;
   }
-  PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
+  if (d->size == 1)
+    PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
+  else { /* the blocks among rows owned here go straight into W's diagonal part (SeqBAIJ, one
+            sorted search a row) by local numbers; MPIBAIJ's own path takes them one block at
+            a time at twice the cost, which kept this insertion from speeding up on 2 ranks
+            (doc/benchmarks.md). The rest (columns or rows of other ranks) goes the MPI way;
+            negative indices are skipped, so V serves all three calls as it is, and each
+            block is added once, in the order it was before. */
+    Mat       Ad, Ao;
+    PetscInt *rl, *ro, *cr;
+    PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
+    PetscCall(PetscMalloc3(deg, &rl, deg, &ro, deg, &cr));
+    for (PetscInt j = 0; j < deg; j++) {
+      const PetscBool own = rows[j] >= d->rstart && rows[j] < d->rend ? PETSC_TRUE : PETSC_FALSE;
+      rl[j]               = own ? rows[j] - d->rstart : -1; /* own rows and columns, local numbers */
+      ro[j]               = own ? rows[j] : -1;             /* own rows ... */
+      cr[j]               = own ? -1 : rows[j];             /* ... other ranks' columns; other ranks' rows */
+    }
+    PetscCall(MatSetValuesBlocked(Ad, deg, rl, deg, rl, V, ADD_VALUES));
+    PetscCall(MatSetValuesBlocked(A, deg, ro, deg, cr, V, ADD_VALUES));
+    PetscCall(MatSetValuesBlocked(A, deg, cr, deg, rows, V, ADD_VALUES));
+    PetscCall(PetscFree3(rl, ro, cr));
+  }
   PetscCall(PetscFree4(pt, V, Bb, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

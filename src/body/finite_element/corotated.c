@@ -93,15 +93,7 @@ static PetscErrorCode K0Mult(Fem *m, const PetscReal x[], PetscReal y[])
     PetscCall(MbFemAssembleK(m, zero));
     PetscCall(PetscFree(zero));
   }
-  if (!m->x) {
-    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, 3 * m->nn, NULL, &m->x));
-    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, 3 * m->nn, NULL, &m->y));
-  }
-  PetscCall(VecPlaceArray(m->x, x));
-  PetscCall(VecPlaceArray(m->y, y));
-  PetscCall(MatMult(m->K, m->x, m->y));
-  PetscCall(VecResetArray(m->x));
-  PetscCall(VecResetArray(m->y));
+  PetscCall(MbFemArrayOp(m, MatMult, m->K, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -162,6 +162,8 @@ PETSC_INTERN void           MbFemRotateStress(const PetscReal R[9], PetscReal s[
    the elements at q; A⁻¹ on n right-hand sides of length 3·nn; freeing it all. */
 PETSC_INTERN PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id);
 PETSC_INTERN PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[]);
+/* y = op(A) x on arrays of the body's length (MatMult, MatSolve), through m->x, m->y */
+PETSC_INTERN PetscErrorCode MbFemArrayOp(Fem *m, PetscErrorCode (*op)(Mat, Vec, Vec), Mat A, const PetscReal x[], PetscReal y[]);
 /* C = (A⁻¹)_dd, the nd × nd block of the current A's inverse among the distinct unknowns d
    (row-major, symmetric) */
 PETSC_INTERN PetscErrorCode MbFemInverseBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscReal C[]);

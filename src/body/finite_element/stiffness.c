@@ -249,22 +249,23 @@ static void ApplyA(Fem *m, const PetscReal x[], PetscReal y[])
   }
 }
 
-/* y = F⁻¹ x by the factor held */
-static PetscErrorCode FactorSolve(Fem *m, const PetscReal x[], PetscReal y[])
+PetscErrorCode MbFemArrayOp(Fem *m, PetscErrorCode (*op)(Mat, Vec, Vec), Mat A, const PetscReal x[], PetscReal y[])
 {
-  const PetscInt nu = 3 * m->nn;
   PetscFunctionBegin;
   if (!m->x) {
-    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->x));
-    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, nu, NULL, &m->y));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, 3 * m->nn, NULL, &m->x));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 3, 3 * m->nn, NULL, &m->y));
   }
   PetscCall(VecPlaceArray(m->x, x));
   PetscCall(VecPlaceArray(m->y, y));
-  PetscCall(MatSolve(m->F, m->x, m->y));
+  PetscCall(op(A, m->x, m->y));
   PetscCall(VecResetArray(m->x));
   PetscCall(VecResetArray(m->y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* y = F⁻¹ x by the factor held */
+static PetscErrorCode FactorSolve(Fem *m, const PetscReal x[], PetscReal y[]) { return MbFemArrayOp(m, MatSolve, m->F, x, y); }
 
 /* A y = b by conjugate gradients preconditioned by the factor of an earlier A (A is
    symmetric positive definite while the factor is a Cholesky one), from y = F⁻¹b, to
