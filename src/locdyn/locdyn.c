@@ -255,6 +255,45 @@ static PetscErrorCode BodyPoints(MbDomain d, PetscInt i, MbBodyPoint pt[])
   return PETSC_SUCCESS;
 }
 
+/* W += the m×n blocks V (row-major, PETSc's blocked layout) at block rows r, columns c. On
+   several ranks the blocks among rows and columns owned here go straight into W's diagonal
+   SeqBAIJ part by local numbers (one sorted walk along a row); MPIBAIJ's own path takes a
+   call's blocks one at a time at twice the cost a call (callgrind), which kept W's insertion
+   from speeding up with ranks (doc/benchmarks.md). The rest (other ranks' columns, other
+   ranks' rows) goes the MPI way; negative indices are skipped, so V serves all three calls
+   as it is, and each block is added once and in the order it was before. */
+static PetscErrorCode AddBlocks(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[])
+{
+  Mat       Ad;
+  PetscInt  buf[80], *rl = buf, *ro, *rx, *cl, *cx, k = PetscMax(m, n);
+  PetscBool own = PETSC_TRUE;
+  PetscFunctionBegin;
+  if (d->size == 1) {
+    PetscCall(MatSetValuesBlocked(A, m, r, n, c, V, ADD_VALUES));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, NULL, NULL));
+  if (5 * k > 80) PetscCall(PetscMalloc1(5 * k, &rl));
+  ro = rl + k, rx = ro + k, cl = rx + k, cx = cl + k;
+  for (PetscInt j = 0; j < m; j++) {
+    const PetscBool o = r[j] >= d->rstart && r[j] < d->rend ? PETSC_TRUE : PETSC_FALSE;
+    rl[j] = o ? r[j] - d->rstart : -1, ro[j] = o ? r[j] : -1, rx[j] = o ? -1 : r[j];
+    if (!o) own = PETSC_FALSE;
+  }
+  for (PetscInt j = 0; j < n; j++) {
+    const PetscBool o = c[j] >= d->rstart && c[j] < d->rend ? PETSC_TRUE : PETSC_FALSE;
+    cl[j] = o ? c[j] - d->rstart : -1, cx[j] = o ? -1 : c[j];
+    if (!o) own = PETSC_FALSE;
+  }
+  PetscCall(MatSetValuesBlocked(Ad, m, rl, n, cl, V, ADD_VALUES)); /* own rows, own columns */
+  if (!own) {
+    PetscCall(MatSetValuesBlocked(A, m, ro, n, cx, V, ADD_VALUES)); /* own rows, other ranks' columns */
+    PetscCall(MatSetValuesBlocked(A, m, rx, n, c, V, ADD_VALUES));  /* other ranks' rows */
+  }
+  if (rl != buf) PetscCall(PetscFree(rl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* InsertBlocks for a body that forms its own blocks (its delassus op: a finite-element
    body, whose H is sparse and whose A⁻¹ is a factorization): all of them in one call, and
    its parts of B into the owned rows' array Ba or queued for other ranks (orow, Bo, *no). */
@@ -278,29 +317,7 @@ static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscInt i, PetscBool cove
     for (int r = 0; r < 3; r++) Bp[r] += Bb[3 * j + r];
     if (!own) orow[(*no)++] = row;
   }
-  if (d->size == 1)
-    PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
-  else { /* the blocks among rows owned here go straight into W's diagonal part (SeqBAIJ, one
-            sorted search a row) by local numbers; MPIBAIJ's own path takes them one block at
-            a time at twice the cost, which kept this insertion from speeding up on 2 ranks
-            (doc/benchmarks.md). The rest (columns or rows of other ranks) goes the MPI way;
-            negative indices are skipped, so V serves all three calls as it is, and each
-            block is added once, in the order it was before. */
-    Mat       Ad, Ao;
-    PetscInt *rl, *ro, *cr;
-    PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, &Ao, NULL));
-    PetscCall(PetscMalloc3(deg, &rl, deg, &ro, deg, &cr));
-    for (PetscInt j = 0; j < deg; j++) {
-      const PetscBool own = rows[j] >= d->rstart && rows[j] < d->rend ? PETSC_TRUE : PETSC_FALSE;
-      rl[j]               = own ? rows[j] - d->rstart : -1; /* own rows and columns, local numbers */
-      ro[j]               = own ? rows[j] : -1;             /* own rows ... */
-      cr[j]               = own ? -1 : rows[j];             /* ... other ranks' columns; other ranks' rows */
-    }
-    PetscCall(MatSetValuesBlocked(Ad, deg, rl, deg, rl, V, ADD_VALUES));
-    PetscCall(MatSetValuesBlocked(A, deg, ro, deg, cr, V, ADD_VALUES));
-    PetscCall(MatSetValuesBlocked(A, deg, cr, deg, rows, V, ADD_VALUES));
-    PetscCall(PetscFree3(rl, ro, cr));
-  }
+  PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
   PetscCall(PetscFree4(pt, V, Bb, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -376,7 +393,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 #endif
       else
         DenseBlocks(deg, Hb, G, d->h, V);
-      PetscCall(MatSetValuesBlocked(A, deg, rows, deg, rows, V, ADD_VALUES));
+      PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
     } else
       for (PetscInt j = 0; j < deg; j++) {
         for (PetscInt l = 0; l < deg; l++) {
@@ -388,14 +405,14 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
           for (int r = 0; r < 3; r++)
             for (int c = 0; c < 3; c++) V[r * ld + 3 * l + c] = d->h * blk[3 * r + c];
         }
-        PetscCall(MatSetValuesBlocked(A, 1, &rows[j], deg, rows, V, ADD_VALUES));
+        PetscCall(AddBlocks(d, A, 1, &rows[j], deg, rows, V));
       }
   }
   /* every owned row keeps its diagonal block: a zero one where no body of this rank put
      one in (a row whose bodies are another rank's or an obstacle's); one call a row for all
      of them was a sixth of the insertion */
   for (PetscInt r = d->rstart; r < d->rend; r++)
-    if (!covered[r - d->rstart]) PetscCall(MatSetValuesBlocked(A, 1, &r, 1, &r, zero, ADD_VALUES));
+    if (!covered[r - d->rstart]) PetscCall(AddBlocks(d, A, 1, &r, 1, &r, zero));
   PetscCall(PetscFree(covered));
   PetscCall(VecRestoreArray(B, &Ba));
   if (no) PetscCall(VecSetValuesBlocked(B, no, orow, Bo, ADD_VALUES));
