@@ -265,6 +265,60 @@ static PetscReal Vibrate(PetscReal frac, PetscInt nsteps, PetscReal *erange, Pet
   return umax;
 }
 
+/* The critical step with stiffness-proportional damping: the bound is (2/ω)(√(1 + ζ²) − ζ),
+   ζ = ηω/2, with ω = 2/h₀ the undamped bound's frequency (the explicit damped leap-frog's
+   limit for one mode); and DEF_EXP with that damping at 0.99 of it stays bounded, while
+   twice the bound (still below the undamped one for ζ ≥ 0.75) blows up. */
+static void test_damped_bound(void **state)
+{
+  MbShape   s;
+  MbBody    b;
+  PetscReal h0, hd, omega, zeta, eta, want, u99 = 0, u200 = 0;
+  Bar(4, 1, 1, 1.0, 0.25, 0.25, 0.0, PETSC_FALSE, &s);
+  MB_OK(Body(s, 1e6, &b));
+  MB_OK(MbBodyCriticalStep(b, &h0));
+  omega = 2 / h0;
+  eta   = 2.0 / omega; /* ζ = 1 */
+  MB_OK(MbBodySetDamping(b, eta));
+  MB_OK(MbBodyCriticalStep(b, &hd));
+  zeta = 0.5 * eta * omega;
+  want = (2 / omega) * (PetscSqrtReal(1 + zeta * zeta) - zeta);
+  MB_OK(MbBodyDestroy(&b));
+  for (int k = 0; k < 2; k++) { /* 0.99 hd and 2 hd: bounded, then not */
+    MbDomain         dom;
+    MbScheme         sch;
+    PetscInt         id, nn;
+    const PetscReal *X;
+    PetscReal        umax = 0;
+    MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
+    MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
+    MB_OK(MbDomainSetBlowupFactor(dom, 0));
+    MB_OK(MbDomainNextBodyId(dom, &id));
+    MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+    MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
+    MB_OK(MbBodySetDamping(b, eta));
+    MB_OK(MbDomainSetStep(dom, (k ? 2.0 : 0.99) * hd));
+    MB_OK(MbDomainGetScheme(dom, "DEF_EXP", &sch));
+    MB_OK(MbBodySetScheme(b, sch));
+    MB_OK(MbDomainAddBody(dom, b));
+    MB_OK(MbShapeGetMesh(s, &nn, &X, NULL, NULL, NULL));
+    for (PetscInt i = 0; i < b->nu; i++) b->u[i] = 1e-3 * sin(1.7 * i);
+    for (PetscInt n = 0; n < 2000 && umax < 1e3; n++) {
+      MB_OK(MbDomainStep(dom));
+      for (PetscInt i = 0; i < b->nu; i++) umax = PetscMax(umax, PetscAbsReal(b->u[i]));
+    }
+    if (k)
+      u200 = umax;
+    else
+      u99 = umax;
+    MB_OK(MbDomainDestroy(&dom));
+  }
+  print_message("# damped critical step (zeta = 1): %.6g against (2/omega)(sqrt(1 + zeta^2) - zeta) = %.6g, undamped %.6g; DEF_EXP max |u| at 0.99 of it %.3g, at twice it %.3g\n", (double)hd, (double)want, (double)h0, (double)u99, (double)u200);
+  if (!(PetscAbsReal(hd - want) < 1e-12 * want && hd < h0)) fail_msg("damped bound %g, expected %g (undamped %g)", (double)hd, (double)want, (double)h0);
+  if (!(u99 < 1e-2 && u200 >= 1e3)) fail_msg("DEF_EXP with damping: max |u| %g at 0.99 of the bound, %g at twice it", (double)u99, (double)u200);
+  MB_OK(MbShapeDestroy(&s));
+}
+
 static void test_def_exp(void **state)
 {
   PetscReal e0, p0, r0, e1, p1, r1, e2, p2, r2;
@@ -967,8 +1021,8 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements), cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent),     cmocka_unit_test(test_def_exp),       cmocka_unit_test(test_def_lim),
-    cmocka_unit_test(test_modes),    cmocka_unit_test(test_delassus), cmocka_unit_test(test_held_factor), cmocka_unit_test(test_shared_tables), cmocka_unit_test(test_bc),
-    cmocka_unit_test(test_work),     cmocka_unit_test(test_refactor), cmocka_unit_test(test_pack),        cmocka_unit_test(test_set_velocity),  cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements),     cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent),      cmocka_unit_test(test_def_exp),       cmocka_unit_test(test_def_lim), cmocka_unit_test(test_modes),
+    cmocka_unit_test(test_damped_bound), cmocka_unit_test(test_delassus), cmocka_unit_test(test_held_factor),  cmocka_unit_test(test_shared_tables), cmocka_unit_test(test_bc),      cmocka_unit_test(test_work),
+    cmocka_unit_test(test_refactor),     cmocka_unit_test(test_pack),     cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
 };
 MB_TEST_MAIN(tests)
