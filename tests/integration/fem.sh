@@ -240,6 +240,11 @@ sed "s/, m, label='bar')/, m, label='bar', form='BC')/" "$MB_ROOT/cases/fe_bar_w
 out=$(cd "$TMP" && timeout 300 "$MOREAU" -mb_output_dir bcwall bcwall.py 2>&1)
 echo "$out" | grep '^fe_bar_wall' | sed 's/^/# BC: /'
 check "form 'BC': a bar hitting a wall leaves as cases/fe_bar_wall.py says (PASSED)" grep -q '^PASSED' <<<"$out"
+sed "s/, m, label='bar')$/, m, label='bar', form='BC')/" "$MB_ROOT/cases/fe_bar_pull.py" >"$TMP/bcpull.py"
+out=$(cd "$TMP" && timeout 300 "$MOREAU" -mb_output_dir bcpull bcpull.py 2>&1)
+echo "$out" | grep '^fe_bar_pull' | sed 's/^/# BC: /'
+check "form 'BC': the pulled bar of cases/fe_bar_pull.py (elongation FL/(EA) and HISTORY's SX = F/A from the frames, 1 %: PASSED)" \
+  bash -c 'grep -q "form=.BC." "$1" && grep -q "^PASSED" <<<"$0"' "$out" "$TMP/bcpull.py"
 sed "s/label='brick%d' % k)/label='brick%d' % k, form='BC')/" "$MB_ROOT/cases/fe_bricks.py" >"$TMP/bcbricks.py"
 for np in 1 3; do
   (cd "$TMP" && timeout 300 $MPIRUN -np $np "$MOREAU" -mb_output_dir bcbricks$np bcbricks.py >bcbricks$np.log 2>&1)

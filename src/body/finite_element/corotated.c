@@ -129,22 +129,3 @@ PetscErrorCode MbFemCorotatedEnergy(MbBody b, PetscReal *W)
   PetscCall(PetscFree2(a, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-void MbFemCorotatedElement(const Fem *m, const PetscReal R[9], PetscInt e, const PetscReal qe[], PetscReal ae[])
-{
-  const PetscInt *nod = &m->enode[m->eptr[e]], nen = m->eptr[e + 1] - m->eptr[e];
-  for (PetscInt a = 0; a < nen; a++) {
-    PetscReal x[3];
-    for (int d = 0; d < 3; d++) x[d] = m->X[3 * nod[a] + d] + qe[3 * a + d];
-    for (int i = 0; i < 3; i++) ae[3 * a + i] = R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2] - m->X[3 * nod[a] + i];
-  }
-}
-
-void MbFemRotateStress(const PetscReal R[9], PetscReal s[9])
-{
-  PetscReal t[9];
-  for (int i = 0; i < 3; i++) /* t = R s */
-    for (int j = 0; j < 3; j++) t[3 * i + j] = R[3 * i] * s[j] + R[3 * i + 1] * s[3 + j] + R[3 * i + 2] * s[6 + j];
-  for (int i = 0; i < 3; i++) /* s = t Rᵀ */
-    for (int j = 0; j < 3; j++) s[3 * i + j] = t[3 * i] * R[3 * j] + t[3 * i + 1] * R[3 * j + 1] + t[3 * i + 2] * R[3 * j + 2];
-}

@@ -150,13 +150,10 @@ static inline const MbFemElement *MbFemGather(const Fem *m, PetscInt e, const Pe
 static inline const PetscReal *MbFemPoint(const Fem *m, PetscInt e, PetscInt k, PetscInt nen) { return &m->G[m->gptr[e] + k * (3 * nen + 1)]; }
 
 /* corotated.c ('BC' form): R of configuration q (error: the mean F has det ≤ 0); the
-   internal force (f = R̲K₀a + η R̲K₀R̲ᵀu) and strain energy (½aᵀK₀a) of the body's q; an
-   element's co-rotated displacements a_e from its nodes' q_e; s ← R s Rᵀ. */
+   internal force (f = R̲K₀a + η R̲K₀R̲ᵀu) and strain energy (½aᵀK₀a) of the body's q. */
 PETSC_INTERN PetscErrorCode MbFemCorotation(Fem *m, const PetscReal q[], PetscInt id, PetscReal R[9]);
 PETSC_INTERN PetscErrorCode MbFemCorotatedInternal(MbBody b, const PetscReal u[], PetscReal f[]);
 PETSC_INTERN PetscErrorCode MbFemCorotatedEnergy(MbBody b, PetscReal *W);
-PETSC_INTERN void           MbFemCorotatedElement(const Fem *m, const PetscReal R[9], PetscInt e, const PetscReal qe[], PetscReal ae[]);
-PETSC_INTERN void           MbFemRotateStress(const PetscReal R[9], PetscReal s[9]);
 
 /* stiffness.c: A = M + cK(q) factorized for the body's inverse op (c > 0), K assembled from
    the elements at q; A⁻¹ on n right-hand sides of length 3·nn; freeing it all. */

@@ -703,18 +703,15 @@ static PetscErrorCode FemPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
   return PETSC_SUCCESS;
 }
 
-/* element e's mean Cauchy stress (its quadrature points by their weights) and volume; the
-   'BC' form's is that of the co-rotated displacements turned by R (R the body's, given) */
-static void ElementStress(MbBody b, PetscInt e, const PetscReal R[9], PetscReal sigma[9], PetscReal *vol)
+/* element e's mean Cauchy stress (its quadrature points by their weights) and volume: SVK's
+   of the full F for either form (as Solfec-1.0 outputs its 'BC' bodies' stress: local to the
+   element, right under any rotation; the 'BC' model's own, R̲ C:ε(a) R̲ᵀ with the body's R,
+   differs from it by the square of the element's rotation relative to the body's) */
+static void ElementStress(MbBody b, PetscInt e, PetscReal sigma[9], PetscReal *vol)
 {
   Fem                *m  = (Fem *)b->data;
   const MbFemElement *el = MbFemGather(m, e, b->q, m->ue);
   *vol                   = 0;
-  if (m->bc) {
-    PetscReal ae[3 * MB_FEM_MAX_NEN];
-    MbFemCorotatedElement(m, R, e, m->ue, ae);
-    for (PetscInt k = 0; k < 3 * el->nen; k++) m->ue[k] = ae[k];
-  }
   for (int i = 0; i < 9; i++) sigma[i] = 0;
   for (PetscInt k = 0; k < el->nqp; k++) {
     const PetscReal *g = MbFemPoint(m, e, k, el->nen);
@@ -724,17 +721,13 @@ static void ElementStress(MbBody b, PetscInt e, const PetscReal R[9], PetscReal 
     *vol += g[3 * el->nen];
   }
   for (int i = 0; i < 9; i++) sigma[i] /= *vol;
-  if (m->bc) MbFemRotateStress(R, sigma);
 }
 
 static PetscErrorCode FemPrimStress(MbBody b, PetscInt e, PetscReal sigma[9])
 {
-  Fem      *m = (Fem *)b->data;
-  PetscReal v, R[9];
-  PetscFunctionBegin;
-  if (m->bc) PetscCall(MbFemCorotation(m, b->q, b->id, R));
-  ElementStress(b, e, R, sigma, &v);
-  PetscFunctionReturn(PETSC_SUCCESS);
+  PetscReal v;
+  ElementStress(b, e, sigma, &v);
+  return PETSC_SUCCESS;
 }
 
 static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
@@ -824,14 +817,7 @@ static PetscErrorCode FemPointState(MbBody b, const PetscReal X[3], const PetscR
   for (PetscInt a = 0; a < el->nen; a++)
     for (int d = 0; d < 3; d++) x[d] += N[a] * qc[3 * a + d], v[d] += N[a] * uc[3 * a + d];
   MbFemGradients(el, Xe, dN, G, &detJ);
-  if (m->bc) { /* the co-rotated displacements' stress, turned */
-    PetscReal R[9], ae[3 * MB_FEM_MAX_NEN];
-    PetscCall(MbFemCorotation(m, b->q, b->id, R));
-    MbFemCorotatedElement(m, R, e, qc, ae);
-    MbSvkCauchy(&m->svk, el->nen, G, ae, sigma);
-    MbFemRotateStress(R, sigma);
-  } else
-    MbSvkCauchy(&m->svk, el->nen, G, qc, sigma);
+  MbSvkCauchy(&m->svk, el->nen, G, qc, sigma); /* either form: ElementStress says why */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -963,13 +949,12 @@ static PetscErrorCode FemAffine(MbBody b, PetscReal out[24])
 static PetscErrorCode FemStress(MbBody b, PetscReal sigma[9])
 {
   Fem      *m = (Fem *)b->data;
-  PetscReal v = 0, R[9];
+  PetscReal v = 0;
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(sigma, 9));
-  if (m->bc) PetscCall(MbFemCorotation(m, b->q, b->id, R));
   for (PetscInt e = 0; e < m->ne; e++) {
     PetscReal se[9], ve;
-    ElementStress(b, e, R, se, &ve);
+    ElementStress(b, e, se, &ve);
     for (int i = 0; i < 9; i++) sigma[i] += ve * se[i];
     v += ve;
   }
