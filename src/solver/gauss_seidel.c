@@ -252,7 +252,7 @@ PetscErrorCode MbBlockCtxReset(MbBlockCtx *ctx)
   PetscCall(PetscFree(ctx->rcolor));
   ctx->ghost_of = NULL;
   PetscCall(PetscFree(ctx->rows));
-  PetscCall(PetscFree(ctx->iso));
+  PetscCall(PetscFree2(ctx->iso, ctx->stick));
   ctx->iso_law = NULL;
   PetscCall(MatDestroy(&ctx->Wb));
   ctx->Ad = ctx->Ao = NULL;
@@ -444,12 +444,16 @@ PetscErrorCode MbBlockSweepFinish(MbBlockCtx *ctx, Vec R)
 static PetscErrorCode IsoRows(MbBlockCtx *ctx, const MbLaw law[])
 {
   PetscFunctionBegin;
-  if (!ctx->iso) PetscCall(PetscMalloc1(ctx->nb + 1, &ctx->iso));
+  if (!ctx->iso) PetscCall(PetscMalloc2(ctx->nb + 1, &ctx->iso, ctx->nb + 1, &ctx->stick));
   for (PetscInt i = 0; i < ctx->nb; i++) {
     const MbBlockDiag *D = &ctx->diag[i];
     MbBlockIso        *h = &ctx->iso[i];
     if (law[i].kind == MB_LAW_CONTACT && D->iso) {
       *h = (MbBlockIso){D->ia, D->ic, D->c, law[i].mu, law[i].cohesion, {law[i].bias[0], law[i].bias[1], law[i].bias[2]}};
+    } else if (law[i].kind == MB_LAW_CONTACT && D->wellcond) {
+      PetscCall(PetscMemzero(h, sizeof(*h)));
+      h->ia = -2;
+      MbBlockStickSetUp(&law[i], D, &ctx->stick[i]);
     } else {
       PetscCall(PetscMemzero(h, sizeof(*h)));
       h->ia = -1;

@@ -210,10 +210,30 @@ void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D)
   for (int k = 1; k < 8; k++)
     if (k != 4 && !(PetscAbsReal(Wd[k]) <= 1e-12 * amax)) D->iso = PETSC_FALSE;
   if (!(PetscAbsReal(Wd[0] - Wd[4]) <= 1e-12 * amax)) D->iso = PETSC_FALSE;
+  /* κ∞(Wd) = ‖Wd‖∞‖Wd⁻¹‖∞ ≤ 10: the sticking solution −Wd⁻¹b̄ from these cofactors has a
+     residual of a few ε κ² ‖b̄‖ ≲ 1e-14 ‖b̄‖, inside the 1e-12 MbLawLocalSolveDiag accepts, so
+     it needs no check (cubes' and most rigid contact blocks; the check was a third of a
+     sticking row's work) */
+  D->wellcond = PETSC_FALSE;
+  if (D->inv) {
+    PetscReal nw = 0, ni = 0;
+    for (int i = 0; i < 3; i++) {
+      nw = PetscMax(nw, PetscAbsReal(Wd[3 * i]) + PetscAbsReal(Wd[3 * i + 1]) + PetscAbsReal(Wd[3 * i + 2]));
+      ni = PetscMax(ni, PetscAbsReal(D->Wi[3 * i]) + PetscAbsReal(D->Wi[3 * i + 1]) + PetscAbsReal(D->Wi[3 * i + 2]));
+    }
+    D->wellcond = nw * ni <= 10 ? PETSC_TRUE : PETSC_FALSE;
+  }
   D->a  = 0.5 * (Wd[0] + Wd[4]);
   D->c  = Wd[8];
   D->ia = D->iso ? 1 / D->a : 0;
   D->ic = D->iso ? 1 / D->c : 0;
+}
+
+void MbBlockStickSetUp(const MbLaw *law, const MbBlockDiag *D, MbBlockStick *t)
+{
+  for (int k = 0; k < 9; k++) t->Wi[k] = D->Wi[k];
+  t->wNN = D->Wd[8], t->mu = law->mu, t->coh = law->cohesion, t->pad = 0;
+  for (int k = 0; k < 3; k++) t->bias[k] = law->bias[k];
 }
 
 /* x = A⁻¹ b (3×3 row-major) by cofactors: the Newton direction, where pivoting buys nothing
@@ -332,11 +352,16 @@ int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal 
     R[0] = R[1] = 0, R[2] = -c;
     return 1;
   }
-  /* sticking, Ū = 0: R = −Wd⁻¹ bb, accepted when R̃ ∈ K_μ and the residual is at rounding */
+  /* sticking, Ū = 0: R = −Wd⁻¹ bb, accepted when R̃ ∈ K_μ and the residual is at rounding
+     (known without computing it for a well-conditioned Wd) */
   if (D->inv) {
     PetscReal x[3], u[3], rn;
     for (int i = 0; i < 3; i++) x[i] = -(Wi[3 * i] * bb[0] + Wi[3 * i + 1] * bb[1] + Wi[3 * i + 2] * bb[2]);
     rn = x[2] + c;
+    if (rn > 0 && x[0] * x[0] + x[1] * x[1] <= law->mu * law->mu * rn * rn && D->wellcond) {
+      R[0] = x[0], R[1] = x[1], R[2] = x[2];
+      return 1;
+    }
     if (rn > 0 && x[0] * x[0] + x[1] * x[1] <= law->mu * law->mu * rn * rn) {
       PetscReal x2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], sx = c > 0 ? PetscSqr(PetscSqrtReal(x2) + c) : x2, rho2 = D->rho * D->rho;
       for (int i = 0; i < 3; i++) u[i] = bb[i] + Wd[3 * i] * x[0] + Wd[3 * i + 1] * x[1] + Wd[3 * i + 2] * x[2];

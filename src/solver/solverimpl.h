@@ -49,13 +49,14 @@ PETSC_INTERN PetscReal MbLawRho(const PetscReal Wd[9]);
 PETSC_INTERN PetscErrorCode MbLawLocalSolve(const MbLaw *law, const PetscReal Wd[9], const PetscReal b[3], PetscInt maxit, PetscReal R[3], PetscInt *its, PetscBool *ok);
 /* The diagonal block of a row as the local solver wants it, set up once per solve. */
 typedef struct {
-  PetscBool iso;    /* Wd = diag(a, a, c) to 1e-12 max|Wd_ij| (spheres): the contact law in closed form */
-  PetscBool inv;    /* Wd is invertible: |det| > 1e-10 max|Wd_ij|³ */
-  PetscReal a, c;   /* when iso: Wd_TT and Wd_NN, and (next) their inverses; first, so that the */
-  PetscReal ia, ic; /* closed form reads one or two cache lines of the struct */
-  PetscReal rho;    /* MbLawRho(Wd) */
-  PetscReal Wd[9];  /* W_αα row-major */
-  PetscReal Wi[9];  /* its inverse row-major (when inv) */
+  PetscBool iso;      /* Wd = diag(a, a, c) to 1e-12 max|Wd_ij| (spheres): the contact law in closed form */
+  PetscBool inv;      /* Wd is invertible: |det| > 1e-10 max|Wd_ij|³ */
+  PetscBool wellcond; /* κ∞(Wd) ≤ 10: the sticking solution needs no residual check (MbBlockDiagSetUp) */
+  PetscReal a, c;     /* when iso: Wd_TT and Wd_NN, and (next) their inverses; first, so that the */
+  PetscReal ia, ic;   /* closed form reads one or two cache lines of the struct */
+  PetscReal rho;      /* MbLawRho(Wd) */
+  PetscReal Wd[9];    /* W_αα row-major */
+  PetscReal Wi[9];    /* its inverse row-major (when inv) */
 } MbBlockDiag;
 /* The contact law for Wd = diag(a, a, cN) in closed form (ia = 1/a, ic = 1/cN; bb = b + bias;
    coh the cohesion): separation when Ū_N ≥ 0 at R̃ = 0; else Ū_N = 0 fixes R_N = −bb_N/cN
@@ -98,6 +99,33 @@ PETSC_INTERN int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, con
 typedef struct {
   PetscReal ia, ic, cN, mu, coh, bias[3];
 } MbBlockIso;
+/* A contact row whose W_αα is not diag(a, a, c) but well conditioned (MbBlockDiag.wellcond:
+   convex–convex contacts, cubes), as the sweep's inline separation and sticking tests read
+   it (MbLawStickContact; ia = −2 in its MbBlockIso marks it): 128 bytes. */
+typedef struct {
+  PetscReal Wi[9], wNN, mu, coh, bias[3], pad;
+} MbBlockStick;
+/* t for a contact row with law and diagonal block D (D->wellcond, not D->iso). */
+PETSC_INTERN void MbBlockStickSetUp(const MbLaw *law, const MbBlockDiag *D, MbBlockStick *t);
+/* The separation and sticking cases of MbLawLocalSolveDiag for a row of MbBlockStick, with
+   the same arithmetic (so the same bits); 0 when neither holds (sliding: the caller runs
+   MbLawLocalSolveDiag, whose Newton method starts from the R given here, untouched). */
+static inline int MbLawStickContact(const MbBlockStick *t, const PetscReal b[3], PetscReal R[3])
+{
+  const PetscReal bb[3] = {b[0] + t->bias[0], b[1] + t->bias[1], b[2] + t->bias[2]}, c = t->coh;
+  PetscReal       x[3], rn;
+  if (bb[2] - c * t->wNN >= 0) {
+    R[0] = R[1] = 0, R[2] = -c;
+    return 1;
+  }
+  for (int i = 0; i < 3; i++) x[i] = -(t->Wi[3 * i] * bb[0] + t->Wi[3 * i + 1] * bb[1] + t->Wi[3 * i + 2] * bb[2]);
+  rn = x[2] + c;
+  if (rn > 0 && x[0] * x[0] + x[1] * x[1] <= t->mu * t->mu * rn * rn) {
+    R[0] = x[0], R[1] = x[1], R[2] = x[2];
+    return 1;
+  }
+  return 0;
+}
 typedef struct {
   MPI_Comm           comm;
   PetscMPIInt        rank, size;
@@ -138,6 +166,7 @@ typedef struct {
   PetscInt           color;       /* this rank's colour (−1: no boundary rows) */
   PetscLogDouble     comm_time;   /* seconds in the ghost-column scatters since SetUp */
   MbBlockIso        *iso;         /* per row, what the closed form reads (built by the first sweep) */
+  MbBlockStick      *stick;       /* per row, what the inline sticking test reads (rows with iso[i].ia = −2) */
   const MbLaw       *iso_law;     /* the laws it was built from */
 } MbBlockCtx;
 

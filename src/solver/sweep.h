@@ -9,10 +9,11 @@
    ‖ΔR‖² and ‖R‖² of the rows; returns the block of a singular EQUALITY/NORMAL row, or −1. */
 SWEEP_ATTR static PetscInt SWEEP_NAME(MbBlockCtx *ctx, PetscInt nrows, const PetscInt rows[], const PetscScalar *bv, const MbLaw law[], PetscScalar *r, const PetscScalar *g, PetscReal *dR2, PetscReal *R2)
 {
-  const PetscReal  *ob = ctx->ob;
-  const PetscInt   *oc = ctx->oc, *optr = ctx->optr, *oseg = ctx->oseg;
-  const MbBlockIso *iso = ctx->iso;
-  PetscReal         d2 = 0, r2 = 0;
+  const PetscReal    *ob = ctx->ob;
+  const PetscInt     *oc = ctx->oc, *optr = ctx->optr, *oseg = ctx->oseg;
+  const MbBlockIso   *iso   = ctx->iso;
+  const MbBlockStick *stick = ctx->stick;
+  PetscReal           d2 = 0, r2 = 0;
   for (PetscInt ii = 0; ii < nrows; ii++) {
     const PetscInt i = rows[ii];
     PetscReal      b[3], R[3], R0[3];
@@ -28,6 +29,7 @@ SWEEP_ATTR static PetscInt SWEEP_NAME(MbBlockCtx *ctx, PetscInt nrows, const Pet
     if (h->ia > 0) { /* inline: most rows of a granular scene (spheres) */
       const PetscReal bb[3] = {b[0] + h->bias[0], b[1] + h->bias[1], b[2] + h->bias[2]};
       MbLawIsoContact(h->ia, h->ic, h->cN, h->mu, h->coh, bb, R);
+    } else if (h->ia == -2 && MbLawStickContact(&stick[i], b, R)) { /* inline: convex contacts that separate or stick */
     } else if (!MbLawLocalSolveDiag(&law[i], &ctx->diag[i], b, ctx->local_maxit, R, NULL)) {
       if (law[i].kind != MB_LAW_CONTACT) return i;
       ctx->local_fail++;

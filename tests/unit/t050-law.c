@@ -167,6 +167,71 @@ static void test_local_solver(void **state)
   CheckVec3("cohesion", R, r2, 1e-14);
 }
 
+/* The sweep's inline separation and sticking tests (MbLawStickContact) against the general
+   local solver: on random non-symmetric well-conditioned blocks (κ∞ ≤ 10, MbBlockDiag's
+   wellcond), with friction, bias and cohesion, wherever the inline test settles a block
+   its R is the general solver's bit for bit, and where it does not (sliding) the general
+   solver slides; the residual check that wellcond skips holds with room (the bound of
+   MbBlockDiagSetUp's comment); an ill-conditioned block is not wellcond. */
+static void test_stick_inline(void **state)
+{
+  PetscRandom rnd;
+  PetscInt    settled = 0, sliding = 0, wellcond = 0;
+  PetscReal   worst = 0;
+  MB_OK(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  MB_OK(PetscRandomSetInterval(rnd, -1, 1));
+  for (int k = 0; k < 4000; k++) {
+    PetscReal    Wd[9], b[3], Ri[3] = {0, 0, 0}, Rg[3] = {0, 0, 0}, v;
+    MbLaw        law = Contact(0.2 + 0.6 * (k % 7) / 6.0);
+    MbBlockDiag  D;
+    MbBlockStick t;
+    for (int e = 0; e < 9; e++) {
+      MB_OK(PetscRandomGetValueReal(rnd, &v));
+      Wd[e] = (e % 4 == 0 ? 2 + 0.5 * e : 0) + 0.3 * v; /* diagonally dominant, not symmetric */
+    }
+    for (int e = 0; e < 3; e++) {
+      MB_OK(PetscRandomGetValueReal(rnd, &v));
+      b[e] = 2 * v;
+    }
+    b[2] -= 0.5; /* mostly compressive */
+    if (k % 3 == 1) law.bias[2] = 0.1 * (k % 5);
+    if (k % 4 == 2) law.cohesion = 0.05 * (k % 3);
+    MbBlockDiagSetUp(Wd, &D);
+    if (!D.wellcond) continue;
+    wellcond++;
+    MbBlockStickSetUp(&law, &D, &t);
+    if (MbLawStickContact(&t, b, Ri)) {
+      PetscReal bb[3], u[3];
+      settled++;
+      if (!MbLawLocalSolveDiag(&law, &D, b, 50, Rg, NULL)) fail_msg("block %d: the general solver failed where the inline test settled it", k);
+      for (int e = 0; e < 3; e++)
+        if (Ri[e] != Rg[e]) fail_msg("block %d: inline R[%d] = %.17g, general %.17g (not bit for bit)", k, e, Ri[e], Rg[e]);
+      for (int e = 0; e < 3; e++) bb[e] = b[e] + law.bias[e];
+      for (int e = 0; e < 3; e++) u[e] = bb[e] + Wd[3 * e] * Ri[0] + Wd[3 * e + 1] * Ri[1] + Wd[3 * e + 2] * Ri[2];
+      if (Ri[2] + law.cohesion > 0) worst = PetscMax(worst, D.rho * Norm3(u) / PetscMax(Norm3(Ri) + law.cohesion, D.rho * Norm3(bb)));
+    } else {
+      PetscReal U[3], F[3];
+      sliding++;
+      if (!MbLawLocalSolveDiag(&law, &D, b, 50, Rg, NULL)) fail_msg("block %d: the general solver failed", k);
+      for (int e = 0; e < 3; e++) U[e] = b[e] + law.bias[e] + Wd[3 * e] * Rg[0] + Wd[3 * e + 1] * Rg[1] + Wd[3 * e + 2] * Rg[2];
+      /* sliding: on the cone's boundary, U_T ≠ 0 */
+      if (!(PetscAbsReal(PetscSqrtReal(Rg[0] * Rg[0] + Rg[1] * Rg[1]) - law.mu * (Rg[2] + law.cohesion)) <= 1e-12 * (1 + Norm3(Rg))) || !(PetscSqrtReal(U[0] * U[0] + U[1] * U[1]) > 1e-12))
+        fail_msg("block %d: the inline test left a block that does not slide (R = %g %g %g, U = %g %g %g)", k, Rg[0], Rg[1], Rg[2], U[0], U[1], U[2]);
+      (void)F;
+    }
+  }
+  MB_OK(PetscRandomDestroy(&rnd));
+  print_message("# %d well-conditioned blocks: %d settled inline (worst scaled residual %.2g, accepted up to 1e-12), %d sliding\n", (int)wellcond, (int)settled, (double)worst, (int)sliding);
+  if (!(worst <= 1e-13)) fail_msg("sticking residual %g of the scale: wellcond's bound does not hold", (double)worst);
+  if (settled < 500 || sliding < 100) fail_msg("the random blocks should exercise both cases: %d settled, %d sliding", (int)settled, (int)sliding);
+  { /* κ∞ = 1e3: not wellcond */
+    const PetscReal Wbad[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1e-3};
+    MbBlockDiag     D;
+    MbBlockDiagSetUp(Wbad, &D);
+    if (!D.inv || D.wellcond) fail_msg("diag(1, 1, 1e-3): inv %d wellcond %d, expected 1 and 0", (int)D.inv, (int)D.wellcond);
+  }
+}
+
 /* EQUALITY: W R + b + bias = 0; NORMAL: R_T = 0 and U_N + bias_N = 0. */
 static void test_equality_normal(void **state)
 {
@@ -340,9 +405,8 @@ static void test_bad_input(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_cone_projection), cmocka_unit_test(test_natural_map_solutions), cmocka_unit_test(test_alart_curnier_jacobian),
-    cmocka_unit_test(test_local_solver),    cmocka_unit_test(test_equality_normal),       cmocka_unit_test(test_small_problem_gs_newton),
-    cmocka_unit_test(test_bad_input),
+    cmocka_unit_test(test_cone_projection), cmocka_unit_test(test_natural_map_solutions), cmocka_unit_test(test_alart_curnier_jacobian),  cmocka_unit_test(test_local_solver),
+    cmocka_unit_test(test_stick_inline),    cmocka_unit_test(test_equality_normal),       cmocka_unit_test(test_small_problem_gs_newton), cmocka_unit_test(test_bad_input),
 };
 
 MB_TEST_MAIN(tests)
