@@ -18,6 +18,112 @@ static PetscLogEvent W_Graph = -1, W_Create, W_Insert, W_Assembly;
 
 static PetscErrorCode AdjacencyFree(MbDomain);
 
+/* The constraints this rank sees: owned rows first, then other ranks' rows on its bodies. */
+static inline MbCon *Row(MbDomain d, PetscInt k) { return k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon]; }
+
+/* The places of the bodies' blocks in W (woff) are forgotten: W or the adjacency changed. */
+static PetscErrorCode PlacesFree(MbDomain d)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(d->ld->wooff, d->ld->woff));
+  PetscCall(PetscFree(d->ld->wkey2));
+  d->ld->nwkey2     = 0;
+  d->ld->woff_valid = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The adjacency of this step as one key: wnb, then wbid, wptr, wadj. */
+static PetscInt AdjacencyKeyLength(MbDomain d) { return 1 + 2 * d->ld->wnb + 1 + d->ld->wptr[d->ld->wnb]; }
+static void     AdjacencyKey(MbDomain d, PetscInt key[])
+{
+  const PetscInt nb = d->ld->wnb, n = d->ld->wptr[nb];
+  key[0] = nb;
+  for (PetscInt i = 0; i < nb; i++) key[1 + i] = d->ld->wbid[i];
+  for (PetscInt i = 0; i <= nb; i++) key[1 + nb + i] = d->ld->wptr[i];
+  for (PetscInt k = 0; k < n; k++) key[2 + 2 * nb + k] = d->ld->wadj[k];
+}
+
+/* Whether the places found for W still hold: W kept and the adjacency the same (a body that
+   changed owner leaves the rows as they were but not this rank's list of bodies). */
+static PetscBool PlacesHold(MbDomain d)
+{
+  PetscInt  n, *key;
+  PetscBool same;
+  if (!d->ld->woff_valid) return PETSC_FALSE;
+  n = AdjacencyKeyLength(d);
+  if (n != d->ld->nwkey2) return PETSC_FALSE;
+  if (PetscMalloc1(n, &key)) return PETSC_FALSE;
+  AdjacencyKey(d, key);
+  same = memcmp(key, d->ld->wkey2, (size_t)n * sizeof(PetscInt)) ? PETSC_FALSE : PETSC_TRUE;
+  (void)PetscFree(key);
+  return same;
+}
+
+/* After an assembly of a new W: for every body of the adjacency that inserts its blocks whole
+   (deg ≤ wdense), the place of each of its deg² blocks in the value array of W's diagonal
+   SeqBAIJ part, or −1 for a block of another rank's row or column (those keep going through
+   MatSetValuesBlocked). While W and the adjacency stay (a stack, masonry, a held assembly of
+   bricks: the contact graph of a settled structure changes rarely), the blocks are added
+   there directly: PETSc's MatSetValuesBlocked looks every block up in its row, a sixth of a
+   cube stack's step (callgrind). */
+static PetscErrorCode PlacesFind(MbDomain d)
+{
+  Mat             Ad;
+  const PetscInt *ai, *aj;
+  PetscInt        n, tot = 0, nb = d->ld->wnb;
+  PetscBool       done;
+  PetscFunctionBegin;
+  PetscCall(PlacesFree(d));
+  if (d->size > 1)
+    PetscCall(MatMPIBAIJGetSeqBAIJ(d->ld->W, &Ad, NULL, NULL));
+  else
+    Ad = d->ld->W;
+  for (PetscInt i = 0; i < nb; i++) {
+    const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
+    if (deg <= d->ld->wdense) tot += deg * deg;
+  }
+  PetscCall(PetscMalloc2(nb + 1, &d->ld->wooff, tot + 1, &d->ld->woff));
+  tot = 0;
+  for (PetscInt i = 0; i < nb; i++) {
+    const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
+    d->ld->wooff[i]    = deg <= d->ld->wdense ? tot : -1;
+    if (deg <= d->ld->wdense) tot += deg * deg;
+  }
+  d->ld->wooff[nb] = tot;
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "cannot get the block rows of W");
+  for (PetscInt i = 0; i < nb; i++) {
+    const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
+    PetscInt      *off = d->ld->woff + d->ld->wooff[i];
+    if (d->ld->wooff[i] < 0) continue;
+    for (PetscInt j = 0; j < deg; j++) {
+      const PetscInt r = Row(d, d->ld->wadj[d->ld->wptr[i] + j])->row - d->rstart;
+      for (PetscInt l = 0; l < deg; l++) {
+        const PetscInt c = Row(d, d->ld->wadj[d->ld->wptr[i] + l])->row - d->rstart;
+        PetscInt       lo, hi;
+        off[j * deg + l] = -1;
+        if (r < 0 || r >= n || c < 0 || c >= n) continue;
+        lo = ai[r], hi = ai[r + 1];
+        while (lo < hi) {
+          const PetscInt mid = (lo + hi) / 2;
+          if (aj[mid] < c)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        PetscCheck(lo < ai[r + 1] && aj[lo] == c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "W has no block (%" PetscInt_FMT ", %" PetscInt_FMT ") of body %" PetscInt_FMT, r + d->rstart, c + d->rstart, d->ld->wbid[i]);
+        off[j * deg + l] = lo;
+      }
+    }
+  }
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
+  d->ld->nwkey2 = AdjacencyKeyLength(d);
+  PetscCall(PetscMalloc1(d->ld->nwkey2, &d->ld->wkey2));
+  AdjacencyKey(d, d->ld->wkey2);
+  d->ld->woff_valid = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* W, its vectors and scatter (not the adjacency of the step) */
 static PetscErrorCode DestroyW(MbDomain d)
 {
@@ -31,6 +137,7 @@ static PetscErrorCode DestroyW(MbDomain d)
   PetscCall(PetscFree(d->ld->law));
   PetscCall(PetscFree(d->ld->wkey));
   d->ld->nwkey = 0;
+  PetscCall(PlacesFree(d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -91,9 +198,6 @@ static inline void PrefetchState(MbDomain d, PetscInt id)
 {
   if (id >= 0) MbBodyPrefetchState(d->all[id], PETSC_FALSE);
 }
-
-/* The constraints this rank sees: owned rows first, then other ranks' rows on its bodies. */
-static inline MbCon *Row(MbDomain d, PetscInt k) { return k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon]; }
 
 /* The constraints on each owned movable body: d->ld->wnb bodies d->ld->wbid[], constraint indices
    (into Row) d->ld->wadj[d->ld->wptr[i] .. d->ld->wptr[i+1]) in increasing order. The (body, constraint)
@@ -262,14 +366,39 @@ static PetscErrorCode BodyPoints(MbDomain d, PetscInt i, MbBodyPoint pt[])
    from speeding up with ranks (doc/benchmarks.md). The rest (other ranks' columns, other
    ranks' rows) goes the MPI way; negative indices are skipped, so V serves all three calls
    as it is, and each block is added once and in the order it was before. */
-static PetscErrorCode AddBlocks(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[])
+static PetscErrorCode AddBlocksPart(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[], PetscBool skip_diag);
+static PetscErrorCode AddBlocks(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[]) { return AddBlocksPart(d, A, m, r, n, c, V, PETSC_FALSE); }
+
+/* AddBlocks for body i's deg×deg blocks V (rows r) where the places of W's diagonal part are
+   known (PlacesFind): added there directly, in MatSetValuesBlocked's order (so the same sums),
+   the rest (other ranks' rows or columns) the MPI way. aa: the diagonal part's values. */
+static PetscErrorCode AddPlaced(MbDomain d, Mat A, PetscScalar *aa, PetscInt i, PetscInt deg, const PetscInt r[], const PetscReal V[])
+{
+  const PetscInt *off = d->ld->woff + d->ld->wooff[i], ld = 3 * deg;
+  PetscBool       rest = PETSC_FALSE;
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < deg; j++)
+    for (PetscInt l = 0; l < deg; l++) {
+      const PetscInt o = off[j * deg + l];
+      if (o < 0) {
+        rest = PETSC_TRUE;
+        continue;
+      }
+      for (int a = 0; a < 3; a++) /* BAIJ keeps a block column by column */
+        for (int b = 0; b < 3; b++) aa[9 * o + 3 * b + a] += V[(3 * j + a) * ld + 3 * l + b];
+    }
+  if (rest) PetscCall(AddBlocksPart(d, A, deg, r, deg, r, V, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddBlocksPart(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[], PetscBool skip_diag)
 {
   Mat       Ad;
   PetscInt  buf[80], *rl = buf, *ro, *rx, *cl, *cx, k = PetscMax(m, n);
   PetscBool own = PETSC_TRUE;
   PetscFunctionBegin;
   if (d->size == 1) {
-    PetscCall(MatSetValuesBlocked(A, m, r, n, c, V, ADD_VALUES));
+    if (!skip_diag) PetscCall(MatSetValuesBlocked(A, m, r, n, c, V, ADD_VALUES));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatMPIBAIJGetSeqBAIJ(A, &Ad, NULL, NULL));
@@ -285,7 +414,7 @@ static PetscErrorCode AddBlocks(MbDomain d, Mat A, PetscInt m, const PetscInt r[
     cl[j] = o ? c[j] - d->rstart : -1, cx[j] = o ? -1 : c[j];
     if (!o) own = PETSC_FALSE;
   }
-  PetscCall(MatSetValuesBlocked(Ad, m, rl, n, cl, V, ADD_VALUES)); /* own rows, own columns */
+  if (!skip_diag) PetscCall(MatSetValuesBlocked(Ad, m, rl, n, cl, V, ADD_VALUES)); /* own rows, own columns */
   if (!own) {
     PetscCall(MatSetValuesBlocked(A, m, ro, n, cx, V, ADD_VALUES)); /* own rows, other ranks' columns */
     PetscCall(MatSetValuesBlocked(A, m, rx, n, c, V, ADD_VALUES));  /* other ranks' rows */
@@ -297,7 +426,7 @@ static PetscErrorCode AddBlocks(MbDomain d, Mat A, PetscInt m, const PetscInt r[
 /* InsertBlocks for a body that forms its own blocks (its delassus op: a finite-element
    body, whose H is sparse and whose A⁻¹ is a factorization): all of them in one call, and
    its parts of B into the owned rows' array Ba or queued for other ranks (orow, Bo, *no). */
-static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscInt i, PetscBool covered[], PetscReal Ba[], PetscInt orow[], PetscReal Bo[], PetscInt *no)
+static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscScalar *aa, PetscInt i, PetscBool covered[], PetscReal Ba[], PetscInt orow[], PetscReal Bo[], PetscInt *no)
 {
   MbBody         b   = d->all[d->ld->wbid[i]];
   const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
@@ -317,7 +446,10 @@ static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscInt i, PetscBool cove
     for (int r = 0; r < 3; r++) Bp[r] += Bb[3 * j + r];
     if (!own) orow[(*no)++] = row;
   }
-  PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
+  if (aa && d->ld->wooff[i] >= 0)
+    PetscCall(AddPlaced(d, A, aa, i, deg, rows, V));
+  else
+    PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
   PetscCall(PetscFree4(pt, V, Bb, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -332,7 +464,7 @@ static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscInt i, PetscBool cove
    k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout); a
    body with more than d->ld->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
    (3k)² buffer is needed. */
-static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
+static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscScalar *aa, Vec B)
 {
   PetscReal *Hb = NULL, *V = NULL, zero[9] = {0}, *Ba, *Bo;
   PetscInt   maxdeg = 0, maxnu = 6, *rows = NULL, *orow, no = 0;
@@ -361,7 +493,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
       for (PetscInt j = d->ld->wptr[i + 1]; j < d->ld->wptr[i + 2]; j++) PetscPrefetchBlock(Row(d, d->ld->wadj[j]), 1, 0, PETSC_PREFETCH_HINT_T0);
     }
     if (b->ops->delassus) {
-      PetscCall(BodyDelassus(d, A, i, covered, Ba, orow, Bo, &no));
+      PetscCall(BodyDelassus(d, A, aa, i, covered, Ba, orow, Bo, &no));
       continue;
     }
     for (PetscInt j = 0; j < deg; j++) {
@@ -393,7 +525,10 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
 #endif
       else
         DenseBlocks(deg, Hb, G, d->h, V);
-      PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
+      if (aa)
+        PetscCall(AddPlaced(d, A, aa, i, deg, rows, V));
+      else
+        PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
     } else
       for (PetscInt j = 0; j < deg; j++) {
         for (PetscInt l = 0; l < deg; l++) {
@@ -411,7 +546,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, Vec B)
   /* every owned row keeps its diagonal block: a zero one where no body of this rank put
      one in (a row whose bodies are another rank's or an obstacle's); one call a row for all
      of them was a sixth of the insertion */
-  for (PetscInt r = d->rstart; r < d->rend; r++)
+  for (PetscInt r = d->rstart; r < d->rend && !aa; r++) /* (with places W kept them) */
     if (!covered[r - d->rstart]) PetscCall(AddBlocks(d, A, 1, &r, 1, &r, zero));
   PetscCall(PetscFree(covered));
   PetscCall(VecRestoreArray(B, &Ba));
@@ -539,8 +674,9 @@ static PetscBool SameGraph(MbDomain d)
 
 PetscErrorCode MbLocDynAssemble(MbLocDyn l)
 {
-  MbDomain d = l->dom;
-  PetscInt rebuild, any;
+  MbDomain  d = l->dom;
+  PetscInt  rebuild, any;
+  PetscBool placed = PETSC_FALSE;
   PetscFunctionBegin;
   if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
   if (W_Graph < 0) {
@@ -565,7 +701,16 @@ PetscErrorCode MbLocDynAssemble(MbLocDyn l)
   PetscCall(PetscLogEventEnd(W_Graph, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Insert, 0, 0, 0, 0));
   PetscCall(VecSet(d->ld->B, 0.0));
-  PetscCall(InsertBlocks(d, d->ld->W, d->ld->B)); /* and B = H u_free */
+  if (!any && PlacesHold(d)) { /* W and the adjacency as at the last step: the places are known */
+    Mat          Ad = d->ld->W;
+    PetscScalar *aa;
+    if (d->size > 1) PetscCall(MatMPIBAIJGetSeqBAIJ(d->ld->W, &Ad, NULL, NULL));
+    PetscCall(MatSeqBAIJGetArray(Ad, &aa));
+    PetscCall(InsertBlocks(d, d->ld->W, aa, d->ld->B)); /* and B = H u_free */
+    PetscCall(MatSeqBAIJRestoreArray(Ad, &aa));
+    placed = PETSC_TRUE;
+  } else
+    PetscCall(InsertBlocks(d, d->ld->W, NULL, d->ld->B));
   PetscCall(PetscLogEventEnd(W_Insert, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Assembly, 0, 0, 0, 0));
   PetscCall(MatAssemblyBegin(d->ld->W, MAT_FINAL_ASSEMBLY));
@@ -583,6 +728,10 @@ PetscErrorCode MbLocDynAssemble(MbLocDyn l)
   }
   PetscCall(VecAssemblyEnd(d->ld->B));
   PetscCall(MatAssemblyEnd(d->ld->W, MAT_FINAL_ASSEMBLY));
+  /* W kept from the last step but its places not known (or no longer right): find them for
+     the next step. Not after a new W: where the graph changes every step (a pile settling)
+     they would never be used. */
+  if (!any && !placed) PetscCall(PlacesFind(d));
   PetscCall(PetscLogEventEnd(W_Assembly, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
