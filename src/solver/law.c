@@ -213,9 +213,9 @@ void MbBlockDiagSetUp(const PetscReal Wd[9], MbBlockDiag *D)
   /* κ∞(Wd) = ‖Wd‖∞‖Wd⁻¹‖∞ ≤ 10: the sticking solution −Wd⁻¹b̄ from these cofactors has a
      residual of a few ε κ² ‖b̄‖ ≲ 1e-14 ‖b̄‖, inside the 1e-12 MbLawLocalSolveDiag accepts, so
      it needs no check (cubes' and most rigid contact blocks; the check was a third of a
-     sticking row's work) */
+     sticking row's work); not asked of an iso block, which takes the closed form */
   D->wellcond = PETSC_FALSE;
-  if (D->inv) {
+  if (D->inv && !D->iso) {
     PetscReal nw = 0, ni = 0;
     for (int i = 0; i < 3; i++) {
       nw = PetscMax(nw, PetscAbsReal(Wd[3 * i]) + PetscAbsReal(Wd[3 * i + 1]) + PetscAbsReal(Wd[3 * i + 2]));
