@@ -59,7 +59,7 @@ static PetscBool PlacesHold(MbDomain d)
   return same;
 }
 
-/* After an assembly of a new W: for every body of the adjacency that inserts its blocks whole
+/* After the assembly of a W kept from the last step: for every body of the adjacency that inserts its blocks whole
    (deg ≤ wdense), the place of each of its deg² blocks in the value array of W's diagonal
    SeqBAIJ part, or −1 for a block of another rank's row or column (those keep going through
    MatSetValuesBlocked). While W and the adjacency stay (a stack, masonry, a held assembly of
@@ -525,7 +525,7 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscScalar *aa, Vec B)
 #endif
       else
         DenseBlocks(deg, Hb, G, d->h, V);
-      if (aa)
+      if (aa && d->ld->wooff[i] >= 0)
         PetscCall(AddPlaced(d, A, aa, i, deg, rows, V));
       else
         PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
