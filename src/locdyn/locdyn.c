@@ -32,7 +32,7 @@ static PetscErrorCode PlacesFree(MbDomain d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The adjacency of this step as one key: wnb, then wbid, wptr, wadj. */
+/* The adjacency of this step as one key: wnb, then wbid, wptr, wadj (PlacesFind keeps it). */
 static PetscInt AdjacencyKeyLength(MbDomain d) { return 1 + 2 * d->ld->wnb + 1 + d->ld->wptr[d->ld->wnb]; }
 static void     AdjacencyKey(MbDomain d, PetscInt key[])
 {
@@ -43,20 +43,15 @@ static void     AdjacencyKey(MbDomain d, PetscInt key[])
   for (PetscInt k = 0; k < n; k++) key[2 + 2 * nb + k] = d->ld->wadj[k];
 }
 
-/* Whether the places found for W still hold: W kept and the adjacency the same (a body that
-   changed owner leaves the rows as they were but not this rank's list of bodies). */
+/* Whether the places found for W still hold: W kept and the adjacency the same as the key
+   PlacesFind kept, part by part (a body that changed owner would change this rank's list of
+   bodies; in practice that also changes some rank's rows, and W is made anew). */
 static PetscBool PlacesHold(MbDomain d)
 {
-  PetscInt  n, *key;
-  PetscBool same;
-  if (!d->ld->woff_valid) return PETSC_FALSE;
-  n = AdjacencyKeyLength(d);
-  if (n != d->ld->nwkey2) return PETSC_FALSE;
-  if (PetscMalloc1(n, &key)) return PETSC_FALSE;
-  AdjacencyKey(d, key);
-  same = memcmp(key, d->ld->wkey2, (size_t)n * sizeof(PetscInt)) ? PETSC_FALSE : PETSC_TRUE;
-  (void)PetscFree(key);
-  return same;
+  const PetscInt *key = d->ld->wkey2, nb = d->ld->wnb;
+  if (!d->ld->woff_valid || AdjacencyKeyLength(d) != d->ld->nwkey2 || key[0] != nb) return PETSC_FALSE;
+  return memcmp(key + 1, d->ld->wbid, (size_t)nb * sizeof(PetscInt)) || memcmp(key + 1 + nb, d->ld->wptr, (size_t)(nb + 1) * sizeof(PetscInt)) || memcmp(key + 2 + 2 * nb, d->ld->wadj, (size_t)d->ld->wptr[nb] * sizeof(PetscInt)) ? PETSC_FALSE
+                                                                                                                                                                                                                                    : PETSC_TRUE;
 }
 
 /* After the assembly of a W kept from the last step: for every body of the adjacency that inserts its blocks whole

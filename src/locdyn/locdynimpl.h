@@ -21,7 +21,7 @@ struct _p_MbLocDyn {
   PetscReal *wG;                 /* per entry of wadj: A⁻¹(s H)ᵀ of that body (nu×3, stored transposed: 3 rows of nu), for W and u */
   PetscInt  *woff;               /* while W keeps its structure: per body of wbid with at most wdense constraints, its deg×deg
                                     blocks' places in W's diagonal SeqBAIJ value array (−1: not there), found once after the
-                                    assembly that follows W's creation */
+                                    first assembly of a W kept from the step before (PlacesFind) */
   PetscInt *wooff;               /* per such body, where its deg² places start in woff (wnb + 1; −1: row by row, no places) */
   PetscInt *wkey2;               /* the adjacency (wnb, wbid, wptr, wadj) the places were found for */
   PetscInt  nwkey2;

@@ -347,29 +347,20 @@ int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, const PetscReal 
     MbLawIsoContact(D->ia, D->ic, D->c, law->mu, c, bb, R);
     return 1;
   }
-  /* separation, R̃ = 0: Ū = bb − c Wd e_N must have Ū_N ≥ 0 (then Ū + μ‖Ū_T‖e_N ∈ K*) */
-  if (bb[2] - c * Wd[8] >= 0) {
-    R[0] = R[1] = 0, R[2] = -c;
-    return 1;
-  }
-  /* sticking, Ū = 0: R = −Wd⁻¹ bb, accepted when R̃ ∈ K_μ and the residual is at rounding
-     (known without computing it for a well-conditioned Wd) */
-  if (D->inv) {
-    PetscReal x[3], u[3], rn;
-    for (int i = 0; i < 3; i++) x[i] = -(Wi[3 * i] * bb[0] + Wi[3 * i + 1] * bb[1] + Wi[3 * i + 2] * bb[2]);
-    rn = x[2] + c;
-    if (rn > 0 && x[0] * x[0] + x[1] * x[1] <= law->mu * law->mu * rn * rn && D->wellcond) {
-      R[0] = x[0], R[1] = x[1], R[2] = x[2];
-      return 1;
-    }
-    if (rn > 0 && x[0] * x[0] + x[1] * x[1] <= law->mu * law->mu * rn * rn) {
-      PetscReal x2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], sx = c > 0 ? PetscSqr(PetscSqrtReal(x2) + c) : x2, rho2 = D->rho * D->rho;
+  /* separation, or sticking accepted when R̃ ∈ K_μ and the residual is at rounding (known
+     without computing it for a well-conditioned Wd): MbLawSeparateOrStick */
+  {
+    PetscReal x[3];
+    int       k = MbLawSeparateOrStick(D->inv ? Wi : NULL, Wd[8], law->mu, c, bb, x);
+    if (k == 2 && !D->wellcond) {
+      PetscReal x2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], sx = c > 0 ? PetscSqr(PetscSqrtReal(x2) + c) : x2, rho2 = D->rho * D->rho, u[3];
       for (int i = 0; i < 3; i++) u[i] = bb[i] + Wd[3 * i] * x[0] + Wd[3 * i + 1] * x[1] + Wd[3 * i + 2] * x[2];
       /* ρ‖Ū‖ ≤ 1e-12 max(‖R‖ + c, ρ‖b̄‖), squared */
-      if (rho2 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) <= 1e-24 * PetscMax(sx, rho2 * (bb[0] * bb[0] + bb[1] * bb[1] + bb[2] * bb[2]))) {
-        R[0] = x[0], R[1] = x[1], R[2] = x[2];
-        return 1;
-      }
+      if (!(rho2 * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) <= 1e-24 * PetscMax(sx, rho2 * (bb[0] * bb[0] + bb[1] * bb[1] + bb[2] * bb[2])))) k = 0;
+    }
+    if (k) {
+      R[0] = x[0], R[1] = x[1], R[2] = x[2];
+      return 1;
     }
   }
   /* sliding (or a block the shortcuts cannot settle): Newton from the warm start */

@@ -94,8 +94,9 @@ PETSC_INTERN int MbLawLocalSolveDiag(const MbLaw *law, const MbBlockDiag *D, con
 
 /* ---- gauss_seidel.c: the block structure of W as seen by one rank, and one sweep. */
 /* A row as the sweep's closed form (MbLawIsoContact) reads it, in one 64-byte record rather
-   than the law and the 200-byte MbBlockDiag: ia ≤ 0 marks a row that takes the general
-   MbLawLocalSolveDiag (not a contact, or W_αα not diag(a, a, c)). */
+   than the law and the 200-byte MbBlockDiag: ia = −2 marks a row that tries MbLawStickContact
+   first (below), ia = −1 one that takes the general MbLawLocalSolveDiag (not a contact, or
+   W_αα neither diag(a, a, c) nor well conditioned). */
 typedef struct {
   PetscReal ia, ic, cN, mu, coh, bias[3];
 } MbBlockIso;
@@ -107,24 +108,34 @@ typedef struct {
 } MbBlockStick;
 /* t for a contact row with law and diagonal block D (D->wellcond, not D->iso). */
 PETSC_INTERN void MbBlockStickSetUp(const MbLaw *law, const MbBlockDiag *D, MbBlockStick *t);
-/* The separation and sticking cases of MbLawLocalSolveDiag for a row of MbBlockStick, with
-   the same arithmetic (so the same bits); 0 when neither holds (sliding: the caller runs
+/* The separation and sticking cases of the contact law for a block that is not diag(a, a, c)
+   (bb = b + bias, c the cohesion, wNN = W_αα's NN entry, Wi its inverse or NULL when it has
+   none): 1 separation, R̃ = 0 (Ū = bb − c Wd e_N has Ū_N ≥ 0, then Ū + μ‖Ū_T‖e_N ∈ K*), x =
+   (0, 0, −c); 2 sticking, x = −Wi bb with R̃ in K_μ (exact when Wd is well conditioned, else
+   to be checked); 0 neither (sliding), x not meaningful. Shared by MbLawLocalSolveDiag and the
+   sweep's inline MbLawStickContact, so both compute the same bits. */
+static inline int MbLawSeparateOrStick(const PetscReal *Wi, PetscReal wNN, PetscReal mu, PetscReal c, const PetscReal bb[3], PetscReal x[3])
+{
+  PetscReal rn;
+  if (bb[2] - c * wNN >= 0) {
+    x[0] = x[1] = 0, x[2] = -c;
+    return 1;
+  }
+  if (!Wi) return 0;
+  for (int i = 0; i < 3; i++) x[i] = -(Wi[3 * i] * bb[0] + Wi[3 * i + 1] * bb[1] + Wi[3 * i + 2] * bb[2]);
+  rn = x[2] + c;
+  return rn > 0 && x[0] * x[0] + x[1] * x[1] <= mu * mu * rn * rn ? 2 : 0;
+}
+/* MbLawLocalSolveDiag's separation and sticking for a row of MbBlockStick (well conditioned:
+   sticking needs no check); 0 when neither holds (sliding: the caller runs
    MbLawLocalSolveDiag, whose Newton method starts from the R given here, untouched). */
 static inline int MbLawStickContact(const MbBlockStick *t, const PetscReal b[3], PetscReal R[3])
 {
-  const PetscReal bb[3] = {b[0] + t->bias[0], b[1] + t->bias[1], b[2] + t->bias[2]}, c = t->coh;
-  PetscReal       x[3], rn;
-  if (bb[2] - c * t->wNN >= 0) {
-    R[0] = R[1] = 0, R[2] = -c;
-    return 1;
-  }
-  for (int i = 0; i < 3; i++) x[i] = -(t->Wi[3 * i] * bb[0] + t->Wi[3 * i + 1] * bb[1] + t->Wi[3 * i + 2] * bb[2]);
-  rn = x[2] + c;
-  if (rn > 0 && x[0] * x[0] + x[1] * x[1] <= t->mu * t->mu * rn * rn) {
-    R[0] = x[0], R[1] = x[1], R[2] = x[2];
-    return 1;
-  }
-  return 0;
+  const PetscReal bb[3] = {b[0] + t->bias[0], b[1] + t->bias[1], b[2] + t->bias[2]};
+  PetscReal       x[3];
+  if (!MbLawSeparateOrStick(t->Wi, t->wNN, t->mu, t->coh, bb, x)) return 0;
+  R[0] = x[0], R[1] = x[1], R[2] = x[2];
+  return 1;
 }
 typedef struct {
   MPI_Comm           comm;

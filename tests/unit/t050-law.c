@@ -210,14 +210,13 @@ static void test_stick_inline(void **state)
       for (int e = 0; e < 3; e++) u[e] = bb[e] + Wd[3 * e] * Ri[0] + Wd[3 * e + 1] * Ri[1] + Wd[3 * e + 2] * Ri[2];
       if (Ri[2] + law.cohesion > 0) worst = PetscMax(worst, D.rho * Norm3(u) / PetscMax(Norm3(Ri) + law.cohesion, D.rho * Norm3(bb)));
     } else {
-      PetscReal U[3], F[3];
+      PetscReal U[3];
       sliding++;
       if (!MbLawLocalSolveDiag(&law, &D, b, 50, Rg, NULL)) fail_msg("block %d: the general solver failed", k);
       for (int e = 0; e < 3; e++) U[e] = b[e] + law.bias[e] + Wd[3 * e] * Rg[0] + Wd[3 * e + 1] * Rg[1] + Wd[3 * e + 2] * Rg[2];
       /* sliding: on the cone's boundary, U_T ≠ 0 */
       if (!(PetscAbsReal(PetscSqrtReal(Rg[0] * Rg[0] + Rg[1] * Rg[1]) - law.mu * (Rg[2] + law.cohesion)) <= 1e-12 * (1 + Norm3(Rg))) || !(PetscSqrtReal(U[0] * U[0] + U[1] * U[1]) > 1e-12))
         fail_msg("block %d: the inline test left a block that does not slide (R = %g %g %g, U = %g %g %g)", k, Rg[0], Rg[1], Rg[2], U[0], U[1], U[2]);
-      (void)F;
     }
   }
   MB_OK(PetscRandomDestroy(&rnd));
