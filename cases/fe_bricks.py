@@ -4,6 +4,10 @@
 # equals the start's kinetic energy plus the work of gravity and the contacts (dissipated by
 # friction and the inelastic impacts), to 1 % of the ball's energy.
 # Rendered for doc/img/fe-bricks.png (scripts/mbrender --color mises, see doc/deck-api.md).
+import sys
+
+form = sys.argv[1] if len(sys.argv) > 1 else 'TL'  # FINITE_ELEMENT form: 'TL' or 'BC'
+scheme = sys.argv[2] if len(sys.argv) > 2 else 'DEF_EXP'  # the bricks' scheme: DEF_EXP or DEF_LIM
 s = SOLFEC('DYNAMIC', 2e-4, 'out/fe_bricks')
 s.verbose = 'OFF'
 GRAVITY(s, (0, 0, -10))
@@ -13,7 +17,7 @@ SURFACE_MATERIAL(s, model='SIGNORINI_COULOMB', friction=0.4)
 BODY(s, 'OBSTACLE', HEX([-0.4, -0.2, -0.1, 1.0, -0.2, -0.1, 1.0, 0.4, -0.1, -0.4, 0.4, -0.1, -0.4, -0.2, 0, 1.0, -0.2, 0, 1.0, 0.4, 0, -0.4, 0.4, 0], 1, 1, 1, 2, [2] * 6), brick, label='floor')
 for k in range(3):
     x0 = 0.25 * k
-    BODY(s, 'FINITE_ELEMENT', HEX([x0, 0, 0, x0 + 0.1, 0, 0, x0 + 0.1, 0.2, 0, x0, 0.2, 0, x0, 0, 0.4, x0 + 0.1, 0, 0.4, x0 + 0.1, 0.2, 0.4, x0, 0.2, 0.4], 2, 2, 4, 1, [1] * 6), brick, label='brick%d' % k)
+    BODY(s, 'FINITE_ELEMENT', HEX([x0, 0, 0, x0 + 0.1, 0, 0, x0 + 0.1, 0.2, 0, x0, 0.2, 0, x0, 0, 0.4, x0 + 0.1, 0, 0.4, x0 + 0.1, 0.2, 0.4, x0, 0.2, 0.4], 2, 2, 4, 1, [1] * 6), brick, label='brick%d' % k, form=form).scheme = scheme
 ball = BODY(s, 'RIGID', SPHERE((-0.15, 0.1, 0.3), 0.05, 3, 3), steel, label='ball')
 ball.velo = (0, 0, 0, 4.0, 0, 0)
 E0 = ENERGY(s)

@@ -31,31 +31,13 @@ GOLDEN="$MB_ROOT/tests/golden"
 GOLDEN_TOOL="$MB_ROOT/scripts/golden"
 cd "$TMP"
 
-# deck | deck arguments | datasets not compared (scripts/golden --skip) -- what it covers
-DECKS=(
-  "torque_free|RIG_POS 2|"        # the explicit rotation scheme (energy drifts up)
-  "torque_free|RIG_NEG 2|"        # the momentum-conserving rotation schemes
-  "torque_free|RIG_IMP 2|"
-  "tumbling_box||"                # free flight under gravity, a turned inertia
-  "block_sliding||"               # stick-slip friction, a FORCE callback, Gauss-Seidel
-  "incline||"                     # rolling without slip (friction 0.5)
-  "incline|0.1|"                  # slipping (friction 0.1)
-  "newton_cradle||"               # restitution 1, impacts between bodies of several ranks
-  "pendulum||"                    # a joint: PUT_RIGID_LINK to a fixed point
-  "penalty_ball||"                # PENALTY_SOLVER, spring-dashpot contact with friction
-  "spring_oscillator|order CDM|"  # PUT_SPRING; explicit schemes at 4 steps (the last run is kept)
-  "spring_oscillator|order GALPHA|"
-  "spring_oscillator|order CHUNG_LEE|"
-  "lages_dolly|curvature-rej|"    # curvature-adaptive steps with rejections; springs with limits, dashpots
-  "lages_dolly|local_error EGALPHA|" # local-error-adaptive steps, explicit generalized-alpha
-  "pseudo_rigid||"                # pseudo-rigid bodies (DEF_LIM, LU and Cholesky) beside rigid twins: rest, bounces, sliding, a link
-  # 10 boxes standing on 40 contact points: they do not move, so their energies are
-  # round-off (at most 6e-5 J, against the 500 J their weight could do), and Gauss-Seidel at
-  # 1e-6 stops at round-off-dependent iterates (the FMA build: 30 % fewer iterations,
-  # energies changed entirely). What is compared: 40 contacts in every step, the steps, and
-  # where the boxes stand and how they are turned at the end.
-  "box_stack||kinetic,internal,external,contact,friction,error,iterations"
-)
+# The decks, their arguments and the datasets left out: tests/golden/decks (scripts/bitcmp
+# runs the same list with two builds, bit for bit).
+DECKS=()
+while IFS= read -r line; do
+  line=${line%%#*}; line=${line%"${line##*[![:space:]]}"}
+  [ -n "$line" ] && DECKS+=("$line")
+done <"$GOLDEN/decks"
 
 for entry in "${DECKS[@]}"; do
   IFS='|' read -r deck args skip <<<"$entry"
