@@ -260,19 +260,13 @@ PetscErrorCode MbDomainSetCheckpointer(MbDomain d, PetscErrorCode (*fn)(MbDomain
   return PETSC_SUCCESS;
 }
 
-/* The state of checkpoint c into the domain, at the checkpoint's RUN call: the deck has
-   made the same bodies, joints, springs and monitors again (checked). Collective. */
-static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
+/* Restore's check that the deck made the same bodies, joints, springs, monitors and
+   step-size controller as the deck that wrote checkpoint c. Collective. */
+static PetscErrorCode RestoreCheckCounts(MbDomain d, const MbCheckpoint *c)
 {
-  const PetscReal *g = c->glob;
-  PetscInt         nmon, njoint, nspring, nglobal, *rec, *off, ka = 0;
-  PetscBool        same;
+  const PetscReal *g       = c->glob;
+  PetscInt         nglobal = (PetscInt)g[G_NGLOBAL], nmon = (PetscInt)g[G_NMON], njoint = (PetscInt)g[G_NJOINT], nspring = (PetscInt)g[G_NSPRING];
   PetscFunctionBegin;
-  PetscCall(MbDomainKnowBodies(d));
-  nglobal = (PetscInt)g[G_NGLOBAL];
-  nmon    = (PetscInt)g[G_NMON];
-  njoint  = (PetscInt)g[G_NJOINT];
-  nspring = (PetscInt)g[G_NSPRING];
   PetscCheck(nglobal == d->nglobal && njoint == d->njoint && nspring == d->nspring, d->comm, PETSC_ERR_ARG_WRONG,
              "restart: the deck made %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints and %" PetscInt_FMT " springs before RUN call %" PetscInt_FMT "; the checkpoint has %" PetscInt_FMT ", %" PetscInt_FMT " and %" PetscInt_FMT
              ": restart with the deck that wrote it",
@@ -282,7 +276,17 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
   PetscCheck(c->nglob == G_N + nmon + J_N * njoint + 12 * nspring + nglobal, d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's global record has %" PetscInt_FMT " numbers; %" PetscInt_FMT " expected", c->nglob,
              G_N + nmon + J_N * njoint + 12 * nspring + nglobal);
   PetscCheck((c->nadapt > 0) == (d->adapt != NULL), d->comm, PETSC_ERR_ARG_WRONG, "restart: the checkpoint was written %s a step-size controller (TIME_ADAPT) and the deck runs %s one", c->nadapt ? "with" : "without", d->adapt ? "with" : "without");
-  /* as many ranks as wrote it: every body back to its owner of then */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Restore's bodies back to the ranks that owned them when c was written (with as many
+   ranks), and the partition's statistics; another rank count partitions anew. Collective. */
+static PetscErrorCode RestoreOwners(MbDomain d, const MbCheckpoint *c)
+{
+  const PetscReal *g       = c->glob;
+  PetscInt         nglobal = (PetscInt)g[G_NGLOBAL];
+  PetscBool        same;
+  PetscFunctionBegin;
   same = (PetscInt)g[G_SIZE] == d->size ? PETSC_TRUE : PETSC_FALSE;
   if (same && d->size > 1) {
     PetscMPIInt *newowner;
@@ -302,7 +306,15 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
     d->edgecut        = (PetscInt)g[G_EDGECUT];
     d->nmigrated      = (PetscInt)g[G_NMIGRATED];
   }
-  /* the body records, found by id */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Restore's body records, found by id, into this rank's bodies: q, u, work, acceleration
+   history, the controller's previous accelerations, the kind's own state. */
+static PetscErrorCode RestoreBodies(MbDomain d, const MbCheckpoint *c)
+{
+  PetscInt nglobal = (PetscInt)c->glob[G_NGLOBAL], *rec, *off, ka = 0;
+  PetscFunctionBegin;
   PetscCall(PetscMalloc2(nglobal + 1, &rec, c->nbody + 1, &off));
   for (PetscInt id = 0; id < nglobal; id++) rec[id] = -1;
   for (PetscInt i = 0, k = 0; i < c->nbody; i++) {
@@ -345,7 +357,13 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
     if (nk && b->ops->state_set) PetscCall(b->ops->state_set(b, r + j, nk));
   }
   PetscCall(PetscFree2(rec, off));
-  /* the domain */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Restore's clock, step sizes, counters and this rank's energy accumulators. */
+static void RestoreClock(MbDomain d, const MbCheckpoint *c)
+{
+  const PetscReal *g = c->glob;
   d->t               = g[G_T];
   d->h               = g[G_H];
   d->hnext           = g[G_HNEXT];
@@ -371,6 +389,14 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
       d->epot += c->racc[4 * r + 3];
     }
   }
+}
+
+/* Restore's monitor times, joints and springs. */
+static PetscErrorCode RestoreInteractions(MbDomain d, const MbCheckpoint *c)
+{
+  const PetscReal *g    = c->glob;
+  PetscInt         nmon = (PetscInt)g[G_NMON], njoint = (PetscInt)g[G_NJOINT];
+  PetscFunctionBegin;
   for (PetscInt i = 0; i < nmon; i++) d->mon[i].next = g[G_N + i];
   for (PetscInt j = 0; j < njoint; j++) {
     MbJoint         *jt = &d->joint[j];
@@ -381,7 +407,13 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
     PetscCall(PetscArraycpy(jt->R, r + 8, 3));
   }
   PetscCall(MbDomainSpringsTransfer(d, (PetscReal *)g + G_N + nmon + J_N * njoint, PETSC_FALSE));
-  /* the last step's constraints: each rank keeps those whose owner it now is */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Restore's constraints of the last step: each rank keeps those whose owner it now is. */
+static PetscErrorCode RestoreConstraints(MbDomain d, const MbCheckpoint *c)
+{
+  PetscFunctionBegin;
   PetscCheck(c->ncon == 0 || c->consize == sizeof(MbCon), d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's constraint records have %zu bytes; this build's have %zu: restart with the build that wrote it", c->consize, sizeof(MbCon));
   d->ncon = 0;
   if (c->ncon) {
@@ -397,6 +429,21 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
       d->ncon++;
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The state of checkpoint c into the domain, at the checkpoint's RUN call: the deck has
+   made the same bodies, joints, springs and monitors again (checked). Collective. */
+static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
+{
+  PetscFunctionBegin;
+  PetscCall(MbDomainKnowBodies(d));
+  PetscCall(RestoreCheckCounts(d, c));
+  PetscCall(RestoreOwners(d, c));
+  PetscCall(RestoreBodies(d, c));
+  RestoreClock(d, c);
+  PetscCall(RestoreInteractions(d, c));
+  PetscCall(RestoreConstraints(d, c));
   if (c->nadapt) PetscCall(MbAdaptSetState(d->adapt, c->nadapt, c->adapt));
   if (!d->started) {
     PetscCall(PetscTime(&d->run_start));

@@ -1,6 +1,8 @@
 /* MbDomain: bodies of this rank, schemes, monitors and the step loop (ARCHITECTURE.md,
-   "One time step"): 1. scheme begin, 2–4. constraints (to come), 5. scheme end,
-   6. reductions into /history, 7. monitors (output, callbacks). */
+   "One time step"): 1. scheme begin (springs at mid-step), 2. ghost refresh and contact
+   detection, 3. local dynamics and the constraint solve (or penalty forces), 4. reactions
+   into the velocities, 5. scheme end, 6. reductions into /history, 7. monitors (output,
+   callbacks). Force schemes (forces.c) take the whole step instead. */
 #include <sys/resource.h>
 #include <moreau/mbmath.h>
 #include <signal.h>

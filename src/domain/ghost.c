@@ -196,18 +196,14 @@ static PetscBool CellSetHas(const CellSet *h, int64_t k)
    meet share a fine and a coarse cell, so a movable body goes to r when one of its fine
    cells is in r's set, and only bodies near the boundary send fine keys. Obstacles (few,
    large) go by rank box. Joint and spring partners always go to the partner's owner. */
-static PetscErrorCode GhostRebuild(MbDomain d)
+/* GhostRebuild's step 1: every owned body's box once (bb, 6 a body), widened by half the
+   skin; this rank's box (mybox, empty: lo > hi) and its widest box (mybox[6]), gathered
+   from every rank (*rbox, 7 a rank); the cell width hc; the reference placement of the skin
+   test. Collective. */
+static PetscErrorCode GhostBoxes(MbDomain d, PetscReal **bbp, PetscReal mybox[7], PetscReal **rboxp, PetscReal *hcp)
 {
-  PetscReal    mybox[7], *rbox, hc, *bb;
-  PetscInt   **newsent, *nnew, *capnew, ncell = 0, ncoarse = 0;
-  int64_t     *cells, *coarse;
-  PetscInt    *cidx, *kidx;
-  PetscMPIInt *nbr, nn = 0;
-  CellSet     *hs, *hsc, mine;
-  MbBuf       *csend, *crecv;
+  PetscReal *bb, *rbox, hc;
   PetscFunctionBegin;
-  /* 1. every owned body's box once, widened by half the skin; this rank's box (empty:
-     lo > hi), its widest box; the reference placement of the skin test */
   PetscCall(PetscMalloc1(6 * d->nbody + 1, &bb));
   PetscCall(PetscFree(d->gref));
   PetscCall(PetscMalloc1(4 * d->nbody + 1, &d->gref));
@@ -229,21 +225,23 @@ static PetscErrorCode GhostRebuild(MbDomain d)
   PetscCallMPI(MPI_Allgather(mybox, 7, MPIU_REAL, rbox, 7, MPIU_REAL, d->comm));
   hc = 0;
   for (PetscMPIInt r = 0; r < d->size; r++) hc = PetscMax(hc, rbox[7 * r + 6]);
-  hc = hc > 0 ? 1.0001 * hc : 1.0;
-  /* the ranks whose boxes meet this rank's box: only they can need its movable bodies */
-  PetscCall(PetscMalloc1(d->size, &nbr));
-  for (PetscMPIInt r = 0; r < d->size; r++)
-    if (r != d->rank && Overlap(mybox, &rbox[7 * r])) nbr[nn++] = r;
-  /* 2. every movable body's fine cells (as wide as the widest movable box) and coarse cells
-     (COARSE fine cells wide), at most 8 of each, computed once */
-  PetscCall(PetscMalloc4(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx, 8 * d->nbody + 1, &coarse, d->nbody + 1, &kidx));
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    cidx[i] = ncell, kidx[i] = ncoarse;
-    if (!MbBodyIsMovable(d->body[i])) continue;
-    ncell += BoxCells(&bb[6 * i], hc, &cells[ncell]);
-    ncoarse += BoxCells(&bb[6 * i], COARSE * hc, &coarse[ncoarse]);
-  }
-  cidx[d->nbody] = ncell, kidx[d->nbody] = ncoarse;
+  hc     = hc > 0 ? 1.0001 * hc : 1.0;
+  *bbp   = bb;
+  *rboxp = rbox;
+  *hcp   = hc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GhostRebuild's step 2, the exchange: the coarse cells this rank occupies, each once, to
+   its nn neighbours nbr, then the fine cells of its bodies in a neighbour's coarse cells; hs[r]
+   (d->size of them, zeroed) gets the fine cells of rank r's bodies near this rank's.
+   Collective. */
+static PetscErrorCode GhostExchangeCells(MbDomain d, PetscMPIInt nn, const PetscMPIInt nbr[], const PetscReal bb[], const PetscReal rbox[], const int64_t cells[], const PetscInt cidx[], const int64_t coarse[], const PetscInt kidx[], PetscInt ncoarse,
+                                         CellSet *hs)
+{
+  CellSet *hsc, mine;
+  MbBuf   *csend, *crecv;
+  PetscFunctionBegin;
   /* the coarse cells this rank occupies, each once, to its neighbours: a short list (a few
      bodies a cell) that says where its bodies are more finely than its box */
   PetscCall(CellSetBuild(&mine, coarse, (size_t)ncoarse));
@@ -254,7 +252,7 @@ static PetscErrorCode GhostRebuild(MbDomain d)
   PetscCall(PetscFree(mine.key));
   for (PetscMPIInt r = 0; r < d->size; r++) d->gkey_bytes += (PetscLogDouble)csend[r].n;
   PetscCall(MbExchange(d->comm, csend, crecv));
-  PetscCall(PetscCalloc2(d->size, &hs, d->size, &hsc));
+  PetscCall(PetscCalloc1(d->size, &hsc));
   for (PetscMPIInt r = 0; r < d->size; r++) {
     if (r != d->rank && crecv[r].n) PetscCall(CellSetBuild(&hsc[r], (const int64_t *)crecv[r].buf, crecv[r].n / sizeof(int64_t)));
     PetscCall(MbBufFree(&csend[r]));
@@ -277,6 +275,66 @@ static PetscErrorCode GhostRebuild(MbDomain d)
   PetscCall(MbExchange(d->comm, csend, crecv));
   for (PetscMPIInt r = 0; r < d->size; r++)
     if (r != d->rank && crecv[r].n) PetscCall(CellSetBuild(&hs[r], (const int64_t *)crecv[r].buf, crecv[r].n / sizeof(int64_t)));
+  for (PetscMPIInt r = 0; r < d->size; r++) {
+    PetscCall(MbBufFree(&csend[r]));
+    PetscCall(MbBufFree(&crecv[r]));
+    PetscCall(PetscFree(hsc[r].key));
+  }
+  PetscCall(PetscFree2(csend, crecv));
+  PetscCall(PetscFree(hsc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GhostRebuild's joint partners: (rank, body) pairs of the joints and springs, each once,
+   unless the box loop sent it already (its entries per rank are in id order). */
+static PetscErrorCode GhostAddPartners(MbDomain d, PetscInt **newsent, PetscInt *nnew, PetscInt *capnew)
+{
+  PetscInt *jp, njp = 0, *nbox;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(4 * (d->njoint + d->nspring) + 1, &jp, d->size, &nbox));
+  for (PetscMPIInt r = 0; r < d->size; r++) nbox[r] = nnew[r];
+  for (PetscInt j = 0; j < d->njoint; j++) Partners(d, d->joint[j].body, jp, &njp);
+  for (PetscInt j = 0; j < d->nspring; j++) Partners(d, d->spring[j].body, jp, &njp); /* forces.c */
+  if (njp) qsort(jp, (size_t)njp, 2 * sizeof(PetscInt), ComparePair);
+  for (PetscInt k = 0; k < njp; k++) {
+    PetscMPIInt r = (PetscMPIInt)jp[2 * k];
+    PetscInt    a = jp[2 * k + 1];
+    if (k && jp[2 * k - 2] == r && jp[2 * k - 1] == a) continue;
+    if (nbox[r] && bsearch(&a, newsent[r], (size_t)nbox[r], sizeof(PetscInt), CompareInt)) continue;
+    PetscCall(AddEntry(d, d->all[a], r, newsent, nnew, capnew));
+  }
+  PetscCall(PetscFree2(jp, nbox));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GhostRebuild(MbDomain d)
+{
+  PetscReal    mybox[7], *rbox = NULL, hc = 0, *bb = NULL; /* set by GhostBoxes */
+  PetscInt   **newsent, *nnew, *capnew, ncell = 0, ncoarse = 0;
+  int64_t     *cells, *coarse;
+  PetscInt    *cidx, *kidx;
+  PetscMPIInt *nbr, nn = 0;
+  CellSet     *hs;
+  PetscFunctionBegin;
+  /* 1. every owned body's box once, widened by half the skin; this rank's box (empty:
+     lo > hi), its widest box; the reference placement of the skin test */
+  PetscCall(GhostBoxes(d, &bb, mybox, &rbox, &hc));
+  /* the ranks whose boxes meet this rank's box: only they can need its movable bodies */
+  PetscCall(PetscMalloc1(d->size, &nbr));
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    if (r != d->rank && Overlap(mybox, &rbox[7 * r])) nbr[nn++] = r;
+  /* 2. every movable body's fine cells (as wide as the widest movable box) and coarse cells
+     (COARSE fine cells wide), at most 8 of each, computed once */
+  PetscCall(PetscMalloc4(8 * d->nbody + 1, &cells, d->nbody + 1, &cidx, 8 * d->nbody + 1, &coarse, d->nbody + 1, &kidx));
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    cidx[i] = ncell, kidx[i] = ncoarse;
+    if (!MbBodyIsMovable(d->body[i])) continue;
+    ncell += BoxCells(&bb[6 * i], hc, &cells[ncell]);
+    ncoarse += BoxCells(&bb[6 * i], COARSE * hc, &coarse[ncoarse]);
+  }
+  cidx[d->nbody] = ncell, kidx[d->nbody] = ncoarse;
+  PetscCall(PetscCalloc1(d->size, &hs));
+  PetscCall(GhostExchangeCells(d, nn, nbr, bb, rbox, cells, cidx, coarse, kidx, ncoarse, hs));
   /* 3. what goes where: a movable body to the neighbours holding one of its fine cells (in
      id order per rank), an obstacle to every rank whose box it meets */
   PetscCall(PetscCalloc3(d->size, &newsent, d->size, &nnew, d->size, &capnew));
@@ -296,32 +354,9 @@ static PetscErrorCode GhostRebuild(MbDomain d)
       if (go) PetscCall(AddEntry(d, b, r, newsent, nnew, capnew));
     }
   }
-  {
-    /* joint partners: (rank, body) pairs, each once, unless the box loop sent it already
-       (its entries per rank are in id order) */
-    PetscInt *jp, njp = 0, *nbox;
-    PetscCall(PetscMalloc2(4 * (d->njoint + d->nspring) + 1, &jp, d->size, &nbox));
-    for (PetscMPIInt r = 0; r < d->size; r++) nbox[r] = nnew[r];
-    for (PetscInt j = 0; j < d->njoint; j++) Partners(d, d->joint[j].body, jp, &njp);
-    for (PetscInt j = 0; j < d->nspring; j++) Partners(d, d->spring[j].body, jp, &njp); /* forces.c */
-    if (njp) qsort(jp, (size_t)njp, 2 * sizeof(PetscInt), ComparePair);
-    for (PetscInt k = 0; k < njp; k++) {
-      PetscMPIInt r = (PetscMPIInt)jp[2 * k];
-      PetscInt    a = jp[2 * k + 1];
-      if (k && jp[2 * k - 2] == r && jp[2 * k - 1] == a) continue;
-      if (nbox[r] && bsearch(&a, newsent[r], (size_t)nbox[r], sizeof(PetscInt), CompareInt)) continue;
-      PetscCall(AddEntry(d, d->all[a], r, newsent, nnew, capnew));
-    }
-    PetscCall(PetscFree2(jp, nbox));
-  }
-  for (PetscMPIInt r = 0; r < d->size; r++) {
-    PetscCall(MbBufFree(&csend[r]));
-    PetscCall(MbBufFree(&crecv[r]));
-    PetscCall(PetscFree(hs[r].key));
-    PetscCall(PetscFree(hsc[r].key));
-  }
-  PetscCall(PetscFree2(csend, crecv));
-  PetscCall(PetscFree2(hs, hsc));
+  PetscCall(GhostAddPartners(d, newsent, nnew, capnew));
+  for (PetscMPIInt r = 0; r < d->size; r++) PetscCall(PetscFree(hs[r].key));
+  PetscCall(PetscFree(hs));
   PetscCall(PetscFree4(cells, cidx, coarse, kidx));
   PetscCall(PetscFree(nbr));
   PetscCall(PetscFree(bb));
@@ -384,9 +419,9 @@ static PetscErrorCode GhostSetHolds(MbDomain d, PetscBool *holds, PetscReal *wid
    is rebuilt when it may no longer hold, else only the states travel. Collective. */
 PetscErrorCode MbDomainGhostRefresh(MbDomain d)
 {
-  PetscInt  nkeep = 0;
-  PetscBool holds;
-  PetscReal widest;
+  PetscInt  nkeep  = 0;
+  PetscBool holds  = PETSC_FALSE; /* set by GhostSetHolds (initialized: GCC cannot see that through the inlined helpers) */
+  PetscReal widest = 0;
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
   if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);

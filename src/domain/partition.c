@@ -95,6 +95,48 @@ static int CompareOverlap(const void *x, const void *y)
   return a->rank < b->rank ? -1 : (a->rank > b->rank ? 1 : 0);
 }
 
+/* MbDomainPartition's edges: the npairs candidate pairs (*pairs, body ids), then the joints
+   and springs between two movable bodies; *pairs is replaced by the longer list of *nedge. */
+static PetscErrorCode LinkEdges(MbDomain d, PetscInt npairs, PetscInt **pairs, PetscInt *nedge)
+{
+  PetscInt nj = 0, *ends, nl = d->njoint + d->nspring;
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < nl; j++) {
+    const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
+    if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) nj++;
+  }
+  PetscCall(PetscMalloc1(2 * (npairs + nj) + 1, &ends));
+  for (PetscInt k = 0; k < 2 * npairs; k++) ends[k] = (*pairs)[k];
+  *nedge = npairs;
+  for (PetscInt j = 0; j < nl; j++) {
+    const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
+    if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) {
+      ends[2 * *nedge]     = e[0];
+      ends[2 * *nedge + 1] = e[1];
+      (*nedge)++;
+    }
+  }
+  PetscCall(PetscFree(*pairs));
+  *pairs = ends;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The imbalance partition part gives, by the loads vwgt (ncon a body) of the movable bodies. */
+static PetscErrorCode PartImbalance(MbDomain d, PetscInt N, idx_t ncon, const idx_t part[], const idx_t vwgt[])
+{
+  PetscInt64 *pw, tot[2] = {0, 0}, mx[2] = {0, 0};
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(2 * d->size, &pw));
+  for (PetscInt v = 0; v < N; v++)
+    if (d->movable[v])
+      for (int c = 0; c < ncon; c++) pw[2 * part[v] + c] += vwgt[ncon * v + c], tot[c] += vwgt[ncon * v + c];
+  for (PetscMPIInt r = 0; r < d->size; r++)
+    for (int c = 0; c < 2; c++) mx[c] = PetscMax(mx[c], pw[2 * r + c]);
+  d->imbalance_part = LoadImbalance(d->size, mx, tot);
+  PetscCall(PetscFree(pw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* METIS numbers its parts arbitrarily: give part p to the rank that already owns most of
    its bodies (greedy on the overlap counts, largest first), so that a repartition moves
    only the bodies whose part really changed. */
@@ -180,27 +222,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
       pairs[2 * k]     = vid[pairs[2 * k]];
       pairs[2 * k + 1] = vid[pairs[2 * k + 1]];
     }
-    {
-      /* joints and springs between two movable bodies are edges too */
-      PetscInt nj = 0, *ends, nl = d->njoint + d->nspring;
-      for (PetscInt j = 0; j < nl; j++) {
-        const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
-        if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) nj++;
-      }
-      PetscCall(PetscMalloc1(2 * (npairs + nj) + 1, &ends));
-      for (PetscInt k = 0; k < 2 * npairs; k++) ends[k] = pairs[k];
-      nedge = npairs;
-      for (PetscInt j = 0; j < nl; j++) {
-        const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
-        if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) {
-          ends[2 * nedge]     = e[0];
-          ends[2 * nedge + 1] = e[1];
-          nedge++;
-        }
-      }
-      PetscCall(PetscFree(pairs));
-      pairs = ends;
-    }
+    PetscCall(LinkEdges(d, npairs, &pairs, &nedge)); /* joints and springs between two movable bodies are edges too */
     for (PetscInt k = 0; k < nedge; k++) deg[pairs[2 * k]]++, deg[pairs[2 * k + 1]]++;
     xadj[0] = 0;
     for (PetscInt v = 0; v < N; v++) xadj[v + 1] = xadj[v] + (idx_t)deg[v];
@@ -225,17 +247,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     }
     PetscCall(Relabel(d, N, part, newowner));
     d->edgecut = (PetscInt)objval;
-    { /* the imbalance this partition gives (by the same loads) */
-      PetscInt64 *pw, tot[2] = {0, 0}, mx[2] = {0, 0};
-      PetscCall(PetscCalloc1(2 * d->size, &pw));
-      for (PetscInt v = 0; v < N; v++)
-        if (d->movable[v])
-          for (int c = 0; c < ncon; c++) pw[2 * part[v] + c] += vwgt[ncon * v + c], tot[c] += vwgt[ncon * v + c];
-      for (PetscMPIInt r = 0; r < d->size; r++)
-        for (int c = 0; c < 2; c++) mx[c] = PetscMax(mx[c], pw[2 * r + c]);
-      d->imbalance_part = LoadImbalance(d->size, mx, tot);
-      PetscCall(PetscFree(pw));
-    }
+    PetscCall(PartImbalance(d, N, ncon, part, vwgt)); /* the imbalance this partition gives (by the same loads) */
     PetscCall(PetscFree(adj));
     PetscCall(PetscFree3(box, vid, deg));
     PetscCall(PetscFree3(vwgt, part, xadj));

@@ -1,6 +1,6 @@
 /* moreau — the deck runner behind the `moreau` executable: an embedded Python 3 with the
-   built-in `_moreau` module (src/input/module.c) and the Solfec-1.0 API on top of it
-   (python/moreau/__init__.py). Used by src/app/moreau.c only. */
+   built-in `_moreau` module (src/input/module.c and one file per topic beside it) and the
+   Solfec-1.0 API on top of it (the package python/moreau/). Used by src/app/moreau.c only. */
 #ifndef MOREAU_INPUT_H
 #define MOREAU_INPUT_H
 

@@ -1,4 +1,5 @@
-/* Shared between python.c (the interpreter) and module.c (the `_moreau` module). */
+/* Shared between python.c (the interpreter) and the `_moreau` module (module.c and the
+   files beside it, moduleimpl.h). */
 #ifndef MOREAU_INPUTIMPL_H
 #define MOREAU_INPUTIMPL_H
 

@@ -594,17 +594,218 @@ static PetscErrorCode WriteNodalState(MbOutput out, hid_t g, const char *path, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The per-body and per-surface arrays of one frame, this rank's part (GatherFrame). */
+typedef struct {
+  int64_t   *id;     /* body ids */
+  PetscReal *conf;   /* 12 per body */
+  PetscReal *velo;   /* 6 per body */
+  PetscReal *aff;    /* 24 per body (MbBodyGetAffine) */
+  PetscReal *stress; /* 6 per body, Voigt order */
+  PetscReal *pts;    /* 3 per surface point */
+  PetscReal *pdis;   /* 3 per surface point: its displacement */
+  PetscReal *pvel;   /* 3 per surface point: its velocity */
+  PetscReal *cvel;   /* 3 per surface cell: the mass centre's velocity */
+  PetscReal *cmis;   /* 1 per surface cell: its piece's von Mises stress */
+  PetscReal *cstr;   /* 6 per surface cell: its piece's stress */
+  PetscReal *sc;     /* 3 per sphere: centre */
+  PetscReal *sv;     /* 3 per sphere: velocity */
+  PetscReal *smis;   /* 1 per sphere: its body's von Mises stress */
+} FrameData;
+
+/* A stress in Voigt order xx, yy, zz, xy, yz, zx, and its von Mises value √(3/2 s:s), s the deviator. */
+static void StressVoigt(const PetscReal sig[9], PetscReal v[6], PetscReal *mises)
+{
+  PetscReal p = (sig[0] + sig[4] + sig[8]) / 3, ss = 0;
+  v[0] = sig[0], v[1] = sig[4], v[2] = sig[8], v[3] = sig[1], v[4] = sig[5], v[5] = sig[6];
+  for (int k = 0; k < 9; k++) ss += PetscSqr(sig[k] - (k % 4 == 0 ? p : 0));
+  *mises = PetscSqrtReal(1.5 * ss);
+}
+
+/* The arrays of one frame (allocated here, freed by WriteFrameData) from this rank's nb
+   bodies: state, stress, and per primitive the sphere centres or the convex surface's
+   points and cells. c: this rank's counts (LocalCounts). */
+static PetscErrorCode GatherFrame(PetscInt nb, MbBody *bodies, const int64_t c[C_N], FrameData *d)
+{
+  int64_t p = 0, cl = 0, s = 0;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc7(nb, &d->id, 12 * nb, &d->conf, 6 * nb, &d->velo, 3 * c[C_PTS], &d->pts, 3 * c[C_CELLS], &d->cvel, 3 * c[C_SPH], &d->sc, 3 * c[C_SPH], &d->sv));
+  PetscCall(PetscMalloc4(6 * nb, &d->stress, c[C_CELLS] + 1, &d->cmis, c[C_SPH] + 1, &d->smis, 24 * nb, &d->aff));
+  PetscCall(PetscMalloc3(3 * c[C_PTS] + 1, &d->pdis, 3 * c[C_PTS] + 1, &d->pvel, 6 * c[C_CELLS] + 1, &d->cstr));
+  for (PetscInt i = 0; i < nb; i++) {
+    MbBody      b = bodies[i];
+    MbShape     shape;
+    MbMassProps mp;
+    PetscInt    bid, np;
+    PetscReal   vc[3], sig[9], mises;
+    PetscBool   has;
+    PetscCall(MbBodyGetId(b, &bid));
+    d->id[i] = bid;
+    PetscCall(MbBodyGetFrameState(b, &d->conf[12 * i], &d->velo[6 * i]));
+    PetscCall(MbBodyGetAffine(b, &d->aff[24 * i]));
+    PetscCall(MbBodyGetMassProps(b, &mp));
+    PetscCall(MbBodyPointVelocity(b, mp.center, vc)); /* the cells carry the mass centre's velocity */
+    PetscCall(MbBodyGetStress(b, sig, &has));
+    StressVoigt(sig, &d->stress[6 * i], &mises);
+    PetscCall(MbBodyGetShape(b, &shape));
+    PetscCall(MbShapeGetSize(shape, &np));
+    for (PetscInt k = 0; k < np; k++) {
+      MbPrimKind       kind;
+      PetscInt         nv, nf;
+      const PetscReal *v;
+      const PetscInt  *fptr;
+      PetscCall(MbShapeGetPrimKind(shape, k, &kind));
+      if (kind == MB_PRIM_SPHERE) {
+        PetscReal ctr[3], r;
+        PetscCall(MbShapeGetSphere(shape, k, ctr, &r));
+        PetscCall(MbBodyPointToSpatial(b, ctr, &d->sc[3 * s]));
+        PetscCall(MbBodyPointVelocity(b, ctr, &d->sv[3 * s]));
+        d->smis[s] = mises;
+        s++;
+        continue;
+      }
+      PetscCall(MbShapeGetConvex(shape, k, &nv, &v, &nf, &fptr, NULL, NULL));
+      PetscCall(MbBodyPrimToSpatial(b, k, &d->pts[3 * p]));
+      PetscCall(MbBodyPrimVelocity(b, k, &d->pvel[3 * p]));
+      for (PetscInt j = 0; j < 3 * nv; j++) d->pdis[3 * p + j] = d->pts[3 * p + j] - v[j];
+      p += nv;
+      { /* the cells carry their piece's stress (an element's; the body's for the others) */
+        PetscReal ps[9], pc[6], pm;
+        PetscCall(MbBodyPrimStress(b, k, ps));
+        StressVoigt(ps, pc, &pm);
+        for (PetscInt j = 0; j < nf; j++) {
+          int64_t nc = 0, nt = 0;
+          PolygonSize(fptr[j + 1] - fptr[j], &nc, &nt);
+          for (int64_t e = 0; e < nc; e++) {
+            d->cmis[cl] = pm;
+            for (int q = 0; q < 6; q++) d->cstr[6 * cl + q] = pc[q];
+            MbV3Copy(vc, &d->cvel[3 * cl++]);
+          }
+        }
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The group of a frame, path /frames/NNNNNN. */
+static PetscErrorCode CreateFrameGroup(MbOutput out, const char path[], hid_t *g)
+{
+  hid_t gcpl;
+  PetscFunctionBegin;
+  /* the group's name heap made at once big enough for its 23 dataset names (344 bytes):
+     grown from HDF5's default (a few names), it moved in the file 2-3 times a frame, and
+     HDF5 lists every fragment so freed in memory for the rest of the run */
+  MbH5Get(gcpl, H5Pcreate, (H5P_GROUP_CREATE), path);
+  MbH5Call(H5Pset_local_heap_size_hint, (gcpl, 512), path);
+  MbH5Get(*g, H5Gcreate2, (out->file, path, H5P_DEFAULT, gcpl, H5P_DEFAULT), path);
+  MbH5Call(H5Pclose, (gcpl), path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GatherFrame's arrays written into the frame's group g, then freed. c, off, tot: this
+   rank's counts, its offsets and the totals. Collective. */
+static PetscErrorCode WriteFrameData(MbOutput out, hid_t g, const char path[], const int64_t c[C_N], const int64_t off[C_N], const int64_t tot[C_N], FrameData *d)
+{
+  PetscFunctionBegin;
+  PetscCall(MbH5WriteDataset(out, g, path, "id", H5T_NATIVE_INT64, 0, tot[C_BODY], off[C_BODY], c[C_BODY], d->id));
+  PetscCall(MbH5WriteDataset(out, g, path, "conf", H5T_NATIVE_DOUBLE, 12, tot[C_BODY], off[C_BODY], c[C_BODY], d->conf));
+  PetscCall(MbH5WriteDataset(out, g, path, "velo", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], d->velo));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_points", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], d->pts));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_velo", H5T_NATIVE_DOUBLE, 3, tot[C_CELLS], off[C_CELLS], c[C_CELLS], d->cvel));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_center", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], d->sc));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_velo", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], d->sv));
+  PetscCall(MbH5WriteDataset(out, g, path, "stress", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], d->stress));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_mises", H5T_NATIVE_DOUBLE, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], d->cmis));
+  PetscCall(MbH5WriteDataset(out, g, path, "sphere_mises", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], d->smis));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_displacement", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], d->pdis));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_point_velo", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], d->pvel));
+  PetscCall(MbH5WriteDataset(out, g, path, "surface_stress", H5T_NATIVE_DOUBLE, 6, tot[C_CELLS], off[C_CELLS], c[C_CELLS], d->cstr));
+  PetscCall(MbH5WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], d->aff));
+  PetscCall(PetscFree3(d->pdis, d->pvel, d->cstr));
+  PetscCall(PetscFree7(d->id, d->conf, d->velo, d->pts, d->cvel, d->sc, d->sv));
+  PetscCall(PetscFree4(d->stress, d->cmis, d->smis, d->aff));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Per body: kinetic and strain energy, work of external forces (HISTORY's per-body
+   energies; contact and friction work are kept only in sum, in /history). Collective. */
+static PetscErrorCode WriteBodyEnergies(MbOutput out, hid_t g, const char path[], PetscInt nb, MbBody *bodies, int64_t nbtot, int64_t nboff)
+{
+  PetscReal *en;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(3 * nb + 1, &en));
+  for (PetscInt i = 0; i < nb; i++) {
+    MbEnergy e;
+    PetscInt bid;
+    PetscCall(MbBodyGetId(bodies[i], &bid));
+    PetscCall(MbDomainGetBodyEnergy(out->dom, bid, &e));
+    en[3 * i] = e.kinetic, en[3 * i + 1] = e.internal, en[3 * i + 2] = e.external;
+  }
+  PetscCall(MbH5WriteDataset(out, g, path, "energy", H5T_NATIVE_DOUBLE, 3, nbtot, nboff, nb, en));
+  PetscCall(PetscFree(en));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Room in out->frame for the entry of frame out->nframe. */
+static PetscErrorCode GrowFrames(MbOutput out)
+{
+  PetscFunctionBegin;
+  if (out->nframe == out->fcap) {
+    out->fcap = out->fcap ? 2 * out->fcap : 64;
+    PetscCall(PetscRealloc(sizeof(MbOutFrame) * out->fcap, &out->frame));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The constraints each rank owns: point, normal, reaction force, kind, bodies, gap; their
+   total kept as frame f's ncon. Collective. */
+static PetscErrorCode WriteFrameConstraints(MbOutput out, hid_t g, const char path[], PetscInt f)
+{
+  MbConstraintInfo *ci;
+  PetscInt          nci;
+  int64_t           nc, cof = 0, ctot;
+  PetscReal        *cp, *cn, *cf, *cg;
+  int64_t          *ck, *cb;
+  PetscFunctionBegin;
+  PetscCall(MbDomainGetConstraints(out->dom, &nci, &ci));
+  nc = nci;
+  PetscCallMPI(MPI_Exscan(&nc, &cof, 1, MPI_INT64_T, MPI_SUM, out->comm));
+  if (out->rank == 0) cof = 0;
+  PetscCallMPI(MPI_Allreduce(&nc, &ctot, 1, MPI_INT64_T, MPI_SUM, out->comm));
+  PetscCall(PetscMalloc6(3 * nc + 1, &cp, 3 * nc + 1, &cn, 3 * nc + 1, &cf, nc + 1, &cg, nc + 1, &ck, 2 * nc + 1, &cb));
+  for (int64_t k = 0; k < nc; k++) {
+    MbV3Copy(ci[k].point, &cp[3 * k]);
+    MbV3Copy(ci[k].normal, &cn[3 * k]);
+    MbV3Copy(ci[k].force, &cf[3 * k]);
+    cg[k]         = ci[k].gap;
+    ck[k]         = ci[k].kind;
+    cb[2 * k]     = ci[k].body[0];
+    cb[2 * k + 1] = ci[k].body[1];
+  }
+  PetscCall(MbH5WriteDataset(out, g, path, "contact_point", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cp));
+  PetscCall(MbH5WriteDataset(out, g, path, "contact_normal", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cn));
+  PetscCall(MbH5WriteDataset(out, g, path, "contact_force", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cf));
+  PetscCall(MbH5WriteDataset(out, g, path, "contact_gap", H5T_NATIVE_DOUBLE, 0, ctot, cof, nc, cg));
+  PetscCall(MbH5WriteDataset(out, g, path, "contact_kind", H5T_NATIVE_INT64, 0, ctot, cof, nc, ck));
+  PetscCall(MbH5WriteDataset(out, g, path, "contact_bodies", H5T_NATIVE_INT64, 2, ctot, cof, nc, cb));
+  PetscCall(PetscFree6(cp, cn, cf, cg, ck, cb));
+  PetscCall(PetscFree(ci));
+  PetscCall(GrowFrames(out));
+  out->frame[f].ncon = ctot;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One frame /frames/NNNNNN of the current state, then /history and the XDMF index. */
 static PetscErrorCode WriteFrame(MbOutput out)
 {
-  int64_t   c[C_N], off[C_N] = {0}, tot[C_N], *id;
+  int64_t   c[C_N], off[C_N] = {0}, tot[C_N];
   PetscInt  nb, f            = out->nframe, steps;
   MbBody   *bodies;
-  PetscReal t, *conf, *velo, *pts, *cvel, *sc, *sv, *stress, *cmis, *smis, *aff, *pdis, *pvel, *cstr;
+  PetscReal t;
   PetscBool changed = PETSC_FALSE;
   char      path[64];
   hid_t     g;
-  int64_t   p = 0, cl = 0, s = 0;
+  FrameData d;
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(MB_PhaseEvent[MB_PHASE_OUTPUT], 0, 0, 0, 0));
   PetscCall(MbDomainGetTime(out->dom, &t));
@@ -619,157 +820,19 @@ static PetscErrorCode WriteFrame(MbOutput out)
   PetscCall(LayoutChanged(out, &changed));
   if (changed) PetscCall(WriteMesh(out, c, off, tot));
 
-  PetscCall(PetscMalloc7(nb, &id, 12 * nb, &conf, 6 * nb, &velo, 3 * c[C_PTS], &pts, 3 * c[C_CELLS], &cvel, 3 * c[C_SPH], &sc, 3 * c[C_SPH], &sv));
-  PetscCall(PetscMalloc4(6 * nb, &stress, c[C_CELLS] + 1, &cmis, c[C_SPH] + 1, &smis, 24 * nb, &aff));
-  PetscCall(PetscMalloc3(3 * c[C_PTS] + 1, &pdis, 3 * c[C_PTS] + 1, &pvel, 6 * c[C_CELLS] + 1, &cstr));
-  for (PetscInt i = 0; i < nb; i++) {
-    MbBody      b = bodies[i];
-    MbShape     shape;
-    MbMassProps mp;
-    PetscInt    bid, np;
-    PetscReal   vc[3], sig[9], mises;
-    PetscBool   has;
-    PetscCall(MbBodyGetId(b, &bid));
-    id[i] = bid;
-    PetscCall(MbBodyGetFrameState(b, &conf[12 * i], &velo[6 * i]));
-    PetscCall(MbBodyGetAffine(b, &aff[24 * i]));
-    PetscCall(MbBodyGetMassProps(b, &mp));
-    PetscCall(MbBodyPointVelocity(b, mp.center, vc)); /* the cells carry the mass centre's velocity */
-    PetscCall(MbBodyGetStress(b, sig, &has));
-    { /* Voigt order xx, yy, zz, xy, yz, zx; von Mises √(3/2 s:s), s the deviator */
-      PetscReal *v = &stress[6 * i], p = (sig[0] + sig[4] + sig[8]) / 3, ss = 0;
-      v[0] = sig[0], v[1] = sig[4], v[2] = sig[8], v[3] = sig[1], v[4] = sig[5], v[5] = sig[6];
-      for (int k = 0; k < 9; k++) ss += PetscSqr(sig[k] - (k % 4 == 0 ? p : 0));
-      mises = PetscSqrtReal(1.5 * ss);
-    }
-    PetscCall(MbBodyGetShape(b, &shape));
-    PetscCall(MbShapeGetSize(shape, &np));
-    for (PetscInt k = 0; k < np; k++) {
-      MbPrimKind       kind;
-      PetscInt         nv, nf;
-      const PetscReal *v;
-      const PetscInt  *fptr;
-      PetscCall(MbShapeGetPrimKind(shape, k, &kind));
-      if (kind == MB_PRIM_SPHERE) {
-        PetscReal ctr[3], r;
-        PetscCall(MbShapeGetSphere(shape, k, ctr, &r));
-        PetscCall(MbBodyPointToSpatial(b, ctr, &sc[3 * s]));
-        PetscCall(MbBodyPointVelocity(b, ctr, &sv[3 * s]));
-        smis[s] = mises;
-        s++;
-        continue;
-      }
-      PetscCall(MbShapeGetConvex(shape, k, &nv, &v, &nf, &fptr, NULL, NULL));
-      PetscCall(MbBodyPrimToSpatial(b, k, &pts[3 * p]));
-      PetscCall(MbBodyPrimVelocity(b, k, &pvel[3 * p]));
-      for (PetscInt j = 0; j < 3 * nv; j++) pdis[3 * p + j] = pts[3 * p + j] - v[j];
-      p += nv;
-      { /* the cells carry their piece's stress (an element's; the body's for the others) */
-        PetscReal ps[9], pc[6], pm, pp, ss = 0;
-        PetscCall(MbBodyPrimStress(b, k, ps));
-        pp    = (ps[0] + ps[4] + ps[8]) / 3;
-        pc[0] = ps[0], pc[1] = ps[4], pc[2] = ps[8], pc[3] = ps[1], pc[4] = ps[5], pc[5] = ps[6];
-        for (int q = 0; q < 9; q++) ss += PetscSqr(ps[q] - (q % 4 == 0 ? pp : 0));
-        pm = PetscSqrtReal(1.5 * ss);
-        for (PetscInt j = 0; j < nf; j++) {
-          int64_t nc = 0, nt = 0;
-          PolygonSize(fptr[j + 1] - fptr[j], &nc, &nt);
-          for (int64_t e = 0; e < nc; e++) {
-            cmis[cl] = pm;
-            for (int q = 0; q < 6; q++) cstr[6 * cl + q] = pc[q];
-            MbV3Copy(vc, &cvel[3 * cl++]);
-          }
-        }
-      }
-    }
-  }
+  PetscCall(GatherFrame(nb, bodies, c, &d));
   PetscCall(PetscSNPrintf(path, sizeof(path), "/frames/%06d", (int)f));
-  { /* the group's name heap made at once big enough for its 23 dataset names (344 bytes):
-       grown from HDF5's default (a few names), it moved in the file 2-3 times a frame, and
-       HDF5 lists every fragment so freed in memory for the rest of the run */
-    hid_t gcpl;
-    MbH5Get(gcpl, H5Pcreate, (H5P_GROUP_CREATE), path);
-    MbH5Call(H5Pset_local_heap_size_hint, (gcpl, 512), path);
-    MbH5Get(g, H5Gcreate2, (out->file, path, H5P_DEFAULT, gcpl, H5P_DEFAULT), path);
-    MbH5Call(H5Pclose, (gcpl), path);
-  }
+  PetscCall(CreateFrameGroup(out, path, &g));
   PetscCall(MbH5WriteAttr(g, "time", H5T_NATIVE_DOUBLE, &t, path));
   PetscCall(MbH5WriteAttrInt(g, "steps", steps, path));
   PetscCall(MbH5WriteAttrInt(g, "mesh", out->nmesh - 1, path));
-  PetscCall(MbH5WriteDataset(out, g, path, "id", H5T_NATIVE_INT64, 0, tot[C_BODY], off[C_BODY], c[C_BODY], id));
-  PetscCall(MbH5WriteDataset(out, g, path, "conf", H5T_NATIVE_DOUBLE, 12, tot[C_BODY], off[C_BODY], c[C_BODY], conf));
-  PetscCall(MbH5WriteDataset(out, g, path, "velo", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], velo));
-  PetscCall(MbH5WriteDataset(out, g, path, "surface_points", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pts));
-  PetscCall(MbH5WriteDataset(out, g, path, "surface_velo", H5T_NATIVE_DOUBLE, 3, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cvel));
-  PetscCall(MbH5WriteDataset(out, g, path, "sphere_center", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sc));
-  PetscCall(MbH5WriteDataset(out, g, path, "sphere_velo", H5T_NATIVE_DOUBLE, 3, tot[C_SPH], off[C_SPH], c[C_SPH], sv));
-  PetscCall(MbH5WriteDataset(out, g, path, "stress", H5T_NATIVE_DOUBLE, 6, tot[C_BODY], off[C_BODY], c[C_BODY], stress));
-  PetscCall(MbH5WriteDataset(out, g, path, "surface_mises", H5T_NATIVE_DOUBLE, 0, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cmis));
-  PetscCall(MbH5WriteDataset(out, g, path, "sphere_mises", H5T_NATIVE_DOUBLE, 0, tot[C_SPH], off[C_SPH], c[C_SPH], smis));
-  PetscCall(MbH5WriteDataset(out, g, path, "surface_displacement", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pdis));
-  PetscCall(MbH5WriteDataset(out, g, path, "surface_point_velo", H5T_NATIVE_DOUBLE, 3, tot[C_PTS], off[C_PTS], c[C_PTS], pvel));
-  PetscCall(MbH5WriteDataset(out, g, path, "surface_stress", H5T_NATIVE_DOUBLE, 6, tot[C_CELLS], off[C_CELLS], c[C_CELLS], cstr));
-  PetscCall(PetscFree3(pdis, pvel, cstr));
-  PetscCall(PetscFree7(id, conf, velo, pts, cvel, sc, sv));
-  PetscCall(MbH5WriteDataset(out, g, path, "affine", H5T_NATIVE_DOUBLE, 24, tot[C_BODY], off[C_BODY], c[C_BODY], aff));
-  PetscCall(PetscFree4(stress, cmis, smis, aff));
-  { /* per body: kinetic and strain energy, work of external forces (HISTORY's per-body
-       energies; contact and friction work are kept only in sum, in /history) */
-    PetscReal *en;
-    PetscCall(PetscMalloc1(3 * nb + 1, &en));
-    for (PetscInt i = 0; i < nb; i++) {
-      MbEnergy e;
-      PetscInt bid;
-      PetscCall(MbBodyGetId(bodies[i], &bid));
-      PetscCall(MbDomainGetBodyEnergy(out->dom, bid, &e));
-      en[3 * i] = e.kinetic, en[3 * i + 1] = e.internal, en[3 * i + 2] = e.external;
-    }
-    PetscCall(MbH5WriteDataset(out, g, path, "energy", H5T_NATIVE_DOUBLE, 3, tot[C_BODY], off[C_BODY], c[C_BODY], en));
-    PetscCall(PetscFree(en));
-  }
+  PetscCall(WriteFrameData(out, g, path, c, off, tot, &d));
+  PetscCall(WriteBodyEnergies(out, g, path, nb, bodies, tot[C_BODY], off[C_BODY]));
   PetscCall(WriteNodalState(out, g, path, nb, bodies, tot[C_BODY], off[C_BODY]));
-  {
-    /* the constraints each rank owns: point, normal, reaction force, kind, bodies, gap */
-    MbConstraintInfo *ci;
-    PetscInt          nci;
-    int64_t           nc, cof = 0, ctot;
-    PetscReal        *cp, *cn, *cf, *cg;
-    int64_t          *ck, *cb;
-    PetscCall(MbDomainGetConstraints(out->dom, &nci, &ci));
-    nc = nci;
-    PetscCallMPI(MPI_Exscan(&nc, &cof, 1, MPI_INT64_T, MPI_SUM, out->comm));
-    if (out->rank == 0) cof = 0;
-    PetscCallMPI(MPI_Allreduce(&nc, &ctot, 1, MPI_INT64_T, MPI_SUM, out->comm));
-    PetscCall(PetscMalloc6(3 * nc + 1, &cp, 3 * nc + 1, &cn, 3 * nc + 1, &cf, nc + 1, &cg, nc + 1, &ck, 2 * nc + 1, &cb));
-    for (int64_t k = 0; k < nc; k++) {
-      MbV3Copy(ci[k].point, &cp[3 * k]);
-      MbV3Copy(ci[k].normal, &cn[3 * k]);
-      MbV3Copy(ci[k].force, &cf[3 * k]);
-      cg[k]         = ci[k].gap;
-      ck[k]         = ci[k].kind;
-      cb[2 * k]     = ci[k].body[0];
-      cb[2 * k + 1] = ci[k].body[1];
-    }
-    PetscCall(MbH5WriteDataset(out, g, path, "contact_point", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cp));
-    PetscCall(MbH5WriteDataset(out, g, path, "contact_normal", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cn));
-    PetscCall(MbH5WriteDataset(out, g, path, "contact_force", H5T_NATIVE_DOUBLE, 3, ctot, cof, nc, cf));
-    PetscCall(MbH5WriteDataset(out, g, path, "contact_gap", H5T_NATIVE_DOUBLE, 0, ctot, cof, nc, cg));
-    PetscCall(MbH5WriteDataset(out, g, path, "contact_kind", H5T_NATIVE_INT64, 0, ctot, cof, nc, ck));
-    PetscCall(MbH5WriteDataset(out, g, path, "contact_bodies", H5T_NATIVE_INT64, 2, ctot, cof, nc, cb));
-    PetscCall(PetscFree6(cp, cn, cf, cg, ck, cb));
-    PetscCall(PetscFree(ci));
-    if (out->nframe == out->fcap) {
-      out->fcap = out->fcap ? 2 * out->fcap : 64;
-      PetscCall(PetscRealloc(sizeof(MbOutFrame) * out->fcap, &out->frame));
-    }
-    out->frame[f].ncon = ctot;
-  }
+  PetscCall(WriteFrameConstraints(out, g, path, f));
   MbH5Call(H5Gclose, (g), path);
 
-  if (out->nframe == out->fcap) {
-    out->fcap = out->fcap ? 2 * out->fcap : 64;
-    PetscCall(PetscRealloc(sizeof(MbOutFrame) * out->fcap, &out->frame));
-  }
+  PetscCall(GrowFrames(out));
   out->frame[f].time = t;
   out->frame[f].mesh = out->nmesh - 1;
   out->nframe++;

@@ -86,7 +86,7 @@ b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1
 b.conf = [0.0] * 5
 PY
 expect_error "FINITE_ELEMENT conf of the wrong length" "BODY.conf: value must be a sequence of 36 numbers, got \\[0.0, 0.0, 0.0, 0.0, 0.0\\]" "$MOREAU" "$TMP/fe_conf.py"
-# element types and node numbers are checked by MESH itself (python/moreau/__init__.py,
+# element types and node numbers are checked by MESH itself (python/moreau/shapes.py,
 # before the C-level "MESH element type 7 is not supported" of src/shape/element.c), with
 # the position of the element's entry in the list; a separate mesh= is refused by BODY
 deck fe_type7 <<PY

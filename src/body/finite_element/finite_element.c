@@ -3,9 +3,9 @@
    (row-sum) mass, stiffness-proportional damping η. q holds the nodal displacements and u
    the nodal velocities, node after node (nq = nu = 3 × nodes). The referential gradients
    and weights of every quadrature point are computed once, at creation.
-   This is the first part of the kind: DEF_EXP (A = M, diagonal), gravity, energies,
-   momenta, a provable critical step and the point maps. DEF_LIM (A = M + cK), loads and
-   contact with the mesh's surface are still to come and say so. */
+   This file holds DEF_EXP (A = M, diagonal) and DEF_LIM (A = M + cK, stiffness.c),
+   gravity, loads and pressures, energies, momenta, a provable critical step, the point maps
+   and the checkpoint state; its boundary faces are its surface for contact and pressures. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

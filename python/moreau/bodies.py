@@ -1,0 +1,281 @@
+"""BODY and what is set or read on one: BODY_CHARS, INITIAL_VELOCITY, MASS_CENTER,
+DISPLACEMENT, VELOCITY, STRESS, BODY_STATE."""
+
+import _moreau as _m
+from ._checks import _nonneg, _pos, _vec
+from .solfec import _check_solfec, Solfec
+from .materials import BulkMaterial
+from .shapes import _parts, Shape, Sphere
+
+
+def _check_body(fn, b):
+    if not isinstance(b, Body):
+        raise TypeError('%s: body must be a BODY object, got %r' % (fn, b))
+    return b
+
+
+_KINDS = ('RIGID', 'OBSTACLE', 'PSEUDO_RIGID', 'FINITE_ELEMENT')
+_KIND_CODE = {'RIGID': 0, 'OBSTACLE': 1, 'PSEUDO_RIGID': 2, 'FINITE_ELEMENT': 3}
+_LATER_KINDS = ('EXTENDED_PSEUDO_RIGID',)
+_SIZES = {'RIGID': (12, 6), 'OBSTACLE': (12, 6), 'PSEUDO_RIGID': (12, 12)}  # len(conf), len(velo); FINITE_ELEMENT: 3 per node
+
+
+class Body:
+    """A body. On the owner rank it reads the C state; elsewhere it is a proxy whose conf
+    and velo read None (as in Solfec); mass, volume and center are known on every rank."""
+    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_rho', '_x', '_n')
+
+    @property
+    def id(self):
+        return self._id
+
+    @property
+    def _own(self):
+        # bodies migrate when METIS repartitions: ask the domain, not id mod size
+        return _m.body_owned(self._sol._h, self._id)
+
+    def _props(self):
+        if self._own:
+            return _m.body_get(self._sol._h, self._id, 2)
+        if self._x and 'chars' in self._x:
+            return self._x['chars']
+        return _m.shape_massprops(_parts('BODY', self._shape, []), self._rho)
+
+    @property
+    def mass(self):
+        return self._props()[0]
+
+    @property
+    def volume(self):
+        return self._props()[1]
+
+    @property
+    def center(self):
+        """Referential mass centre."""
+        return self._props()[2]
+
+    @property
+    def inertia(self):
+        return self._props()[3]
+
+    @property
+    def tensor(self):
+        """Solfec-1.0's name of the referential inertia tensor (rigid bodies)."""
+        return self._props()[3]
+
+    @property
+    def conf(self):
+        """Rigid: rotation column-wise (9) then mass centre (3); pseudo-rigid: deformation
+        gradient column-wise (9) then mass centre (3); None where not owned."""
+        return _m.body_get(self._sol._h, self._id, 0) if self._own else None
+
+    @conf.setter
+    def conf(self, q):
+        q = _vec('BODY.conf', 'value', q, _SIZES[self.kind][0] if self.kind in _SIZES else self._n)
+        if self._own:
+            _m.body_set_state(self._sol._h, self._id, 0, q)
+
+    @property
+    def velo(self):
+        """Rigid: referential angular (3) then spatial linear velocity (3); pseudo-rigid: the
+        rate of the deformation gradient column-wise (9) then the linear velocity (3); None
+        where not owned."""
+        return _m.body_get(self._sol._h, self._id, 1) if self._own else None
+
+    @velo.setter
+    def velo(self, u):
+        u = _vec('BODY.velo', 'value', u, _SIZES[self.kind][1] if self.kind in _SIZES else self._n)
+        if self.kind == 'OBSTACLE' and any(u):
+            raise ValueError('BODY.velo: body %d is an OBSTACLE: it cannot be given a velocity' % self._id)
+        if self._own:
+            _m.body_set_state(self._sol._h, self._id, 1, u)
+
+    @property
+    def scheme(self):
+        if self._own:
+            return _m.body_get(self._sol._h, self._id, 3)
+        if self._x and 'scheme' in self._x:
+            return self._x['scheme']
+        if self.kind == 'OBSTACLE':
+            return None
+        return 'DEF_EXP' if self.kind in ('PSEUDO_RIGID', 'FINITE_ELEMENT') else _m.default_scheme()
+
+    @scheme.setter
+    def scheme(self, name):
+        if not isinstance(name, str):
+            raise TypeError('BODY.scheme: must be a scheme name, got %r' % (name,))
+        try:
+            _m.body_scheme(self._sol._h, self._id, name)
+        except ValueError as e:
+            raise ValueError('BODY.scheme: %s' % e) from None
+        if not self._own:
+            self._extra()['scheme'] = name
+
+    @property
+    def damping(self):
+        if self._own:
+            return _m.body_get(self._sol._h, self._id, 4)
+        return self._x.get('damping', 0.0) if self._x else 0.0
+
+    @damping.setter
+    def damping(self, d):
+        d = _nonneg('BODY.damping', 'value', d)
+        if self._own:
+            _m.body_damping(self._sol._h, self._id, d)
+        else:
+            self._extra()['damping'] = d
+
+    def _extra(self):
+        if self._x is None:
+            self._x = {}
+        return self._x
+
+    def __repr__(self):
+        return '<BODY %d %s%s>' % (self._id, self.kind, (' %r' % self.label) if self.label else '')
+
+
+def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=None, base=None):
+    """BODY(solfec, kind, shape, material, label, form): kinds 'RIGID', 'OBSTACLE',
+    'PSEUDO_RIGID' and 'FINITE_ELEMENT' (both Saint Venant-Kirchhoff from the material's
+    young and poisson; a FINITE_ELEMENT body's shape is its mesh, a MESH or a HEX, and
+    form 'TL', total Lagrangian (the default), or 'BC', body co-rotational: linear
+    elasticity in a frame turning with the body)."""
+    fn = 'BODY'
+    if type(solfec) is not Solfec:
+        _check_solfec(fn, solfec)
+    if kind not in _KIND_CODE:
+        if kind in _LATER_KINDS:
+            raise ValueError("%s: kind %r is not supported yet (RIGID, OBSTACLE, PSEUDO_RIGID and FINITE_ELEMENT are)" % (fn, kind))
+        raise ValueError("%s: kind must be 'RIGID', 'OBSTACLE', 'PSEUDO_RIGID' or 'FINITE_ELEMENT', got %r" % (fn, kind))
+    if isinstance(material, str):  # Solfec-1.0: a bulk material's label
+        found = [m for m in solfec.materials if m.label == material]
+        if not found:
+            raise TypeError('%s: material must be a BULK_MATERIAL object or the label of one, got %r (no BULK_MATERIAL has that label)' % (fn, material))
+        material = found[-1]
+    if type(material) is not BulkMaterial:
+        raise TypeError('%s: material must be a BULK_MATERIAL object or the label of one, got %r' % (fn, material))
+    if kind in ('PSEUDO_RIGID', 'FINITE_ELEMENT'):  # checked on every rank: the same error everywhere
+        if not material.young > 0:
+            raise ValueError("%s: a %s body needs Young's modulus > 0, got young=%r" % (fn, kind, material.young))
+        if not -1 < material.poisson < 0.5:
+            raise ValueError("%s: a %s body needs Poisson's ratio in (-1, 0.5), got poisson=%r" % (fn, kind, material.poisson))
+    if kind == 'FINITE_ELEMENT':
+        if mesh is not None:
+            raise ValueError("%s: a FINITE_ELEMENT body with a separate mesh= is not supported yet: give the MESH (or HEX) as its shape" % fn)
+        if form not in (None, 'TL', 'BC'):
+            raise ValueError("%s: FINITE_ELEMENT form %r is not supported yet: 'TL' (total Lagrangian) and 'BC' (body co-rotational) are" % (fn, form))
+        if not (isinstance(shape, Shape) and shape._nn):
+            raise ValueError('%s: a FINITE_ELEMENT body needs a MESH or HEX shape (its mesh), got %r' % (fn, shape))
+    if label is not None and type(label) is not str:
+        raise TypeError('%s: label must be a string, got %r' % (fn, label))
+    h = solfec._h
+    if type(shape) is Sphere:  # the fast path: a million spheres
+        c = shape.center
+        bid = _m.body_sphere(h, _KIND_CODE[kind], c[0], c[1], c[2], shape.radius, shape.volid, shape.surfid, material.density, label,
+                             material.young, material.poisson)
+    else:
+        parts = _parts(fn, shape, [])
+        bid = _m.body_shape(h, _KIND_CODE[kind], parts if _m.next_owned(h) else None, material.density, label,
+                            material.young, material.poisson)
+    b = Body()
+    b._sol = solfec
+    b._id = bid
+    if kind == 'FINITE_ELEMENT' and form == 'BC' and b._own:
+        _m.body_form(h, bid, form)
+    b.kind = kind
+    b.label = label
+    b._shape = shape  # mass properties where the body is not owned (bodies migrate)
+    b._rho = material.density
+    b._x = None
+    b._n = 3 * shape._nn if kind == 'FINITE_ELEMENT' else 0  # len(conf) and len(velo)
+    solfec.bodies.append(b)
+    if label is not None:
+        solfec._labels[label] = b
+    return b
+
+
+def BODY_CHARS(body, mass, volume, center, tensor=None, inertia=None):
+    """BODY_CHARS(body, mass, volume, center, tensor): override mass characteristics;
+    tensor (Solfec-1.0's name; inertia= is moreau's older one) is 9 numbers, a symmetric
+    positive definite inertia tensor about the centre."""
+    fn = 'BODY_CHARS'
+    _check_body(fn, body)
+    if (tensor is None) == (inertia is None):
+        raise TypeError('%s: give the inertia tensor once, as tensor (or inertia)' % fn)
+    inertia = tensor if inertia is None else inertia
+    mass = _pos(fn, 'mass', mass)
+    volume = _pos(fn, 'volume', volume)
+    center = _vec(fn, 'center', center)
+    J = _vec(fn, 'inertia', inertia, 9)
+    if body._own:
+        try:
+            _m.body_chars(body._sol._h, body._id, mass, volume, center, J)
+        except ValueError as e:
+            raise ValueError('%s: %s' % (fn, e)) from None
+    else:
+        body._extra()['chars'] = (mass, volume, center, J)
+
+
+def INITIAL_VELOCITY(body, linear, angular):
+    """INITIAL_VELOCITY(body, linear, angular): both spatial (angular is stored as the
+    referential Ω = Λᵀω)."""
+    fn = 'INITIAL_VELOCITY'
+    _check_body(fn, body)
+    lin = _vec(fn, 'linear', linear)
+    ang = _vec(fn, 'angular', angular)
+    if body.kind == 'OBSTACLE' and (any(lin) or any(ang)):
+        raise ValueError('%s: body %d is an OBSTACLE: it cannot be given a velocity' % (fn, body._id))
+    if body._own:
+        _m.body_velocity(body._sol._h, body._id, lin, ang)
+
+
+def MASS_CENTER(shape):
+    """MASS_CENTER(shape) -> the mass centre of a shape (or list of shapes), or of a BODY
+    (its referential mass centre)."""
+    if isinstance(shape, Body):
+        return shape.center
+    return tuple(_m.shape_massprops(_parts('MASS_CENTER', shape, []), 1.0)[2])
+
+
+def DISPLAY_POINT(body, point, label=None):
+    """DISPLAY_POINT(body, point, label): Solfec-1.0's viewer marker; checked and ignored
+    (moreau has no viewer: use HISTORY at the point, or ParaView)."""
+    fn = 'DISPLAY_POINT'
+    _check_body(fn, body)
+    _vec(fn, 'point', point)
+    if label is not None and not isinstance(label, str):
+        raise TypeError('%s: label must be a string, got %r' % (fn, label))
+
+
+def _point_value(fn, body, point, what):
+    if not isinstance(body, Body):
+        raise TypeError('%s: body must be a BODY, got %r' % (fn, body))
+    p = _vec(fn, 'point', point)
+    return _m.body_point(body._sol._h, body._id, p, what) if body._own else None
+
+
+def DISPLACEMENT(body, point):
+    """DISPLACEMENT(body, point) -> (dx, dy, dz) of referential point `point` now (in READ mode:
+    at the frame read); None on ranks that do not own the body, as in Solfec-1.0."""
+    return _point_value('DISPLACEMENT', body, point, 0)
+
+
+def VELOCITY(body, point):
+    """VELOCITY(body, point) -> (vx, vy, vz) of referential point `point`; None where not owned."""
+    return _point_value('VELOCITY', body, point, 1)
+
+
+def STRESS(body, point):
+    """STRESS(body, point) -> (sx, sy, sz, sxy, sxz, syz, mises), the Cauchy stress at
+    referential point `point` (a finite element's at the point, the mean of the body for the
+    other kinds); None where not owned."""
+    return _point_value('STRESS', body, point, 2)
+
+
+def BODY_STATE(body):
+    """BODY_STATE(body) -> (conf, velo) on every rank (moreau's own; collective): the owner's
+    state, sent to all. A parallel deck's CALLBACK reads a body's state with it where
+    body.conf and body.velo read None (ranks that do not own the body)."""
+    if not isinstance(body, Body):
+        raise TypeError('BODY_STATE: body must be a BODY, got %r' % (body,))
+    return _m.body_state(body._sol._h, body._id)

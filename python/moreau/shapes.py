@@ -1,0 +1,357 @@
+"""Shapes: SPHERE, HEX, CONVEX, HULL, MESH, PIPE, COPY, MESH2CONVEX."""
+
+import math as _math
+import numbers as _numbers
+
+import _moreau as _m
+from ._checks import _int, _isnum, _pos, _reals, _vec
+
+
+class Sphere:
+    """SPHERE(center, radius, volid, surfid): kept in Python (no C object), so that a
+    million spheres cost little on ranks that do not own their bodies."""
+    __slots__ = ('center', 'radius', 'volid', 'surfid')
+
+    def _part(self):
+        c = self.center
+        return (c[0], c[1], c[2], self.radius, self.volid, self.surfid)
+
+    def __repr__(self):
+        return 'SPHERE(%r, %g, %d, %d)' % (tuple(self.center), self.radius, self.volid, self.surfid)
+
+
+class Shape:
+    """A shape held by the C layer: CONVEX, HULL, HEX or MESH (a compound of convex pieces)."""
+    __slots__ = ('_cap', 'kind', '_nn')
+
+    def __init__(self, kind):
+        self.kind = kind
+        self._cap = _m.shape_new()
+        self._nn = 0  # nodes of its mesh (MESH, HEX): a FINITE_ELEMENT body's
+
+    def _validate(self, fn):
+        try:
+            _m.shape_massprops([self._cap], 1.0)
+        except ValueError as e:
+            raise ValueError('%s: %s' % (fn, e)) from None
+        return self
+
+    def __repr__(self):
+        return '<%s shape>' % self.kind
+
+
+def SPHERE(center, radius, volid=0, surfid=0):
+    """SPHERE(center, radius, volid, surfid)."""
+    fn = 'SPHERE'
+    s = Sphere()
+    s.center = list(_vec(fn, 'center', center))
+    s.radius = _pos(fn, 'radius', radius)
+    s.volid = _int(fn, 'volid', volid)
+    s.surfid = _int(fn, 'surfid', surfid)
+    return s
+
+
+def _spacing(fn, name, d, n):
+    if d is None:
+        return [k / n for k in range(n + 1)]
+    d = _reals(fn, name, d)
+    if len(d) != n or not all(x > 0 for x in d):
+        raise ValueError('%s: %s must hold %d positive numbers, got %r' % (fn, name, n, d))
+    s, acc, out = sum(d), 0.0, [0.0]
+    for x in d:
+        acc += x
+        out.append(acc / s)
+    out[-1] = 1.0
+    return out
+
+
+def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=None):
+    """HEX(nodes, i, j, k, volid, surfids, dx, dy, dz): a hexahedron of 8 nodes (24 numbers,
+    or 8 triples) divided into i x j x k hexahedral elements (trilinear map; dx, dy, dz are
+    relative spacings); surfids are the 6 face ids (bottom, top, sides 0154, 1265, 2376, 3047).
+    Solfec-1.0's own source spells the keyword 'surids': both are accepted."""
+    fn = 'HEX'
+    if surids is not None:
+        if surfids is not None:
+            raise TypeError('%s: give surfids or surids (the same argument), not both' % fn)
+        surfids = surids
+    if surfids is None:
+        raise TypeError('%s: surfids (6 surface ids) is required' % fn)
+    flat = _flatten_points(fn, 'nodes', nodes)
+    if len(flat) != 24:
+        raise ValueError('%s: nodes must hold 8 nodes (24 numbers), got %d numbers' % (fn, len(flat)))
+    i, j, k = (_int(fn, n, v) for n, v in (('i', i), ('j', j), ('k', k)))
+    for n, v in (('i', i), ('j', j), ('k', k)):
+        if v < 1:
+            raise ValueError('%s: %s must be >= 1, got %d' % (fn, n, v))
+    volid = _int(fn, 'volid', volid)
+    try:
+        surfids = [int(x) for x in surfids]
+    except (TypeError, ValueError):
+        raise TypeError('%s: surfids must be a sequence of 6 integers, got %r' % (fn, surfids)) from None
+    if len(surfids) != 6:
+        raise ValueError('%s: surfids must hold 6 integers, got %d' % (fn, len(surfids)))
+    ux, uy, uz = _spacing(fn, 'dx', dx, i), _spacing(fn, 'dy', dy, j), _spacing(fn, 'dz', dz, k)
+    P = [flat[3 * n:3 * n + 3] for n in range(8)]
+
+    def point(a, b, c):  # trilinear map of the unit cube onto the hexahedron
+        w = ((1 - a) * (1 - b) * (1 - c), a * (1 - b) * (1 - c), a * b * (1 - c), (1 - a) * b * (1 - c),
+             (1 - a) * (1 - b) * c, a * (1 - b) * c, a * b * c, (1 - a) * b * c)
+        return [sum(w[n] * P[n][d] for n in range(8)) for d in range(3)]
+
+    shp = Shape('HEX')
+    X = []  # the grid's nodes, i fastest: the mesh of a FINITE_ELEMENT body
+    for c in uz:
+        for b in uy:
+            for a in ux:
+                X += point(a, b, c)
+    eptr, enode = [0], []
+
+    def node(a, b, c):
+        return (c * (j + 1) + b) * (i + 1) + a
+    for kk in range(k):
+        for jj in range(j):
+            for ii in range(i):
+                enode += [node(ii, jj, kk), node(ii + 1, jj, kk), node(ii + 1, jj + 1, kk), node(ii, jj + 1, kk),
+                          node(ii, jj, kk + 1), node(ii + 1, jj, kk + 1), node(ii + 1, jj + 1, kk + 1), node(ii, jj + 1, kk + 1)]
+                eptr.append(len(enode))
+                a0, a1, b0, b1, c0, c1 = ux[ii], ux[ii + 1], uy[jj], uy[jj + 1], uz[kk], uz[kk + 1]
+                cell = []
+                for (a, b, c) in ((a0, b0, c0), (a1, b0, c0), (a1, b1, c0), (a0, b1, c0),
+                                  (a0, b0, c1), (a1, b0, c1), (a1, b1, c1), (a0, b1, c1)):
+                    cell += point(a, b, c)
+                # outer faces keep their surface id; inner faces get the bottom's (unused now)
+                sid = [surfids[0], surfids[1] if kk == k - 1 else surfids[0],
+                       surfids[2] if jj == 0 else surfids[0], surfids[3] if ii == i - 1 else surfids[0],
+                       surfids[4] if jj == j - 1 else surfids[0], surfids[5] if ii == 0 else surfids[0]]
+                try:
+                    _m.shape_element(shp._cap, 8, cell, sid, volid)
+                except ValueError as e:
+                    raise ValueError('%s: %s' % (fn, e)) from None
+    _m.shape_mesh(shp._cap, X, eptr, enode)
+    shp._nn = len(X) // 3
+    return shp._validate(fn)
+
+
+def _flatten_points(fn, name, pts):
+    try:
+        seq = list(pts)
+    except TypeError:
+        raise TypeError('%s: %s must be a sequence of numbers, got %r' % (fn, name, pts)) from None
+    if seq and not _isnum(seq[0]):
+        try:
+            seq = [x for p in seq for x in p]
+        except TypeError:
+            raise TypeError('%s: %s must be numbers or triples of numbers, got %r' % (fn, name, pts)) from None
+    return _reals(fn, name, seq, 3)
+
+
+def _append_convex(convex, shp):
+    """Solfec's convex= argument: the new convex joins the collection convex (a shape or a
+    list of shapes; moreau does not empty it) and the whole collection is returned."""
+    if convex is None:
+        return shp
+    if isinstance(convex, list):
+        return convex + [shp]
+    if isinstance(convex, Shape):
+        return [convex, shp]
+    raise TypeError('CONVEX: convex must be a CONVEX object or a list of them, got %r' % (convex,))
+
+
+def CONVEX(vertices, faces, volid=0, convex=None):
+    """CONVEX(vertices, faces, volid, convex): faces = [n, v1 .. vn, surfid, n, ...], vertices
+    counter-clockwise seen from outside; with convex (a CONVEX or a list) the result is that
+    collection with the new convex added (a list)."""
+    fn = 'CONVEX'
+    v = _flatten_points(fn, 'vertices', vertices)
+    nv = len(v) // 3
+    f = list(faces)
+    fptr, fvert, fsurf, pos = [0], [], [], 0
+    while pos < len(f):
+        n = f[pos]
+        if not isinstance(n, _numbers.Integral) or n < 3 or pos + n + 1 >= len(f):
+            raise ValueError('%s: faces must be [n, v1 .. vn, surfid, ...] with n >= 3; bad entry %r at position %d' % (fn, n, pos))
+        idx = f[pos + 1:pos + 1 + n]
+        for x in idx:
+            if not isinstance(x, _numbers.Integral) or not 0 <= x < nv:
+                raise ValueError('%s: face vertex %r at position %d is not in [0, %d)' % (fn, x, pos, nv))
+        fvert += [int(x) for x in idx]
+        fsurf.append(_int(fn, 'face surfid', f[pos + 1 + n]))
+        fptr.append(len(fvert))
+        pos += n + 2
+    shp = Shape('CONVEX')
+    try:
+        _m.shape_convex(shp._cap, v, fptr, fvert, fsurf, _int(fn, 'volid', volid))
+    except ValueError as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
+    return _append_convex(convex, shp._validate(fn))
+
+
+def HULL(points, volid=0, surfid=0, convex=None):
+    """HULL(points, volid, surfid, convex): the convex hull of the points (with convex: that
+    collection with the hull added, as CONVEX)."""
+    fn = 'HULL'
+    p = _flatten_points(fn, 'points', points)
+    if len(p) < 12:
+        raise ValueError('%s: points must hold at least 4 points, got %d' % (fn, len(p) // 3))
+    shp = Shape('HULL')
+    try:
+        _m.shape_hull(shp._cap, p, _int(fn, 'volid', volid), _int(fn, 'surfid', surfid))
+    except ValueError as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
+    return _append_convex(convex, shp._validate(fn))
+
+
+_ELEMENT_FACES = {4: 4, 5: 5, 6: 5, 8: 6}
+# faces of each element type as node tuples in MbShapeAddElement's order (mbshape.h)
+_ELEMENT_FACE_NODES = {
+    4: ((0, 2, 1), (0, 1, 3), (1, 2, 3), (2, 0, 3)),
+    5: ((0, 3, 2, 1), (0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 0, 4)),
+    6: ((0, 2, 1), (3, 4, 5), (0, 1, 4, 3), (1, 2, 5, 4), (2, 0, 3, 5)),
+    8: ((0, 3, 2, 1), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7)),
+}
+
+
+def MESH(nodes, elements, surfids):
+    """MESH(nodes, elements, surfids): elements = [n, i1 .. in, volid, ...] with n in 4, 5,
+    6, 8; surfids = [default, k, i1 .. ik, surfid, ...] (faces with their own ids) or one
+    integer. For a rigid body the mesh is a compound of convex elements."""
+    fn = 'MESH'
+    x = _flatten_points(fn, 'nodes', nodes)
+    nn = len(x) // 3
+    if isinstance(surfids, _numbers.Integral):
+        default, faces = int(surfids), {}
+    else:
+        s = list(surfids)
+        if not s:
+            raise ValueError('%s: surfids must start with the default surface id' % fn)
+        default, faces, pos = _int(fn, 'surfids[0]', s[0]), {}, 1
+        while pos < len(s):
+            k = s[pos]
+            if k not in (3, 4) or pos + k + 1 >= len(s):
+                raise ValueError('%s: surfids faces must be [3 or 4, nodes, surfid, ...]; bad entry %r at position %d' % (fn, k, pos))
+            faces[frozenset(int(v) for v in s[pos + 1:pos + 1 + k])] = _int(fn, 'face surfid', s[pos + 1 + k])
+            pos += k + 2
+    e = list(elements)
+    shp, pos = Shape('MESH'), 0
+    eptr, enode = [0], []
+    while pos < len(e):
+        t = e[pos]
+        if t not in _ELEMENT_FACES or pos + t + 1 >= len(e):
+            raise ValueError('%s: elements must be [n, nodes, volid, ...] with n in 4, 5, 6, 8; bad entry %r at position %d' % (fn, t, pos))
+        idx = e[pos + 1:pos + 1 + t]
+        for v in idx:
+            if not isinstance(v, _numbers.Integral) or not 0 <= v < nn:
+                raise ValueError('%s: element node %r at position %d is not in [0, %d)' % (fn, v, pos, nn))
+        coords = [x[3 * v + d] for v in idx for d in range(3)]
+        sid = [faces.get(frozenset(idx[a] for a in f), default) for f in _ELEMENT_FACE_NODES[t]]
+        try:
+            _m.shape_element(shp._cap, t, coords, sid, _int(fn, 'volid', e[pos + 1 + t]))
+        except ValueError as err:
+            raise ValueError('%s: element at position %d: %s' % (fn, pos, err)) from None
+        enode += [int(v) for v in idx]
+        eptr.append(len(enode))
+        pos += t + 2
+    if pos == 0:
+        raise ValueError('%s: elements must not be empty' % fn)
+    _m.shape_mesh(shp._cap, x, eptr, enode)
+    shp._nn = nn
+    return shp._validate(fn)
+
+
+def _parts(fn, shape, out):
+    """Flatten a shape (a list is a compound) into _moreau parts: capsules and sphere tuples."""
+    if isinstance(shape, Sphere):
+        out.append(shape._part())
+    elif isinstance(shape, Shape):
+        out.append(shape._cap)
+    elif isinstance(shape, (list, tuple)) and shape and not _isnum(shape[0]):
+        for s in shape:
+            _parts(fn, s, out)
+    else:
+        raise TypeError('%s: shape must be SPHERE, HEX, CONVEX, HULL, MESH or a list of them, got %r' % (fn, shape))
+    return out
+
+
+def COPY(shape):
+    """COPY(shape) -> an independent copy."""
+    if isinstance(shape, Sphere):
+        return SPHERE(shape.center, shape.radius, shape.volid, shape.surfid)
+    if isinstance(shape, Shape):
+        s = Shape.__new__(Shape)
+        s.kind, s._cap, s._nn = shape.kind, _m.shape_copy(shape._cap), shape._nn
+        return s
+    if isinstance(shape, list):
+        return [COPY(s) for s in shape]
+    raise TypeError('COPY: expected a shape or a list of shapes, got %r' % (shape,))
+
+
+def PIPE(pnt, dir, rin, thi, ndir, nrad, nthi, volid, surfids):
+    """PIPE(pnt, dir, rin, thi, ndir, nrad, nthi, volid, surfids): a MESH of hexahedra filling
+    a pipe along dir from pnt (its length is |dir|), inner radius rin, thickness thi, with
+    ndir divisions along the axis, nrad around it and nthi across the wall; surfids are the
+    ids of its bottom (at pnt), top, inner and outer faces, as Solfec-1.0."""
+    fn = 'PIPE'
+    p0 = _vec(fn, 'pnt', pnt)
+    d = _vec(fn, 'dir', dir)
+    rin, thi = _pos(fn, 'rin', rin), _pos(fn, 'thi', thi)
+    ndir, nrad, nthi = _int(fn, 'ndir', ndir), _int(fn, 'nrad', nrad), _int(fn, 'nthi', nthi)
+    for name, v, lo in (('ndir', ndir, 1), ('nrad', nrad, 3), ('nthi', nthi, 1)):
+        if v < lo:
+            raise ValueError('%s: %s must be >= %d, got %d' % (fn, name, lo, v))
+    volid = _int(fn, 'volid', volid)
+    try:
+        sid = [int(x) for x in surfids]
+    except (TypeError, ValueError):
+        raise TypeError('%s: surfids must be 4 integers (bottom, top, inner, outer), got %r' % (fn, surfids)) from None
+    if len(sid) != 4:
+        raise ValueError('%s: surfids must be 4 integers (bottom, top, inner, outer), got %d' % (fn, len(sid)))
+    length = _math.sqrt(sum(x * x for x in d))
+    if length == 0:
+        raise ValueError('%s: dir must be non-zero, got %r' % (fn, dir))
+    n = [x / length for x in d]
+    a = (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0)
+    a = [a[i] - n[i] * sum(a[j] * n[j] for j in range(3)) for i in range(3)]
+    la = _math.sqrt(sum(x * x for x in a))
+    a = [x / la for x in a]
+    b = [n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]]  # n x a: (a, b, n) right-handed
+
+    def node(i, j, k):
+        return (i * nrad + j % nrad) * (nthi + 1) + k
+    nodes = []
+    for i in range(ndir + 1):
+        for j in range(nrad):
+            th = 2.0 * _math.pi * j / nrad
+            for k in range(nthi + 1):
+                r, z = rin + thi * k / nthi, length * i / ndir
+                nodes += [p0[m] + z * n[m] + r * (_math.cos(th) * a[m] + _math.sin(th) * b[m]) for m in range(3)]
+    elements, faces = [], [sid[0]]
+    for i in range(ndir):
+        for j in range(nrad):
+            for k in range(nthi):
+                base = [node(i, j, k), node(i, j, k + 1), node(i, j + 1, k + 1), node(i, j + 1, k)]  # ccw seen from the top
+                top = [node(i + 1, j, k), node(i + 1, j, k + 1), node(i + 1, j + 1, k + 1), node(i + 1, j + 1, k)]
+                elements += [8] + base + top + [volid]
+                if i == 0:
+                    faces += [4] + base + [sid[0]]
+                if i == ndir - 1:
+                    faces += [4] + top + [sid[1]]
+                if k == 0:
+                    faces += [4, base[0], base[3], top[3], top[0], sid[2]]
+                if k == nthi - 1:
+                    faces += [4, base[1], base[2], top[2], top[1], sid[3]]
+    try:
+        return MESH(nodes, elements, faces)
+    except (TypeError, ValueError) as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
+
+
+def MESH2CONVEX(mesh):
+    """MESH2CONVEX(mesh): the mesh's elements as a list of convex pieces (a copy): a rigid
+    body's MESH is already such a compound in moreau; the result cannot be a FINITE_ELEMENT
+    body's mesh."""
+    if not (isinstance(mesh, Shape) and mesh._nn):
+        raise TypeError('MESH2CONVEX: mesh must be a MESH (or HEX) object, got %r' % (mesh,))
+    s = COPY(mesh)
+    s.kind, s._nn = 'CONVEX', 0
+    return s

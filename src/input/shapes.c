@@ -1,0 +1,320 @@
+/* The `_moreau` module's shapes and time series: shape capsules built part by part
+   (spheres, convex polyhedra, hulls, meshes), copied, moved, measured, and time series
+   made and evaluated. */
+#include "moduleimpl.h"
+
+static void ShapeCapsuleFree(PyObject *cap)
+{
+  MbShape s = (MbShape)PyCapsule_GetPointer(cap, SHAPE_CAPSULE);
+  if (s) (void)MbShapeDestroy(&s);
+}
+
+static PyObject *ShapeCapsule(MbShape s)
+{
+  PyObject *cap = PyCapsule_New(s, SHAPE_CAPSULE, ShapeCapsuleFree);
+  if (!cap) (void)MbShapeDestroy(&s);
+  return cap;
+}
+
+static MbShape CapsuleShape(PyObject *cap) { return (MbShape)PyCapsule_GetPointer(cap, SHAPE_CAPSULE); }
+
+/* shape_new() -> an empty shape */
+static PyObject *py_shape_new(PyObject *self, PyObject *args)
+{
+  MbShape s;
+  MB_TRY(PyExc_RuntimeError, MbShapeCreate(&s));
+  return ShapeCapsule(s);
+}
+
+/* Append one part of a compound: a shape capsule, or a sphere tuple (cx, cy, cz, r, volid, surfid). */
+static PetscErrorCode AppendPart(MbShape s, PyObject *part, int *pyerr)
+{
+  PetscFunctionBegin;
+  *pyerr = 0;
+  if (PyCapsule_CheckExact(part)) {
+    MbShape o = CapsuleShape(part);
+    if (!o) {
+      *pyerr = 1;
+      PetscFunctionReturn(PETSC_ERR_ARG_WRONG);
+    }
+    PetscCall(MbShapeAppend(s, o));
+    { /* a single mesh part keeps its mesh (a FINITE_ELEMENT body's) */
+      PetscInt         nn, ne;
+      const PetscReal *X;
+      const PetscInt  *eptr, *enode;
+      PetscCall(MbShapeGetMesh(o, &nn, &X, &ne, &eptr, &enode));
+      PetscInt ns;
+      PetscCall(MbShapeGetSize(s, &ns));
+      if (nn && ns == ne) PetscCall(MbShapeSetMesh(s, nn, X, ne, eptr, enode));
+    }
+  } else {
+    double c[3], r;
+    long   volid, surfid;
+    if (!PyArg_ParseTuple(part, "ddddll", &c[0], &c[1], &c[2], &r, &volid, &surfid)) {
+      *pyerr = 1;
+      PetscFunctionReturn(PETSC_ERR_ARG_WRONG);
+    }
+    PetscReal cc[3] = {c[0], c[1], c[2]};
+    PetscCall(MbShapeAddSphere(s, cc, r, (PetscInt)volid, (PetscInt)surfid));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbModuleBuildShape(PyObject *parts, MbShape *s, int *pyerr)
+{
+  Py_ssize_t n = PyList_Size(parts);
+  PetscFunctionBegin;
+  *pyerr = 0;
+  PetscCall(MbShapeCreate(s));
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PetscErrorCode e = AppendPart(*s, PyList_GET_ITEM(parts, i), pyerr);
+    if (e) {
+      PetscCall(MbShapeDestroy(s));
+      if (*pyerr) PetscFunctionReturn(e);
+      PetscCall(e);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* shape_compound(parts) -> a new shape made of the parts */
+static PyObject *py_shape_compound(PyObject *self, PyObject *args)
+{
+  PyObject *parts;
+  MbShape   s;
+  int       pyerr;
+  if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &parts)) return NULL;
+  MB_TRY(PyExc_ValueError, MbModuleBuildShape(parts, &s, &pyerr));
+  return ShapeCapsule(s);
+}
+
+/* shape_convex(cap, vertices, fptr, fvert, fsurf, volid) */
+static PyObject *py_shape_convex(PyObject *self, PyObject *args)
+{
+  PyObject  *cap, *ov, *ofp, *ofv, *ofs;
+  long       volid;
+  PetscInt   nv, nfp, nfv, nfs, *fptr = NULL, *fvert = NULL, *fsurf = NULL;
+  PetscReal *v   = NULL;
+  PyObject  *ret = NULL;
+  if (!PyArg_ParseTuple(args, "OOOOOl", &cap, &ov, &ofp, &ofv, &ofs, &volid)) return NULL;
+  if (MbModuleReadRealArray(ov, &nv, &v, "CONVEX: vertices") || MbModuleReadIntArray(ofp, &nfp, &fptr, "faces") || MbModuleReadIntArray(ofv, &nfv, &fvert, "faces") || MbModuleReadIntArray(ofs, &nfs, &fsurf, "faces")) goto done;
+  {
+    PetscErrorCode e;
+    MbModuleErrMsg[0] = 0;
+    (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+    e = MbShapeAddConvex(CapsuleShape(cap), nv / 3, v, nfp - 1, fptr, fvert, fsurf, (PetscInt)volid);
+    (void)PetscPopErrorHandler();
+    if (e) {
+      PyErr_SetString(PyExc_ValueError, MbModuleErrMsg);
+      goto done;
+    }
+  }
+  ret = Py_NewRef(Py_None);
+done:
+  PetscFree(v);
+  PetscFree(fptr);
+  PetscFree(fvert);
+  PetscFree(fsurf);
+  return ret;
+}
+
+/* shape_hull(cap, points, volid, surfid) */
+static PyObject *py_shape_hull(PyObject *self, PyObject *args)
+{
+  PyObject      *cap, *op;
+  long           volid, surfid;
+  PetscInt       n;
+  PetscReal     *p;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "OOll", &cap, &op, &volid, &surfid)) return NULL;
+  if (MbModuleReadRealArray(op, &n, &p, "HULL: points")) return NULL;
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  e = MbShapeAddHull(CapsuleShape(cap), n / 3, p, (PetscInt)volid, (PetscInt)surfid);
+  (void)PetscPopErrorHandler();
+  PetscFree(p);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* shape_mesh(cap, nodes, eptr, enode): the shape's elements (added by shape_element, in
+   order) are a mesh of these nodes (MbShapeSetMesh) */
+static PyObject *py_shape_mesh(PyObject *self, PyObject *args)
+{
+  PyObject  *cap, *on, *op, *oe;
+  PetscReal *X;
+  PetscInt  *eptr = NULL, *enode = NULL, ne = 0, nen = 0;
+  Py_ssize_t nx;
+  if (!PyArg_ParseTuple(args, "OO!OO", &cap, &PyList_Type, &on, &op, &oe)) return NULL;
+  nx = PyList_Size(on);
+  if (nx % 3) return PyErr_Format(PyExc_ValueError, "MESH: %zd node coordinates is not a multiple of 3", nx);
+  if (PetscMalloc1(nx + 1, &X)) return PyErr_NoMemory();
+  if (MbModuleReadReals(on, (PetscInt)nx, X, "mesh nodes") || MbModuleReadIntArray(op, &ne, &eptr, "mesh element offsets") || MbModuleReadIntArray(oe, &nen, &enode, "mesh element nodes")) {
+    PetscFree(X);
+    PetscFree(eptr);
+    PetscFree(enode);
+    return NULL;
+  }
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  PetscErrorCode e = ne < 2 || eptr[ne - 1] != nen ? PETSC_ERR_ARG_SIZ : MbShapeSetMesh(CapsuleShape(cap), (PetscInt)(nx / 3), X, ne - 1, eptr, enode);
+  (void)PetscPopErrorHandler();
+  PetscFree(X);
+  PetscFree(eptr);
+  PetscFree(enode);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg[0] ? MbModuleErrMsg : "MESH: element offsets do not match the element nodes");
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* shape_element(cap, type, nodes, surfids or None, volid): type 8 with MbShapeAddHex order */
+static PyObject *py_shape_element(PyObject *self, PyObject *args)
+{
+  PyObject      *cap, *on, *os;
+  long           type, volid;
+  PetscReal      x[24];
+  PetscInt       sid[6] = {0, 0, 0, 0, 0, 0}, ns = 0, *ps = NULL;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "OlOOl", &cap, &type, &on, &os, &volid)) return NULL;
+  if (type != 4 && type != 5 && type != 6 && type != 8) return PyErr_Format(PyExc_ValueError, "MESH: element type must be 4, 5, 6 or 8 nodes, got %ld", type);
+  if (MbModuleReadReals(on, 3 * type, x, "element nodes")) return NULL;
+  if (os != Py_None) {
+    if (MbModuleReadIntArray(os, &ns, &ps, "element surfids")) return NULL;
+    for (PetscInt k = 0; k < ns && k < 6; k++) sid[k] = ps[k];
+    PetscFree(ps);
+  }
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  e = MbShapeAddElement(CapsuleShape(cap), (PetscInt)type, x, sid, (PetscInt)volid);
+  (void)PetscPopErrorHandler();
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* shape_append(dst, src) */
+static PyObject *py_shape_append(PyObject *self, PyObject *args)
+{
+  PyObject *a, *b;
+  if (!PyArg_ParseTuple(args, "OO", &a, &b)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeAppend(CapsuleShape(a), CapsuleShape(b)));
+  Py_RETURN_NONE;
+}
+
+/* shape_copy(cap) -> new capsule */
+static PyObject *py_shape_copy(PyObject *self, PyObject *args)
+{
+  PyObject *a;
+  MbShape   s;
+  if (!PyArg_ParseTuple(args, "O", &a)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeDuplicate(CapsuleShape(a), &s));
+  return ShapeCapsule(s);
+}
+
+/* shape_transform(cap, R(9, row-major), c(3), d(3)): x -> R(x - c) + c + d */
+static PyObject *py_shape_transform(PyObject *self, PyObject *args)
+{
+  PyObject *a, *oR, *oc, *od;
+  PetscReal R[9], c[3], d[3];
+  if (!PyArg_ParseTuple(args, "OOOO", &a, &oR, &oc, &od)) return NULL;
+  if (MbModuleReadReals(oR, 9, R, "rotation") || MbModuleReadReals(oc, 3, c, "point") || MbModuleReadReals(od, 3, d, "vector")) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeTransform(CapsuleShape(a), R, c, d));
+  Py_RETURN_NONE;
+}
+
+/* shape_massprops(parts, rho) -> (mass, volume, center, inertia); ValueError when the shape
+   has no volume */
+static PyObject *py_shape_massprops(PyObject *self, PyObject *args)
+{
+  PyObject      *parts;
+  double         rho;
+  MbShape        s;
+  MbMassProps    mp;
+  int            pyerr;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "O!d", &PyList_Type, &parts, &rho)) return NULL;
+  MB_TRY(PyExc_ValueError, MbModuleBuildShape(parts, &s, &pyerr));
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  e = MbShapeMassProps(s, rho, &mp);
+  (void)PetscPopErrorHandler();
+  (void)MbShapeDestroy(&s);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg);
+    return NULL;
+  }
+  return MbModuleMassPropsTuple(&mp);
+}
+
+static void TsCapsuleFree(PyObject *cap)
+{
+  MbTimeSeries ts = (MbTimeSeries)PyCapsule_GetPointer(cap, TS_CAPSULE);
+  if (ts) (void)MbTimeSeriesDestroy(&ts);
+}
+
+/* time_series(t, v) -> capsule */
+static PyObject *py_time_series(PyObject *self, PyObject *args)
+{
+  PyObject    *ot, *ov, *cap;
+  PetscInt     nt, nv;
+  PetscReal   *t, *v;
+  MbTimeSeries ts;
+  if (!PyArg_ParseTuple(args, "OO", &ot, &ov)) return NULL;
+  if (MbModuleReadRealArray(ot, &nt, &t, "TIME_SERIES times")) return NULL;
+  if (MbModuleReadRealArray(ov, &nv, &v, "TIME_SERIES values")) {
+    PetscFree(t);
+    return NULL;
+  }
+  {
+    PetscErrorCode e;
+    MbModuleErrMsg[0] = 0;
+    (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+    e = MbTimeSeriesCreate(nt, t, v, &ts);
+    (void)PetscPopErrorHandler();
+    PetscFree(t);
+    PetscFree(v);
+    if (e) {
+      PyErr_SetString(PyExc_ValueError, MbModuleErrMsg);
+      return NULL;
+    }
+  }
+  cap = PyCapsule_New(ts, TS_CAPSULE, TsCapsuleFree);
+  if (!cap) (void)MbTimeSeriesDestroy(&ts);
+  return cap;
+}
+
+/* time_series_eval(cap, t) -> value */
+static PyObject *py_time_series_eval(PyObject *self, PyObject *args)
+{
+  PyObject    *cap;
+  double       t;
+  PetscReal    v;
+  MbTimeSeries ts;
+  if (!PyArg_ParseTuple(args, "Od", &cap, &t)) return NULL;
+  if (!(ts = (MbTimeSeries)PyCapsule_GetPointer(cap, TS_CAPSULE))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbTimeSeriesEvaluate(ts, t, &v));
+  return PyFloat_FromDouble(v);
+}
+
+PyMethodDef MbModuleShapeMethods[] = {
+    {"shape_new", py_shape_new, METH_NOARGS, "shape_new() -> empty shape"},
+    {"shape_compound", py_shape_compound, METH_VARARGS, "shape_compound(parts) -> shape"},
+    {"shape_convex", py_shape_convex, METH_VARARGS, "shape_convex(shape, vertices, fptr, fvert, fsurf, volid)"},
+    {"shape_hull", py_shape_hull, METH_VARARGS, "shape_hull(shape, points, volid, surfid)"},
+    {"shape_element", py_shape_element, METH_VARARGS, "shape_element(shape, type, nodes, surfids, volid)"},
+    {"shape_mesh", py_shape_mesh, METH_VARARGS, "shape_mesh(shape, nodes, eptr, enode)"},
+    {"shape_append", py_shape_append, METH_VARARGS, "shape_append(dst, src)"},
+    {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
+    {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
+    {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
+    {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
+    {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},
+    {NULL, NULL, 0, NULL},
+};
