@@ -153,9 +153,14 @@ PETSC_EXTERN PetscErrorCode MbDomainBodyCriticalStep(MbDomain dom, PetscReal *hc
 
 /** The domain's constraint solver (type, tolerances: MbSolverSetType, ...). */
 PETSC_EXTERN PetscErrorCode MbDomainGetSolver(MbDomain dom, MbSolver *solver);
-/** What a solver failure does: 0 CONTINUE (counted), 1 EXIT (an error), 2 CALLBACK
-    (fn(dom, ctx) is called; it may return an error to stop). */
-PETSC_EXTERN PetscErrorCode MbDomainSetSolverFailure(MbDomain dom, PetscInt policy, PetscErrorCode (*fn)(MbDomain, void *), void *ctx);
+/** What a constraint solve that did not converge does (Solfec's failure= of the solvers). */
+typedef enum {
+  MB_FAILURE_CONTINUE = 0, /* counted, the run goes on */
+  MB_FAILURE_EXIT     = 1, /* an error that stops the run */
+  MB_FAILURE_CALLBACK = 2  /* fn(dom, ctx) is called; it may return an error to stop */
+} MbFailurePolicy;
+/** Set the policy for constraint solves that do not converge (fn, ctx: MB_FAILURE_CALLBACK's). */
+PETSC_EXTERN PetscErrorCode MbDomainSetSolverFailure(MbDomain dom, MbFailurePolicy policy, PetscErrorCode (*fn)(MbDomain, void *), void *ctx);
 /** The domain's contact model: rows of W for the solver (default) or spring-dashpot forces
     (PENALTY_SOLVER: MbContactModelSetType(model, MBCONTACTPENALTY); joints are still
     solved by the domain's solver). */

@@ -45,6 +45,12 @@ PETSC_EXTERN PetscErrorCode MbSolverSetFromOptions(MbSolver solver);
     W R + B. law has one entry per local block row. Not converging within maxit is not an
     error: MbSolverGetStats says so. Collective. */
 PETSC_EXTERN PetscErrorCode MbSolverSolve(MbSolver solver, Mat W, Vec B, const MbLaw law[], Vec R, Vec U);
+/** Why a solve of the local dynamics ended (MbLocDynSolve), PETSc style: > 0 converged. */
+typedef enum {
+  MB_SOLVER_DIVERGED_ERROR = -2, /* the solver's own test passed, but the natural-map error is above the data (> 1) */
+  MB_SOLVER_DIVERGED_ITS   = -1, /* the iteration cap came before the tolerance */
+  MB_SOLVER_CONVERGED      = 1   /* the tolerance was met (or there was nothing to solve) */
+} MbSolverConvergedReason;
 /** Iterations and error of the last solve, and whether it met the tolerance. */
 PETSC_EXTERN PetscErrorCode MbSolverGetStats(MbSolver solver, PetscInt *iterations, PetscReal *error, PetscBool *converged);
 /** Seconds this rank waited in the Gauss–Seidel sweeps' ghost-column scatters, all solves. */

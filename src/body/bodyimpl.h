@@ -3,6 +3,7 @@
 #define MOREAU_BODYIMPL_H
 
 #include <moreau/mbbody.h>
+#include "../core/exchange.h"
 
 /* The operations of a kinematic model (a body kind). Each kind lives in its own folder under
    src/body/ and registers its table in body.c (Kinds[]); nothing outside src/body/ and
@@ -137,6 +138,9 @@ PETSC_INTERN PetscErrorCode MbBodyAllocState(MbBody);
 PETSC_INTERN PetscErrorCode MbBodyPackSize(MbBody, PetscBool migrate, size_t *);
 PETSC_INTERN PetscErrorCode MbBodyPack(MbBody, PetscBool migrate, char *, size_t *);
 PETSC_INTERN PetscErrorCode MbBodyUnpack(const char *, size_t, size_t *, MbBody *, char scheme[64]);
+/* A body packed (MbBodyPack: ghost or migrating) behind its size, and read back (scheme may be NULL). */
+PETSC_INTERN PetscErrorCode MbBufPutBody(MbBuf *, MbBody, PetscBool migrate);
+PETSC_INTERN PetscErrorCode MbBufGetBody(MbBuf *, size_t *, MbBody *, char scheme[64]);
 /* A load given by entry ref (fn, ctx) of the domain's callback table (not destroyed here). */
 PETSC_INTERN PetscErrorCode MbBodyAddLoadCallbackRef(MbBody, MbLoadCallback, void *, PetscInt ref);
 /* Kinds with at most this many velocities take the constraint and load loops' per-point

@@ -260,3 +260,26 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   *body = b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MbBufPutBody(MbBuf *b, MbBody body, PetscBool migrate)
+{
+  size_t s;
+  PetscFunctionBegin;
+  PetscCall(MbBodyPackSize(body, migrate, &s));
+  PetscCall(MbBufPut(b, &s, sizeof(size_t)));
+  PetscCall(MbBufReserve(b, s));
+  PetscCall(MbBodyPack(body, migrate, b->buf + b->n, &s));
+  b->n += s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBufGetBody(MbBuf *b, size_t *pos, MbBody *body, char scheme[64])
+{
+  size_t s, used;
+  PetscFunctionBegin;
+  PetscCall(MbBufGet(b, pos, &s, sizeof(size_t)));
+  PetscCheck(*pos + s <= b->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "packed body truncated: %zu bytes at %zu of %zu", s, *pos, b->n);
+  PetscCall(MbBodyUnpack(b->buf + *pos, s, &used, body, scheme));
+  *pos += s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

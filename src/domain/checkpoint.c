@@ -120,17 +120,17 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
     k += j;
   }
   /* constraints of the last step */
-  c->ncon    = d->ncon;
+  c->ncon    = d->cs->ncon;
   c->consize = sizeof(MbCon);
-  PetscCall(PetscMalloc(sizeof(MbCon) * (size_t)(d->ncon + 1), &c->con));
-  if (d->ncon) PetscCall(PetscArraycpy((MbCon *)c->con, d->con, d->ncon));
+  PetscCall(PetscMalloc(sizeof(MbCon) * (size_t)(d->cs->ncon + 1), &c->con));
+  if (d->cs->ncon) PetscCall(PetscArraycpy((MbCon *)c->con, d->cs->con, d->cs->ncon));
   c->acc[0] = d->work_contact;
   c->acc[1] = d->work_friction;
   c->acc[2] = d->espring;
   c->acc[3] = d->epot;
   /* the global record: rank 0's copy of what every rank holds, the accounting rank's of
      joints and springs, summed */
-  ng = G_N + d->nmon + J_N * d->njoint + 12 * d->nspring + d->nglobal;
+  ng = G_N + d->nmon + J_N * d->cs->njoint + 12 * d->nspring + d->nglobal;
   PetscCall(PetscCalloc2(ng, &g, ng, &gsum));
   if (d->rank == 0) {
     g[G_LAYOUT]       = 1;
@@ -146,7 +146,7 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
     g[G_NGLOBAL]      = (PetscReal)d->nglobal;
     g[G_SIZE]         = (PetscReal)d->size;
     g[G_NMON]         = (PetscReal)d->nmon;
-    g[G_NJOINT]       = (PetscReal)d->njoint;
+    g[G_NJOINT]       = (PetscReal)d->cs->njoint;
     g[G_NSPRING]      = (PetscReal)d->nspring;
     g[G_RUN]          = (PetscReal)(d->nrun - 1);
     g[G_RUN_DONE]     = d->run_done ? 1 : 0;
@@ -158,10 +158,10 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
     g[G_EDGECUT]      = (PetscReal)d->edgecut;
     g[G_NMIGRATED]    = (PetscReal)d->nmigrated;
     for (PetscInt i = 0; i < d->nmon; i++) g[G_N + i] = d->mon[i].next;
-    for (PetscInt id = 0; id < d->nglobal; id++) g[ng - d->nglobal + id] = (PetscReal)d->owner[id];
+    for (PetscInt id = 0; id < d->nglobal; id++) g[ng - d->nglobal + id] = (PetscReal)d->map.owner[id];
   }
-  for (PetscInt j = 0; j < d->njoint; j++) {
-    MbJoint    *jt = &d->joint[j];
+  for (PetscInt j = 0; j < d->cs->njoint; j++) {
+    MbJoint    *jt = &d->cs->joint[j];
     PetscReal  *r  = g + G_N + d->nmon + J_N * j;
     PetscMPIInt owner;
     PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, jt->body[0], jt->body[1]), &owner));
@@ -171,7 +171,7 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
     r[7] = jt->resolved ? 1 : 0;
     PetscCall(PetscArraycpy(r + 8, jt->R, 3));
   }
-  PetscCall(MbDomainSpringsTransfer(d, g + G_N + d->nmon + J_N * d->njoint, PETSC_TRUE));
+  PetscCall(MbDomainSpringsTransfer(d, g + G_N + d->nmon + J_N * d->cs->njoint, PETSC_TRUE));
   PetscCall(MPIU_Allreduce(g, gsum, ng, MPIU_REAL, MPIU_SUM, d->comm));
   PetscCall(PetscMalloc1(ng, &c->glob));
   PetscCall(PetscArraycpy(c->glob, gsum, ng));
@@ -267,10 +267,10 @@ static PetscErrorCode RestoreCheckCounts(MbDomain d, const MbCheckpoint *c)
   const PetscReal *g       = c->glob;
   PetscInt         nglobal = (PetscInt)g[G_NGLOBAL], nmon = (PetscInt)g[G_NMON], njoint = (PetscInt)g[G_NJOINT], nspring = (PetscInt)g[G_NSPRING];
   PetscFunctionBegin;
-  PetscCheck(nglobal == d->nglobal && njoint == d->njoint && nspring == d->nspring, d->comm, PETSC_ERR_ARG_WRONG,
+  PetscCheck(nglobal == d->nglobal && njoint == d->cs->njoint && nspring == d->nspring, d->comm, PETSC_ERR_ARG_WRONG,
              "restart: the deck made %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints and %" PetscInt_FMT " springs before RUN call %" PetscInt_FMT "; the checkpoint has %" PetscInt_FMT ", %" PetscInt_FMT " and %" PetscInt_FMT
              ": restart with the deck that wrote it",
-             d->nglobal, d->njoint, d->nspring, c->run + 1, nglobal, njoint, nspring);
+             d->nglobal, d->cs->njoint, d->nspring, c->run + 1, nglobal, njoint, nspring);
   PetscCheck(nmon == d->nmon, d->comm, PETSC_ERR_ARG_WRONG, "restart: the deck set up %" PetscInt_FMT " monitors (output, CALLBACK) before RUN call %" PetscInt_FMT "; the checkpoint has %" PetscInt_FMT ": restart with the deck that wrote it",
              d->nmon, c->run + 1, nmon);
   PetscCheck(c->nglob == G_N + nmon + J_N * njoint + 12 * nspring + nglobal, d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's global record has %" PetscInt_FMT " numbers; %" PetscInt_FMT " expected", c->nglob,
@@ -294,7 +294,7 @@ static PetscErrorCode RestoreOwners(MbDomain d, const MbCheckpoint *c)
     PetscCall(PetscMalloc1(nglobal + 1, &newowner));
     for (PetscInt id = 0; id < nglobal; id++) {
       newowner[id] = (PetscMPIInt)g[c->nglob - nglobal + id];
-      if (newowner[id] != d->owner[id]) moved = PETSC_TRUE;
+      if (newowner[id] != d->map.owner[id]) moved = PETSC_TRUE;
     }
     if (moved) PetscCall(MbDomainMigrate(d, newowner));
     PetscCall(PetscFree(newowner));
@@ -399,7 +399,7 @@ static PetscErrorCode RestoreInteractions(MbDomain d, const MbCheckpoint *c)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < nmon; i++) d->mon[i].next = g[G_N + i];
   for (PetscInt j = 0; j < njoint; j++) {
-    MbJoint         *jt = &d->joint[j];
+    MbJoint         *jt = &d->cs->joint[j];
     const PetscReal *r  = g + G_N + nmon + J_N * j;
     PetscCall(PetscArraycpy(&jt->X[0][0], r, 6));
     jt->length   = r[6];
@@ -415,18 +415,18 @@ static PetscErrorCode RestoreConstraints(MbDomain d, const MbCheckpoint *c)
 {
   PetscFunctionBegin;
   PetscCheck(c->ncon == 0 || c->consize == sizeof(MbCon), d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's constraint records have %zu bytes; this build's have %zu: restart with the build that wrote it", c->consize, sizeof(MbCon));
-  d->ncon = 0;
+  d->cs->ncon = 0;
   if (c->ncon) {
     const MbCon *all = (const MbCon *)c->con;
-    PetscCall(PetscFree(d->con));
-    PetscCall(PetscMalloc1(c->ncon, &d->con));
+    PetscCall(PetscFree(d->cs->con));
+    PetscCall(PetscMalloc1(c->ncon, &d->cs->con));
     for (PetscInt k = 0; k < c->ncon; k++) {
       PetscMPIInt owner;
       PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, all[k].body[0], all[k].body[1]), &owner));
       if (owner != d->rank) continue;
-      d->con[d->ncon]       = all[k];
-      d->con[d->ncon].owner = d->rank;
-      d->ncon++;
+      d->cs->con[d->cs->ncon]       = all[k];
+      d->cs->con[d->cs->ncon].owner = d->rank;
+      d->cs->ncon++;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -19,6 +19,7 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->comm = comm;
   PetscCallMPI(MPI_Comm_rank(comm, &d->rank));
   PetscCallMPI(MPI_Comm_size(comm, &d->size));
+  d->map.rank = d->rank, d->map.size = d->size;
   d->h           = 1e-3;
   d->verbose     = PETSC_TRUE;
   d->progress_dt = 1.0;
@@ -35,8 +36,8 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->imbalance     = 1.0;
   d->hcrit_body    = -1;
   PetscCall(MbSolverCreate(comm, &d->solver));
-  PetscCall(MbContactModelCreate(comm, &d->contact));
-  PetscCall(MbLocDynCreate(d, &d->ld));
+  PetscCall(MbConSetCreate(comm, &d->cs));
+  PetscCall(MbLocDynCreate(comm, &d->ld));
   *dom = d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -50,17 +51,7 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
     if (d->mon[i].destroy) PetscCall(d->mon[i].destroy(d->mon[i].ctx));
   for (PetscInt i = 0; i < d->nbody; i++) PetscCall(MbBodyDestroy(&d->body[i]));
   for (PetscInt i = 0; i < d->nscheme; i++) PetscCall(MbSchemeDestroy(&d->scheme[i]));
-  for (PetscInt i = 0; i < d->njoint; i++) {
-    PetscCall(MbTimeSeriesDestroy(&d->joint[i].ts));
-    if (d->joint[i].destroy) PetscCall(d->joint[i].destroy(d->joint[i].ctx));
-  }
-  PetscCall(PetscFree(d->joint));
-  PetscCall(PetscFree(d->mat));
   PetscCall(MbDomainExcludeDestroy(d));
-  PetscCall(PetscFree(d->con));
-  PetscCall(PetscFree(d->pen));
-  PetscCall(PetscFree(d->fcon));
-  PetscCall(PetscFree(d->fpen));
   PetscCall(MbDomainGhostDestroy(d));
   PetscCall(MbDomainOwnerDestroy(d));
   for (PetscInt i = 0; i < d->ncb; i++)
@@ -72,7 +63,7 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
     if (d->spring[j].destroy) PetscCall(d->spring[j].destroy(d->spring[j].ctx));
   PetscCall(PetscFree(d->spring));
   PetscCall(MbSolverDestroy(&d->solver));
-  PetscCall(MbContactModelDestroy(&d->contact));
+  PetscCall(MbConSetDestroy(&d->cs));
   PetscCall(MbDomainAdaptDestroy(d)); /* adaptive.c */
   PetscCall(PetscFree(d->mon));
   PetscCall(PetscFree(d->body));
@@ -135,7 +126,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   }
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
-  PetscCall(MbContactModelSetFromOptions(d->contact));
+  PetscCall(MbConSetSetFromOptions(d->cs));
   PetscCall(MbLocDynSetFromOptions(d->ld));
   { /* -mb_adapt_type makes the run adaptive even when the deck has no TIME_ADAPT */
     PetscBool has;
@@ -458,7 +449,7 @@ PetscErrorCode MbDomainCallMonitors(MbDomain d, PetscBool *stop)
 }
 
 /* Bodies interact when there are two or more, or joints or springs (the same on every rank). */
-static PetscBool Interacts(MbDomain d) { return d->nglobal > 1 || d->njoint > 0 || d->nspring > 0 ? PETSC_TRUE : PETSC_FALSE; }
+static PetscBool Interacts(MbDomain d) { return d->nglobal > 1 || d->cs->njoint > 0 || d->nspring > 0 ? PETSC_TRUE : PETSC_FALSE; }
 
 /* The first step on several ranks partitions the id-mod-size start; every balance_freq
    steps the imbalance is checked and, above the tolerance, METIS repartitions. */
@@ -487,8 +478,8 @@ PetscErrorCode MbDomainStep(MbDomain d)
   if (!d->hold_balance) PetscCall(MbDomainMaybeBalance(d));
   if (interact) {
     PetscBool fresh = PETSC_FALSE;
-    for (PetscInt j = 0; j < d->njoint && !fresh; j++)
-      if (!d->joint[j].resolved) {
+    for (PetscInt j = 0; j < d->cs->njoint && !fresh; j++)
+      if (!d->cs->joint[j].resolved) {
         PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
         PetscCall(MbDomainGhostRefresh(d)); /* joints resolve against q(t) */
         PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));
@@ -517,18 +508,18 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(PhaseBegin(d, MB_PHASE_DETECT, &t0));
     PetscCall(MbDomainDetect(d));
     PetscCall(PhaseEnd(d, MB_PHASE_DETECT, t0));
-    if (d->npen || d->nfpen || d->njoint) {
-      PetscCall(MbDomainApplyPenalty(d));
+    if (d->cs->npen || d->cs->nfpen || d->cs->njoint) {
+      PetscCall(MbDomainApplyForceContacts(d));
       PetscBool forces;
-      PetscCall(MbContactModelIsForce(d->contact, &forces));
-      if (forces && d->njoint) { /* joints see the velocities with the penalty forces */
+      PetscCall(MbContactModelIsForce(d->cs->contact, &forces));
+      if (forces && d->cs->njoint) { /* joints see the velocities with the penalty forces */
         PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
         PetscCall(MbDomainGhostRefresh(d));
         PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));
       }
     }
     PetscCall(PhaseBegin(d, MB_PHASE_LOCDYN, &t0));
-    PetscCall(MbLocDynAssemble(d->ld));
+    PetscCall(MbLocDynAssemble(d->ld, d->cs, &d->map, d->h));
     PetscCall(PhaseEnd(d, MB_PHASE_LOCDYN, t0));
     PetscCall(PhaseBegin(d, MB_PHASE_SOLVE, &t0));
     PetscCall(MbDomainConstraintSolve(d));
@@ -558,7 +549,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscInt  bad;
     PetscCall(LocalEnergy(d, &l, &bad));
     PetscCall(PetscArraycpy(loc, (PetscReal *)&l, 5));
-    loc[5] = (PetscReal)(d->ncon + d->npen);
+    loc[5] = (PetscReal)(d->cs->ncon + d->cs->npen);
     loc[6] = bad >= 0 ? 1 : 0;                                                                         /* in the same reduction: no collective more per step */
     if (d->nsteps == d->sigstep && d->rank == 0) (void)raise(SIGTERM);                                 /* -mb_signal_at_step */
     loc[7] = MbSignalPending() ? 1 : 0;                                                                /* a signal (checkpoint.c) */
@@ -676,7 +667,7 @@ PetscErrorCode MbDomainSummary(MbDomain d)
   PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " steps to t = %g on %d rank%s, %" PetscInt_FMT " bodies, wall time %.3f s\n", d->nsteps, (double)d->t, d->size, d->size > 1 ? "s" : "", nbg, total));
   PetscCall(PetscPrintf(d->comm, "moreau: energy kinetic %.9g, external work %.9g, contact work %.9g, friction dissipation %.9g\n", (double)e.kinetic, (double)e.external, (double)e.contact, (double)e.friction));
   {
-    PetscInt l[2] = {d->ncon + d->npen, d->ncontacts}, g[2];
+    PetscInt l[2] = {d->cs->ncon + d->cs->npen, d->cs->ncontacts}, g[2];
     PetscCallMPI(MPI_Allreduce(l, g, 2, MPIU_INT, MPI_SUM, d->comm));
     if (g[0] || d->solver_failures) {
       const char *type;

@@ -7,13 +7,9 @@
 #include <moreau/mbadapt.h>
 #include <moreau/mblocdyn.h>
 #include <moreau/mbcontactmodel.h>
-#include "../constraint/constraint.h"
-
-/* A growing byte buffer: one message (exchange.c). */
-typedef struct {
-  char  *buf;
-  size_t n, cap;
-} MbBuf;
+#include "../constraint/conset.h"
+#include "../core/exchange.h"
+#include "../body/bodymap.h"
 
 typedef struct {
   PetscReal   interval;              /* simulated time between calls */
@@ -49,11 +45,7 @@ struct _p_MbDomain {
   PetscReal      hcrit;                 /* smallest critical step of the DEF_EXP bodies when the run began ... */
   PetscInt       hcrit_body;            /* ... and its body (−1: none) */
   PetscReal      hcrit_h;               /* the step it was checked against (0: not yet) */
-  /* ownership (owner.c): replicated per-body metadata for ids below nknown */
-  PetscInt     nknown;  /* bodies whose owner and kind this rank knows */
-  PetscMPIInt *owner;   /* owner rank by id */
-  char        *movable; /* 1 unless an obstacle, by id */
-  MbBody      *all;     /* by id: the owned body, its ghost here, or NULL */
+  MbBodyMap      map;                   /* owner, movable and the body by id, the same table on every rank (owner.c) */
   /* ghosts (ghost.c): read-only copies of remote bodies near this rank's bodies */
   PetscInt       nghost, gcap;            /* ghosts and allocated room */
   MbBody        *ghost;                   /* the ghosts (no order) */
@@ -85,28 +77,13 @@ struct _p_MbDomain {
     PetscErrorCode (*destroy)(void *);
   } * cb;
   /* constraints (interact.c, detect.c) */
-  PetscReal      geps;     /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
-  PetscInt       nexcl[2]; /* CONTACT_EXCLUDE_BODIES and _SURFACES (exclude.c): pairs ... */
-  PetscInt      *excl[2];  /* ... (low, high), sorted */
-  PetscInt       nmat;     /* surface materials */
-  MbSurfMat     *mat;
-  PetscInt       njoint; /* joints given by the deck */
-  MbJoint       *joint;
-  PetscInt       ncon; /* constraints this rank owns this step, sorted by key; rows rstart.. */
-  MbCon         *con;
-  PetscInt       nfor;  /* constraints other ranks own that touch this rank's bodies */
-  MbCon         *fcon;  /* (their records, rows included: W blocks, reactions) */
-  PetscInt       nfpen; /* penalty contacts other ranks own on this rank's bodies */
-  MbCon         *fpen;
-  PetscInt       nconglobal;   /* constraints on all ranks (rows of W) */
-  PetscInt       rstart, rend; /* block rows this rank owns */
-  PetscInt       ncontacts;    /* contacts (not joints) this rank owns, penalty ones included */
-  MbContactModel contact;      /* what a contact becomes: a row of W or a force (PENALTY_SOLVER) ... */
-  PetscInt       npen;         /* ... kept here by their owner (fpen: other ranks' on this rank's bodies), not in W */
-  MbCon         *pen;
+  PetscReal geps;     /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
+  PetscInt  nexcl[2]; /* CONTACT_EXCLUDE_BODIES and _SURFACES (exclude.c): pairs ... */
+  PetscInt *excl[2];  /* ... (low, high), sorted */
+  MbConSet  cs;       /* the step's rows and force contacts, joints, surface materials, the contact model (src/constraint/) */
   /* local dynamics (locdyn.c) and solver */
-  MbSolver solver;                                /* the constraint solver */
-  PetscInt failure;                               /* on a solver failure: 0 CONTINUE, 1 EXIT, 2 CALLBACK */
+  MbSolver        solver;                         /* the constraint solver */
+  MbFailurePolicy failure;                        /* on a solve that does not converge */
   PetscErrorCode (*failure_fn)(MbDomain, void *); /* CALLBACK */
   void     *failure_ctx;
   MbLocDyn  ld;                /* W, B, R and their layout (src/locdyn/) */
@@ -159,15 +136,6 @@ struct _p_MbDomain {
   MbCheckpoint  *resume;         /* a restart's checkpoint until its RUN call comes */
 };
 
-/* exchange.c: sparse all-to-all of byte buffers (send[size] emptied, recv[size] filled) */
-PETSC_INTERN PetscErrorCode MbBufPut(MbBuf *, const void *, size_t);
-PETSC_INTERN PetscErrorCode MbBufGet(MbBuf *, size_t *, void *, size_t);
-/* A body packed (MbBodyPack: ghost or migrating) behind its size, and read back (scheme may be NULL). */
-PETSC_INTERN PetscErrorCode MbBufPutBody(MbBuf *, MbBody, PetscBool migrate);
-PETSC_INTERN PetscErrorCode MbBufGetBody(MbBuf *, size_t *, MbBody *, char scheme[64]);
-PETSC_INTERN PetscErrorCode MbBufFree(MbBuf *);
-PETSC_INTERN PetscErrorCode MbExchange(MPI_Comm, MbBuf[], MbBuf[]);
-PETSC_INTERN PetscErrorCode MbExchangeSized(MPI_Comm, MbBuf[], MbBuf[], const size_t[]);
 /* owner.c: owner and kind of bodies created since the last call (collective) */
 PETSC_INTERN PetscErrorCode MbDomainKnowBodies(MbDomain);
 /* The body whose owner owns a constraint between b0 and b1: the lowest-numbered movable one (b0 when neither moves). */
@@ -238,9 +206,9 @@ PETSC_INTERN PetscBool      MbDomainExcluded(MbDomain, MbExclude, PetscInt, Pets
 PETSC_INTERN PetscErrorCode MbDomainExcludeDestroy(MbDomain);
 /* interact.c: obstacle-only joints are errors; resolve new joints' referential points */
 PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
-/* locdyn.c: solve U = B + WR with the domain's solver and apply the reactions to the owned
-   bodies; penalty contacts' impulses (W and B: MbLocDynAssemble) */
-PETSC_INTERN PetscErrorCode MbDomainApplyPenalty(MbDomain);
+/* interact.c: the step's local dynamics over the constraint set — the force contacts'
+   impulses; the solve with the failure policy and the reactions into the bodies */
+PETSC_INTERN PetscErrorCode MbDomainApplyForceContacts(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainConstraintSolve(MbDomain);
 /* forces.c: the force schemes' step, springs */
 PETSC_INTERN PetscErrorCode MbDomainForceFamily(MbDomain, PetscBool *);

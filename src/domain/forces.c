@@ -39,13 +39,13 @@ static PetscBool Owned(MbDomain d, PetscInt id)
 static PetscBool SpringMine(MbDomain d, const MbSpring *sp)
 {
   PetscInt id = sp->body[0];
-  if (!d->movable[id] && sp->body[1] >= 0) id = sp->body[1];
+  if (!d->map.movable[id] && sp->body[1] >= 0) id = sp->body[1];
   return Owned(d, id);
 }
 
 static void SpringBodies(MbDomain d, const MbSpring *sp, MbBody b[2])
 {
-  for (int k = 0; k < 2; k++) b[k] = sp->body[k] >= 0 ? d->all[sp->body[k]] : NULL;
+  for (int k = 0; k < 2; k++) b[k] = sp->body[k] >= 0 ? d->map.all[sp->body[k]] : NULL;
 }
 
 PetscErrorCode MbDomainAddSpring(MbDomain d, PetscInt b1, PetscInt b2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal rest, PetscReal k, PetscReal c, PetscReal lo, PetscReal hi,
@@ -116,8 +116,8 @@ static PetscErrorCode SpringsResolve(MbDomain d)
   for (PetscInt j = 0; j < d->nspring; j++) {
     MbSpring *sp = &d->spring[j];
     if (sp->resolved) continue;
-    PetscCheck(d->movable[sp->body[0]] || (sp->body[1] >= 0 && d->movable[sp->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", j,
-               sp->body[0], sp->body[1]);
+    PetscCheck(d->map.movable[sp->body[0]] || (sp->body[1] >= 0 && d->map.movable[sp->body[1]]), d->comm, PETSC_ERR_ARG_WRONG,
+               "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", j, sp->body[0], sp->body[1]);
     nnew++;
   }
   if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);
@@ -185,12 +185,12 @@ PetscErrorCode MbDomainForceFamily(MbDomain d, PetscBool *force)
              name, id);
   PetscCheck(g == 2 || g == 4 || g == 8, d->comm, PETSC_ERR_ARG_INCOMP, "scheme %s (body %" PetscInt_FMT "): an implicit scheme (EULER_IMP, GALPHA) solves for all bodies at once and cannot be mixed with another scheme; give every body the same one",
              name, id);
-  if (d->njoint) {
+  if (d->cs->njoint) {
     static const char *jn[] = {"CONTACT", "FIX_POINT", "FIX_DIRECTION", "SET_VELOCITY", "PUT_RIGID_LINK"};
     SETERRQ(d->comm, PETSC_ERR_ARG_INCOMP,
             "scheme %s (body %" PetscInt_FMT ") cannot be combined with the %s joint between bodies %" PetscInt_FMT " and %" PetscInt_FMT
             ": joints are solved by the constraint solver, which only the RIG_* schemes use (springs, loads and PENALTY_SOLVER contacts work with every scheme)",
-            name, id, jn[d->joint[0].kind], d->joint[0].body[0], d->joint[0].body[1]);
+            name, id, jn[d->cs->joint[0].kind], d->cs->joint[0].body[0], d->cs->joint[0].body[1]);
   }
   for (PetscInt j = 0; j < d->nspring; j++) {
     const MbSpring *sp = &d->spring[j];
@@ -304,21 +304,21 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
   PetscCall(SpringForces(d, t, PETSC_FALSE));
   if (contacts) {
     PetscCall(MbDomainDetect(d));
-    if (d->ncon) {
-      const MbCon *c = &d->con[0];
+    if (d->cs->ncon) {
+      const MbCon *c = &d->cs->con[0];
       PetscCall(PetscFree(save));
       SETERRQ(d->comm, PETSC_ERR_ARG_INCOMP,
               "the force schemes (EULER_EXP, EULER_IMP, GALPHA, CDM, EGALPHA, CHUNG_LEE) cannot handle the %s constraint between bodies %" PetscInt_FMT " and %" PetscInt_FMT
               " at t = %g: contacts need PENALTY_SOLVER with SURFACE_MATERIAL(model='SPRING_DASHPOT'); the Gauss-Seidel/Newton contact solve works with the RIG_* schemes only",
               MbConKindNames[c->kind], c->body[0], c->body[1], (double)t);
     }
-    for (PetscInt k = 0; k < d->npen + d->nfpen; k++) { /* this rank's and other ranks' contacts on its bodies */
-      const MbCon *c = k < d->npen ? &d->pen[k] : &d->fpen[k - d->npen];
+    for (PetscInt k = 0; k < d->cs->npen + d->cs->nfpen; k++) { /* this rank's and other ranks' contacts on its bodies */
+      const MbCon *c = k < d->cs->npen ? &d->cs->pen[k] : &d->cs->fpen[k - d->cs->npen];
       for (int m = 0; m < 2; m++) {
         PetscInt id = c->body[m];
-        if (!Owned(d, id) || !Integrated(d->all[id]) || (m == 1 && id == c->body[0])) continue;
+        if (!Owned(d, id) || !Integrated(d->map.all[id]) || (m == 1 && id == c->body[0])) continue;
         /* local frame: f += ±Hᵀ R */
-        PetscCall(MbBodyAddPointForce(d->all[id], c->X[m], c->base, c->R, m ? -1.0 : 1.0, d->all[id]->force));
+        PetscCall(MbBodyAddPointForce(d->map.all[id], c->X[m], c->base, c->R, m ? -1.0 : 1.0, d->map.all[id]->force));
       }
     }
   }
@@ -533,8 +533,8 @@ PetscErrorCode MbDomainStepForces(MbDomain d)
     b->work += d->h * p;
   }
   PetscCall(PetscFree(start));
-  for (PetscInt k = 0; k < d->npen; k++) { /* penalty contacts: h R·V at the last evaluation */
-    MbCon *c = &d->pen[k];
+  for (PetscInt k = 0; k < d->cs->npen; k++) { /* penalty contacts: h R·V at the last evaluation */
+    MbCon *c = &d->cs->pen[k];
     if (c->owner != d->rank) continue;
     d->work_contact += d->h * c->R[2] * c->V[2];
     d->work_friction -= d->h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
@@ -564,7 +564,7 @@ PetscErrorCode MbDomainCriticalStep(MbDomain d, PetscReal *hcrit)
     for (PetscInt j = 0; j < d->nspring; j++)
       for (int k = 0; k < 2; k++) {
         PetscInt id = d->spring[j].body[k];
-        if (id >= 0 && d->movable[id] && Owned(d, id)) im[j] += 1.0 / d->all[id]->mp.mass;
+        if (id >= 0 && d->map.movable[id] && Owned(d, id)) im[j] += 1.0 / d->map.all[id]->mp.mass;
       }
     PetscCall(MPIU_Allreduce(im, gim, d->nspring, MPIU_REAL, MPIU_SUM, d->comm));
     for (PetscInt j = 0; j < d->nspring; j++) w2 = PetscMax(w2, d->spring[j].k * gim[j]);
@@ -573,8 +573,8 @@ PetscErrorCode MbDomainCriticalStep(MbDomain d, PetscReal *hcrit)
   /* penalty contacts: the stiffest SPRING_DASHPOT material between the two lightest bodies,
      or between the lightest body and an obstacle when only one body moves */
   if (mmin < PETSC_MAX_REAL)
-    for (PetscInt k = 0; k < d->nmat; k++)
-      if (d->mat[k].model == 1) w2 = PetscMax(w2, (gmov > 1 ? 2 : 1) * d->mat[k].spring / mmin);
+    for (PetscInt k = 0; k < d->cs->nmat; k++)
+      if (d->cs->mat[k].model == 1) w2 = PetscMax(w2, (gmov > 1 ? 2 : 1) * d->cs->mat[k].spring / mmin);
   *hcrit = w2 > 0 ? 2 / PetscSqrtReal(w2) : PETSC_INFINITY;
   {
     PetscReal hb;

@@ -52,7 +52,7 @@ PetscErrorCode MbDomainGhostDestroy(MbDomain d)
 {
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nghost; i++) {
-    if (d->all && d->ghost[i]->id < d->nknown) d->all[d->ghost[i]->id] = NULL;
+    if (d->map.all && d->ghost[i]->id < d->map.n) d->map.all[d->ghost[i]->id] = NULL;
     PetscCall(MbBodyDestroy(&d->ghost[i]));
   }
   PetscCall(PetscFree(d->ghost));
@@ -116,8 +116,8 @@ static void Partners(MbDomain d, const PetscInt body[2], PetscInt jp[], PetscInt
 {
   for (int m = 0; m < 2; m++) {
     PetscInt a = body[m], o = body[1 - m];
-    if (a < 0 || o < 0 || d->owner[a] != d->rank || d->owner[o] == d->rank) continue;
-    jp[2 * *njp]     = d->owner[o];
+    if (a < 0 || o < 0 || d->map.owner[a] != d->rank || d->map.owner[o] == d->rank) continue;
+    jp[2 * *njp]     = d->map.owner[o];
     jp[2 * *njp + 1] = a;
     (*njp)++;
   }
@@ -291,9 +291,9 @@ static PetscErrorCode GhostAddPartners(MbDomain d, PetscInt **newsent, PetscInt 
 {
   PetscInt *jp, njp = 0, *nbox;
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(4 * (d->njoint + d->nspring) + 1, &jp, d->size, &nbox));
+  PetscCall(PetscMalloc2(4 * (d->cs->njoint + d->nspring) + 1, &jp, d->size, &nbox));
   for (PetscMPIInt r = 0; r < d->size; r++) nbox[r] = nnew[r];
-  for (PetscInt j = 0; j < d->njoint; j++) Partners(d, d->joint[j].body, jp, &njp);
+  for (PetscInt j = 0; j < d->cs->njoint; j++) Partners(d, d->cs->joint[j].body, jp, &njp);
   for (PetscInt j = 0; j < d->nspring; j++) Partners(d, d->spring[j].body, jp, &njp); /* forces.c */
   if (njp) qsort(jp, (size_t)njp, 2 * sizeof(PetscInt), ComparePair);
   for (PetscInt k = 0; k < njp; k++) {
@@ -301,7 +301,7 @@ static PetscErrorCode GhostAddPartners(MbDomain d, PetscInt **newsent, PetscInt 
     PetscInt    a = jp[2 * k + 1];
     if (k && jp[2 * k - 2] == r && jp[2 * k - 1] == a) continue;
     if (nbox[r] && bsearch(&a, newsent[r], (size_t)nbox[r], sizeof(PetscInt), CompareInt)) continue;
-    PetscCall(AddEntry(d, d->all[a], r, newsent, nnew, capnew));
+    PetscCall(AddEntry(d, d->map.all[a], r, newsent, nnew, capnew));
   }
   PetscCall(PetscFree2(jp, nbox));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -369,7 +369,7 @@ static PetscErrorCode GhostRebuild(MbDomain d)
   }
   PetscCall(PetscFree3(newsent, nnew, capnew));
   d->gsetkey[0] = d->nbody, d->gsetkey[1] = d->nglobal, d->gsetkey[2] = d->nmigrated;
-  d->gsetkey[3] = d->njoint, d->gsetkey[4] = d->nspring;
+  d->gsetkey[3] = d->cs->njoint, d->gsetkey[4] = d->nspring;
   d->nrebuild++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -381,8 +381,8 @@ static PetscErrorCode GhostStates(MbDomain d)
   for (PetscMPIInt r = 0; r < d->size; r++)
     for (PetscInt k = 0; k < d->nsent[r]; k++) {
       PetscInt id = d->sent[r][k];
-      PetscCheck(d->owner[id] == d->rank && d->all[id], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost set lists body %" PetscInt_FMT ", which this rank does not own", id);
-      PetscCall(PutState(&d->gsend[r], d->all[id]));
+      PetscCheck(d->map.owner[id] == d->rank && d->map.all[id], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost set lists body %" PetscInt_FMT ", which this rank does not own", id);
+      PetscCall(PutState(&d->gsend[r], d->map.all[id]));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -392,7 +392,7 @@ static PetscErrorCode GhostStates(MbDomain d)
    gives the widest movable box of all ranks, which sets the skin of a rebuild. */
 static PetscErrorCode GhostSetHolds(MbDomain d, PetscBool *holds, PetscReal *widest)
 {
-  const PetscInt key[5] = {d->nbody, d->nglobal, d->nmigrated, d->njoint, d->nspring};
+  const PetscInt key[5] = {d->nbody, d->nglobal, d->nmigrated, d->cs->njoint, d->nspring};
   PetscReal      loc[2] = {0, 0}, glob[2];
   PetscBool      same   = d->gref ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionBegin;
@@ -444,7 +444,7 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
     size_t *expect = NULL;
     if (holds) {
       PetscCall(PetscCalloc1(d->size, &expect));
-      for (PetscInt i = 0; i < d->nghost; i++) expect[d->owner[d->ghost[i]->id]] += StateBytes(d->ghost[i]);
+      for (PetscInt i = 0; i < d->nghost; i++) expect[d->map.owner[d->ghost[i]->id]] += StateBytes(d->ghost[i]);
     }
     PetscCall(MbExchangeSized(d->comm, d->gsend, d->grecv, expect));
     PetscCall(PetscFree(expect));
@@ -461,8 +461,8 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
       MbBody   g;
       PetscCall(MbBufGet(m, &pos, &id, sizeof(PetscInt)));
       PetscCall(MbBufGet(m, &pos, &tag, 1));
-      PetscCheck(id >= 0 && id < d->nknown && d->owner[id] == r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost of body %" PetscInt_FMT " from rank %d, which does not own it", id, r);
-      g = d->all[id];
+      PetscCheck(id >= 0 && id < d->map.n && d->map.owner[id] == r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost of body %" PetscInt_FMT " from rank %d, which does not own it", id, r);
+      g = d->map.all[id];
       if (tag == GHOST_STATE) {
         PetscCheck(g, PETSC_COMM_SELF, PETSC_ERR_PLIB, "state of body %" PetscInt_FMT " from rank %d, which this rank has no ghost of", id, r);
         PetscCall(MbBufGet(m, &pos, g->q, (size_t)g->nq * sizeof(PetscReal)));
@@ -476,7 +476,7 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
           PetscCall(PetscRealloc(sizeof(MbBody) * d->gcap, &d->ghost));
         }
         d->ghost[d->nghost++] = g;
-        d->all[id]            = g;
+        d->map.all[id]        = g;
       }
       g->mark = d->gstamp;
     }
@@ -484,7 +484,7 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   for (PetscInt i = 0; i < d->nghost; i++) {
     MbBody g = d->ghost[i];
     if (g->mark != d->gstamp) { /* not sent this time: dropped */
-      d->all[g->id] = NULL;
+      d->map.all[g->id] = NULL;
       PetscCall(MbBodyDestroy(&d->ghost[i]));
     } else
       d->ghost[nkeep++] = g;

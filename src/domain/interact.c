@@ -15,8 +15,8 @@ PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain d, PetscInt s1, PetscInt s2, 
   PetscCheck(spring >= 0 && PetscIsNormalReal(spring + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): spring must be >= 0, got %g", s1, s2, (double)spring);
   /* dashpot < 0: critical damping, as in Solfec-1.0 (constraint/model/penalty.c) */
   PetscCheck(!PetscIsInfOrNanReal(dashpot), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): dashpot must be finite, got %g", s1, s2, (double)dashpot);
-  PetscCall(PetscRealloc(sizeof(MbSurfMat) * (d->nmat + 1), &d->mat));
-  m              = &d->mat[d->nmat++];
+  PetscCall(PetscRealloc(sizeof(MbSurfMat) * (d->cs->nmat + 1), &d->cs->mat));
+  m              = &d->cs->mat[d->cs->nmat++];
   m->surf[0]     = s1 < 0 ? -1 : s1;
   m->surf[1]     = s2 < 0 ? -1 : s2;
   m->model       = model;
@@ -46,8 +46,8 @@ PetscErrorCode MbDomainAddJoint(MbDomain d, MbJointKind kind, PetscInt b1, Petsc
   PetscCheck(b1 >= 0 && b1 < d->nglobal, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: no body with id %" PetscInt_FMT, names[kind], b1);
   PetscCheck(b2 >= -1 && b2 < d->nglobal, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: no body with id %" PetscInt_FMT, names[kind], b2);
   PetscCheck(b1 != b2, d->comm, PETSC_ERR_ARG_WRONG, "%s: both ends on the same body %" PetscInt_FMT, names[kind], b1);
-  PetscCall(PetscRealloc(sizeof(MbJoint) * (d->njoint + 1), &d->joint));
-  j = &d->joint[d->njoint];
+  PetscCall(PetscRealloc(sizeof(MbJoint) * (d->cs->njoint + 1), &d->cs->joint));
+  j = &d->cs->joint[d->cs->njoint];
   PetscCall(PetscMemzero(j, sizeof(*j)));
   j->kind    = (MbConKind)kind;
   j->body[0] = b1;
@@ -65,8 +65,8 @@ PetscErrorCode MbDomainAddJoint(MbDomain d, MbJointKind kind, PetscInt b1, Petsc
   j->ctx     = ctx;
   j->destroy = destroy;
   if (ts) PetscCall(MbTimeSeriesReference(ts));
-  d->njoint++;
-  if (index) *index = d->njoint - 1;
+  d->cs->njoint++;
+  if (index) *index = d->cs->njoint - 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -76,10 +76,10 @@ PetscErrorCode MbDomainGetSolver(MbDomain d, MbSolver *s)
   return PETSC_SUCCESS;
 }
 
-PetscErrorCode MbDomainSetSolverFailure(MbDomain d, PetscInt policy, PetscErrorCode (*fn)(MbDomain, void *), void *ctx)
+PetscErrorCode MbDomainSetSolverFailure(MbDomain d, MbFailurePolicy policy, PetscErrorCode (*fn)(MbDomain, void *), void *ctx)
 {
   PetscFunctionBegin;
-  PetscCheck(policy >= 0 && policy <= 2, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "failure policy must be 0 CONTINUE, 1 EXIT or 2 CALLBACK, got %" PetscInt_FMT, policy);
+  PetscCheck(policy == MB_FAILURE_CONTINUE || policy == MB_FAILURE_EXIT || policy == MB_FAILURE_CALLBACK, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "failure policy must be 0 CONTINUE, 1 EXIT or 2 CALLBACK, got %d", (int)policy);
   d->failure     = policy;
   d->failure_fn  = fn;
   d->failure_ctx = ctx;
@@ -88,7 +88,7 @@ PetscErrorCode MbDomainSetSolverFailure(MbDomain d, PetscInt policy, PetscErrorC
 
 PetscErrorCode MbDomainGetContactModel(MbDomain d, MbContactModel *m)
 {
-  *m = d->contact;
+  *m = d->cs->contact;
   return PETSC_SUCCESS;
 }
 
@@ -97,11 +97,11 @@ PetscErrorCode MbDomainGetConstraints(MbDomain d, PetscInt *n, MbConstraintInfo 
   MbConstraintInfo *a;
   PetscInt          m = 0;
   PetscFunctionBegin;
-  *n = d->rend - d->rstart;
-  for (PetscInt k = 0; k < d->npen; k++) *n += d->pen[k].owner == d->rank;
+  *n = d->cs->rend - d->cs->rstart;
+  for (PetscInt k = 0; k < d->cs->npen; k++) *n += d->cs->pen[k].owner == d->rank;
   PetscCall(PetscMalloc1(*n + 1, &a));
-  for (PetscInt r = 0; r < d->ncon + d->npen; r++) {
-    MbCon *c = r < d->ncon ? &d->con[r] : &d->pen[r - d->ncon];
+  for (PetscInt r = 0; r < d->cs->ncon + d->cs->npen; r++) {
+    MbCon *c = r < d->cs->ncon ? &d->cs->con[r] : &d->cs->pen[r - d->cs->ncon];
     if (c->owner != d->rank) continue;
     MbConstraintInfo *o = &a[m++];
     o->kind             = c->kind;
@@ -150,9 +150,9 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   PetscInt   nnew = 0, *idx;
   PetscReal *buf, *sum;
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < d->njoint; k++) {
-    MbJoint *j = &d->joint[k];
-    PetscCheck(d->movable[j->body[0]] || (j->body[1] >= 0 && d->movable[j->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move",
+  for (PetscInt k = 0; k < d->cs->njoint; k++) {
+    MbJoint *j = &d->cs->joint[k];
+    PetscCheck(d->map.movable[j->body[0]] || (j->body[1] >= 0 && d->map.movable[j->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move",
                MbConKindNames[j->kind], k, j->body[0], j->body[1]);
     if (!j->resolved) nnew++;
   }
@@ -160,18 +160,18 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   /* contradictory joints at one point: caught here rather than by a solver that cannot
      converge (reactions of 1e20, the energies garbage); pairs of the new joints with all,
      up to 10^4 joints (the same answer on every rank: joints are replicated) */
-  for (PetscInt k = 0; k < d->njoint && d->njoint <= 10000; k++)
+  for (PetscInt k = 0; k < d->cs->njoint && d->cs->njoint <= 10000; k++)
     for (PetscInt l = 0; l < k; l++) {
       PetscReal v = 0;
       PetscInt  i = l, j = k; /* i fixes, j moves */
-      if (d->joint[k].resolved && d->joint[l].resolved) continue;
-      if (!Contradict(&d->joint[l], &d->joint[k], &v)) {
-        if (!Contradict(&d->joint[k], &d->joint[l], &v)) continue;
+      if (d->cs->joint[k].resolved && d->cs->joint[l].resolved) continue;
+      if (!Contradict(&d->cs->joint[l], &d->cs->joint[k], &v)) {
+        if (!Contradict(&d->cs->joint[k], &d->cs->joint[l], &v)) continue;
         i = k, j = l;
       }
       {
         static const char *deck[] = {"CONTACT", "FIX_POINT", "FIX_DIRECTION", "SET_VELOCITY", "PUT_RIGID_LINK"};
-        const MbJoint     *a = &d->joint[i], *b = &d->joint[j];
+        const MbJoint     *a = &d->cs->joint[i], *b = &d->cs->joint[j];
         char               msg[512];
         /* the deck's names and numbers as the deck wrote them (snprintf's %g, not PETSc's) */
         (void)snprintf(msg, sizeof(msg), "%s (joint %d) and %s (joint %d) of body %d at point (%g, %g, %g) contradict each other: %s, and it must move at %g along (%g, %g, %g); remove one of them", deck[a->kind], (int)i, deck[b->kind], (int)j,
@@ -185,8 +185,8 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
     }
   PetscCall(PetscMalloc3(nnew, &idx, 7 * nnew, &buf, 7 * nnew, &sum));
   nnew = 0;
-  for (PetscInt k = 0; k < d->njoint; k++) {
-    MbJoint    *j = &d->joint[k];
+  for (PetscInt k = 0; k < d->cs->njoint; k++) {
+    MbJoint    *j = &d->cs->joint[k];
     PetscMPIInt owner;
     if (j->resolved) continue;
     PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, j->body[0], j->body[1]), &owner));
@@ -194,7 +194,7 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
     if (owner == d->rank) {
       MbBody b[2];
       for (int m = 0; m < 2; m++) {
-        b[m] = j->body[m] >= 0 ? d->all[j->body[m]] : NULL;
+        b[m] = j->body[m] >= 0 ? d->map.all[j->body[m]] : NULL;
         PetscCheck(j->body[m] < 0 || b[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns the joint", k, j->body[m], d->rank);
       }
       PetscCall(MbJointResolve(j, b));
@@ -205,11 +205,28 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   }
   PetscCall(MPIU_Allreduce(buf, sum, 7 * nnew, MPIU_REAL, MPIU_SUM, d->comm));
   for (PetscInt i = 0; i < nnew; i++) {
-    MbJoint *j = &d->joint[idx[i]];
+    MbJoint *j = &d->cs->joint[idx[i]];
     PetscCall(PetscArraycpy(&j->X[0][0], &sum[7 * i], 6));
     j->length   = sum[7 * i + 6];
     j->resolved = PETSC_TRUE;
   }
   PetscCall(PetscFree3(idx, buf, sum));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainApplyForceContacts(MbDomain d) { return MbLocDynApplyForces(d->ld, d->cs, &d->map, d->h, &d->work_contact, &d->work_friction); }
+
+PetscErrorCode MbDomainConstraintSolve(MbDomain d)
+{
+  MbSolverConvergedReason reason;
+  PetscFunctionBegin;
+  PetscCall(MbLocDynSolve(d->ld, d->solver, &d->solver_iterations, &d->solver_error, &reason));
+  if (reason < 0) {
+    d->solver_failures++;
+    PetscCheck(d->failure != MB_FAILURE_EXIT, d->comm, PETSC_ERR_NOT_CONVERGED, "constraint solver did not converge at t = %g: error %g after %" PetscInt_FMT " iterations (%" PetscInt_FMT " constraints; failure = 'EXIT')", (double)d->t,
+               (double)d->solver_error, d->solver_iterations, d->cs->nconglobal);
+    if (d->failure == MB_FAILURE_CALLBACK && d->failure_fn) PetscCall(d->failure_fn(d, d->failure_ctx));
+  }
+  PetscCall(MbLocDynApply(d->ld, &d->work_contact, &d->work_friction));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,17 +32,17 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
     PetscCall(MbBufPutBody(&send[to], b, PETSC_TRUE));
   }
   /* owned constraints (last step's, the warm starts): [tag 1][MbCon] */
-  for (PetscInt k = 0; k < d->ncon; k++) {
-    PetscMPIInt to  = NewOwner(d, newowner, &d->con[k]);
+  for (PetscInt k = 0; k < d->cs->ncon; k++) {
+    PetscMPIInt to  = NewOwner(d, newowner, &d->cs->con[k]);
     char        tag = 1;
     if (to == d->rank) {
-      d->con[ckeep++] = d->con[k];
+      d->cs->con[ckeep++] = d->cs->con[k];
       continue;
     }
     PetscCall(MbBufPut(&send[to], &tag, 1));
-    PetscCall(MbBufPut(&send[to], &d->con[k], sizeof(MbCon)));
+    PetscCall(MbBufPut(&send[to], &d->cs->con[k], sizeof(MbCon)));
   }
-  d->ncon = ckeep;
+  d->cs->ncon = ckeep;
   PetscCall(MbExchange(d->comm, send, recv));
   /* leave: bodies that went away; the ghosts all go (rebuilt by the next refresh) */
   PetscCall(MbDomainGhostDestroy(d));
@@ -52,12 +52,12 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
       d->body[nkeep++] = b;
       continue;
     }
-    d->all[b->id] = NULL;
+    d->map.all[b->id] = NULL;
     PetscCall(MbBodyDestroy(&b));
   }
   d->nbody = nkeep;
-  for (PetscInt id = 0; id < d->nknown; id++) nmoved += newowner[id] != d->owner[id]; /* the same on every rank */
-  PetscCall(PetscArraycpy(d->owner, newowner, d->nknown));
+  for (PetscInt id = 0; id < d->map.n; id++) nmoved += newowner[id] != d->map.owner[id]; /* the same on every rank */
+  PetscCall(PetscArraycpy(d->map.owner, newowner, d->map.n));
   /* arrive: room for the constraints first (each record is a tag and an MbCon) */
   {
     PetscInt ncin = 0;
@@ -77,7 +77,7 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
         }
       }
     }
-    if (ncin) PetscCall(PetscRealloc(sizeof(MbCon) * (d->ncon + ncin), &d->con));
+    if (ncin) PetscCall(PetscRealloc(sizeof(MbCon) * (d->cs->ncon + ncin), &d->cs->con));
   }
   for (PetscMPIInt r = 0; r < d->size; r++) {
     size_t pos = 0;
@@ -106,13 +106,13 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
           PetscCall(PetscRealloc(sizeof(MbBody) * d->cap, &d->body));
         }
         d->body[d->nbody++] = b;
-        d->all[b->id]       = b;
+        d->map.all[b->id]   = b;
 
       } else {
-        MbCon *c = &d->con[d->ncon++];
+        MbCon *c = &d->cs->con[d->cs->ncon++];
         PetscCall(MbBufGet(&recv[r], &pos, c, sizeof(MbCon)));
         c->owner = d->rank;
-        if (c->joint >= 0) MbV3Copy(c->R, d->joint[c->joint].R);
+        if (c->joint >= 0) MbV3Copy(c->R, d->cs->joint[c->joint].R);
       }
     }
   }
@@ -123,7 +123,7 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
   }
   PetscCall(PetscFree2(send, recv));
   /* rows, foreign records and W belong to the old partition */
-  d->nfor = d->nfpen = d->npen = 0;
+  d->cs->nfor = d->cs->nfpen = d->cs->npen = 0;
   PetscCall(MbLocDynReset(d->ld));
   d->nmigrated += nmoved;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -4,29 +4,23 @@
    message are known without asking. A new body starts on rank id mod size; METIS and
    migration (partition.c, migrate.c) change owners collectively, so the table stays the
    same on every rank. Bodies themselves live on their owner (d->body) and, as read-only
-   ghosts, on the ranks near them (ghost.c); d->all[id] points at either, or is NULL. */
+   ghosts, on the ranks near them (ghost.c); d->map.all[id] points at either, or is NULL. */
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
 
 PetscErrorCode MbDomainOwnerRank(MbDomain d, PetscInt id, PetscMPIInt *rank)
 {
-  *rank = id >= 0 && id < d->nknown ? d->owner[id] : (PetscMPIInt)(id % d->size);
+  *rank = MbBodyMapOwner(&d->map, id);
   return PETSC_SUCCESS;
 }
 
-PetscInt MbConOwnerBody(MbDomain d, PetscInt b0, PetscInt b1)
-{
-  PetscInt id = -1, b[2] = {b0, b1};
-  for (int k = 0; k < 2; k++)
-    if (b[k] >= 0 && d->movable[b[k]] && (id < 0 || b[k] < id)) id = b[k];
-  return id < 0 ? b0 : id;
-}
+PetscInt MbConOwnerBody(MbDomain d, PetscInt b0, PetscInt b1) { return MbBodyMapConOwnerBody(&d->map, b0, b1); }
 
 PetscErrorCode MbDomainOwnerDestroy(MbDomain d)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree3(d->owner, d->movable, d->all));
-  d->nknown = 0;
+  PetscCall(PetscFree3(d->map.owner, d->map.movable, d->map.all));
+  d->map.n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -34,7 +28,7 @@ PetscErrorCode MbDomainOwnerDestroy(MbDomain d)
    their kinds from their owners (one Allgatherv of the new ids that can move). Collective. */
 PetscErrorCode MbDomainKnowBodies(MbDomain d)
 {
-  PetscInt     n0 = d->nknown, n1 = d->nglobal, nloc = 0, *mine, *got;
+  PetscInt     n0 = d->map.n, n1 = d->nglobal, nloc = 0, *mine, *got;
   PetscMPIInt *owner, *counts, *displs, cnt;
   char        *movable;
   MbBody      *all;
@@ -42,9 +36,9 @@ PetscErrorCode MbDomainKnowBodies(MbDomain d)
   if (n1 == n0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc3(n1 + 1, &owner, n1 + 1, &movable, n1 + 1, &all));
   if (n0) {
-    PetscCall(PetscArraycpy(owner, d->owner, n0));
-    PetscCall(PetscArraycpy(movable, d->movable, n0));
-    PetscCall(PetscArraycpy(all, d->all, n0));
+    PetscCall(PetscArraycpy(owner, d->map.owner, n0));
+    PetscCall(PetscArraycpy(movable, d->map.movable, n0));
+    PetscCall(PetscArraycpy(all, d->map.all, n0));
   }
   for (PetscInt id = n0; id < n1; id++) {
     owner[id]   = (PetscMPIInt)(id % d->size);
@@ -72,10 +66,10 @@ PetscErrorCode MbDomainKnowBodies(MbDomain d)
   PetscCall(PetscFree(got));
   PetscCall(PetscFree(mine));
   PetscCall(PetscFree2(counts, displs));
-  PetscCall(PetscFree3(d->owner, d->movable, d->all));
-  d->owner   = owner;
-  d->movable = movable;
-  d->all     = all;
-  d->nknown  = n1;
+  PetscCall(PetscFree3(d->map.owner, d->map.movable, d->map.all));
+  d->map.owner   = owner;
+  d->map.movable = movable;
+  d->map.all     = all;
+  d->map.n       = n1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

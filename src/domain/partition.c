@@ -56,11 +56,11 @@ static PetscErrorCode BodyWeights(MbDomain d, PetscInt w[])
 {
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) w[i] = 0;
-  for (PetscInt k = 0; k < d->ncon + d->nfor; k++) {
-    const MbCon *c = k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon];
+  for (PetscInt k = 0; k < d->cs->ncon + d->cs->nfor; k++) {
+    const MbCon *c = k < d->cs->ncon ? &d->cs->con[k] : &d->cs->fcon[k - d->cs->ncon];
     for (int m = 0; m < 2; m++) {
       PetscInt lo = 0, hi = d->nbody - 1, id = c->body[m];
-      if (id < 0 || !d->movable[id] || (m == 1 && id == c->body[0])) continue;
+      if (id < 0 || !d->map.movable[id] || (m == 1 && id == c->body[0])) continue;
       while (lo <= hi) { /* d->body is sorted by id */
         PetscInt mid = (lo + hi) / 2;
         if (d->body[mid]->id == id) {
@@ -99,18 +99,18 @@ static int CompareOverlap(const void *x, const void *y)
    and springs between two movable bodies; *pairs is replaced by the longer list of *nedge. */
 static PetscErrorCode LinkEdges(MbDomain d, PetscInt npairs, PetscInt **pairs, PetscInt *nedge)
 {
-  PetscInt nj = 0, *ends, nl = d->njoint + d->nspring;
+  PetscInt nj = 0, *ends, nl = d->cs->njoint + d->nspring;
   PetscFunctionBegin;
   for (PetscInt j = 0; j < nl; j++) {
-    const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
-    if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) nj++;
+    const PetscInt *e = j < d->cs->njoint ? d->cs->joint[j].body : d->spring[j - d->cs->njoint].body;
+    if (e[1] >= 0 && d->map.movable[e[0]] && d->map.movable[e[1]] && e[0] != e[1]) nj++;
   }
   PetscCall(PetscMalloc1(2 * (npairs + nj) + 1, &ends));
   for (PetscInt k = 0; k < 2 * npairs; k++) ends[k] = (*pairs)[k];
   *nedge = npairs;
   for (PetscInt j = 0; j < nl; j++) {
-    const PetscInt *e = j < d->njoint ? d->joint[j].body : d->spring[j - d->njoint].body;
-    if (e[1] >= 0 && d->movable[e[0]] && d->movable[e[1]] && e[0] != e[1]) {
+    const PetscInt *e = j < d->cs->njoint ? d->cs->joint[j].body : d->spring[j - d->cs->njoint].body;
+    if (e[1] >= 0 && d->map.movable[e[0]] && d->map.movable[e[1]] && e[0] != e[1]) {
       ends[2 * *nedge]     = e[0];
       ends[2 * *nedge + 1] = e[1];
       (*nedge)++;
@@ -128,7 +128,7 @@ static PetscErrorCode PartImbalance(MbDomain d, PetscInt N, idx_t ncon, const id
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(2 * d->size, &pw));
   for (PetscInt v = 0; v < N; v++)
-    if (d->movable[v])
+    if (d->map.movable[v])
       for (int c = 0; c < ncon; c++) pw[2 * part[v] + c] += vwgt[ncon * v + c], tot[c] += vwgt[ncon * v + c];
   for (PetscMPIInt r = 0; r < d->size; r++)
     for (int c = 0; c < 2; c++) mx[c] = PetscMax(mx[c], pw[2 * r + c]);
@@ -152,7 +152,7 @@ static PetscErrorCode Relabel(MbDomain d, PetscInt N, const idx_t part[], PetscM
     to[p] = -1;
     for (PetscInt r = 0; r < P; r++) ov[p * P + r].part = p, ov[p * P + r].rank = r;
   }
-  for (PetscInt v = 0; v < N; v++) ov[part[v] * P + d->owner[v]].count++;
+  for (PetscInt v = 0; v < N; v++) ov[part[v] * P + d->map.owner[v]].count++;
   qsort(ov, (size_t)(P * P), sizeof(Overlap), CompareOverlap);
   for (PetscInt k = 0; k < P * P; k++)
     if (to[ov[k].part] < 0 && !usedr[ov[k].rank]) {
@@ -169,7 +169,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
   const int   m = 7;
   PetscReal  *send, *recv = NULL;
   PetscMPIInt n, *counts = NULL, *displs = NULL;
-  PetscInt    N = d->nknown;
+  PetscInt    N = d->map.n;
   PetscFunctionBegin;
   if (!MetisCited) PetscCall(PetscCitationsRegister(MetisCitation, &MetisCited));
   PetscCall(PetscMalloc1(m * d->nbody + 1, &send));
@@ -212,7 +212,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
       }
       ccount += vwgt[2 * id + 1];
       deg[id] = 0;
-      if (!d->movable[id]) continue;
+      if (!d->map.movable[id]) continue;
       for (int c = 0; c < 3; c++) box[nbox].lo[c] = s[2 + c] - e, box[nbox].hi[c] = s[2 + c] + e;
       vid[nbox++] = id;
     }
@@ -289,7 +289,7 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
     PetscCall(PetscFree(w));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscMalloc1(d->nknown + 1, &newowner));
+  PetscCall(PetscMalloc1(d->map.n + 1, &newowner));
   PetscCall(MbDomainPartition(d, w, newowner));
   PetscCall(PetscFree(w));
   PetscCall(MbDomainMigrate(d, newowner));

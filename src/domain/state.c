@@ -64,7 +64,7 @@ static void Transfer(MbDomain d, MbState *s, PetscBool save)
   MOVE(hprev);
   MOVE(solver_failures);
   MOVE(fascale); /* the implicit schemes' Newton tolerance: a replay must take the same steps */
-  for (PetscInt j = 0; j < d->njoint; j++) Move(s->jointR + 3 * j, d->joint[j].R, 3, save);
+  for (PetscInt j = 0; j < d->cs->njoint; j++) Move(s->jointR + 3 * j, d->cs->joint[j].R, 3, save);
 }
 
 #undef MOVE
@@ -81,17 +81,17 @@ PetscErrorCode MbDomainStateSave(MbDomain d, MbState *s)
   }
   s->nreal = n;
   s->nbody = d->nbody;
-  if (d->ncon > s->ccap) {
+  if (d->cs->ncon > s->ccap) {
     PetscCall(PetscFree(s->con));
-    PetscCall(PetscMalloc1(d->ncon, &s->con));
-    s->ccap = d->ncon;
+    PetscCall(PetscMalloc1(d->cs->ncon, &s->con));
+    s->ccap = d->cs->ncon;
   }
-  s->ncon = d->ncon;
-  if (d->ncon) PetscCall(PetscArraycpy(s->con, d->con, d->ncon));
-  if (d->njoint > s->jcap || !s->jointR) {
+  s->ncon = d->cs->ncon;
+  if (d->cs->ncon) PetscCall(PetscArraycpy(s->con, d->cs->con, d->cs->ncon));
+  if (d->cs->njoint > s->jcap || !s->jointR) {
     PetscCall(PetscFree(s->jointR));
-    PetscCall(PetscMalloc1(3 * d->njoint + 1, &s->jointR));
-    s->jcap = d->njoint;
+    PetscCall(PetscMalloc1(3 * d->cs->njoint + 1, &s->jointR));
+    s->jcap = d->cs->njoint;
   }
   Transfer(d, s, PETSC_TRUE);
   s->valid = PETSC_TRUE;
@@ -105,9 +105,9 @@ PetscErrorCode MbDomainStateRestore(MbDomain d, const MbState *s)
   PetscCheck(s->nbody == d->nbody && s->nreal == StateLength(d), PETSC_COMM_SELF, PETSC_ERR_PLIB, "the bodies changed since the state was saved (%" PetscInt_FMT " then, %" PetscInt_FMT " now)", s->nbody, d->nbody);
   PetscCheck(s->nhist <= d->nhist, PETSC_COMM_SELF, PETSC_ERR_PLIB, "history has %" PetscInt_FMT " records, fewer than the %" PetscInt_FMT " saved", d->nhist, s->nhist);
   Transfer(d, (MbState *)s, PETSC_FALSE); /* reads s only */
-  if (s->ncon > d->ncon) PetscCall(PetscRealloc(sizeof(MbCon) * s->ncon, &d->con));
-  d->ncon = s->ncon;
-  if (s->ncon) PetscCall(PetscArraycpy(d->con, s->con, s->ncon));
+  if (s->ncon > d->cs->ncon) PetscCall(PetscRealloc(sizeof(MbCon) * s->ncon, &d->cs->con));
+  d->cs->ncon = s->ncon;
+  if (s->ncon) PetscCall(PetscArraycpy(d->cs->con, s->con, s->ncon));
   /* ghosts are copies of the owners' state: refresh them from the restored bodies */
   if (d->nglobal > 1) PetscCall(MbDomainGhostRefresh(d));
   PetscFunctionReturn(PETSC_SUCCESS);

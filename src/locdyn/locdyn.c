@@ -7,51 +7,49 @@
    h A⁻¹ Hᵀ R of its constraints to the free velocity (ARCHITECTURE.md, step 5). */
 #include <moreau/mbmath.h>
 #include "locdynimpl.h"
-#include "../domain/domainimpl.h"
 #include "../body/bodyimpl.h"
 #include "../core/simd.h"
 
-static PetscBool Movable(MbDomain d, PetscInt id) { return id >= 0 && d->movable[id]; }
+static PetscBool Movable(MbLocDyn l, PetscInt id) { return id >= 0 && l->map->movable[id]; }
 
 /* -log_view events inside MbLocDyn: the graph and a new matrix, the blocks, the assembly */
 static PetscLogEvent W_Graph = -1, W_Create, W_Insert, W_Assembly;
 
-static PetscErrorCode AdjacencyFree(MbDomain);
+static PetscErrorCode AdjacencyFree(MbLocDyn);
 
 /* The constraints this rank sees: owned rows first, then other ranks' rows on its bodies. */
-static inline MbCon *Row(MbDomain d, PetscInt k) { return k < d->ncon ? &d->con[k] : &d->fcon[k - d->ncon]; }
+static inline MbCon *Row(MbLocDyn l, PetscInt k) { return k < l->cs->ncon ? &l->cs->con[k] : &l->cs->fcon[k - l->cs->ncon]; }
 
 /* The places of the bodies' blocks in W (woff) are forgotten: W or the adjacency changed. */
-static PetscErrorCode PlacesFree(MbDomain d)
+static PetscErrorCode PlacesFree(MbLocDyn l)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree2(d->ld->wooff, d->ld->woff));
-  PetscCall(PetscFree(d->ld->wkey2));
-  d->ld->nwkey2     = 0;
-  d->ld->woff_valid = PETSC_FALSE;
+  PetscCall(PetscFree2(l->wooff, l->woff));
+  PetscCall(PetscFree(l->wkey2));
+  l->nwkey2     = 0;
+  l->woff_valid = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The adjacency of this step as one key: wnb, then wbid, wptr, wadj (PlacesFind keeps it). */
-static PetscInt AdjacencyKeyLength(MbDomain d) { return 1 + 2 * d->ld->wnb + 1 + d->ld->wptr[d->ld->wnb]; }
-static void     AdjacencyKey(MbDomain d, PetscInt key[])
+static PetscInt AdjacencyKeyLength(MbLocDyn l) { return 1 + 2 * l->wnb + 1 + l->wptr[l->wnb]; }
+static void     AdjacencyKey(MbLocDyn l, PetscInt key[])
 {
-  const PetscInt nb = d->ld->wnb, n = d->ld->wptr[nb];
+  const PetscInt nb = l->wnb, n = l->wptr[nb];
   key[0] = nb;
-  for (PetscInt i = 0; i < nb; i++) key[1 + i] = d->ld->wbid[i];
-  for (PetscInt i = 0; i <= nb; i++) key[1 + nb + i] = d->ld->wptr[i];
-  for (PetscInt k = 0; k < n; k++) key[2 + 2 * nb + k] = d->ld->wadj[k];
+  for (PetscInt i = 0; i < nb; i++) key[1 + i] = l->wbid[i];
+  for (PetscInt i = 0; i <= nb; i++) key[1 + nb + i] = l->wptr[i];
+  for (PetscInt k = 0; k < n; k++) key[2 + 2 * nb + k] = l->wadj[k];
 }
 
 /* Whether the places found for W still hold: W kept and the adjacency the same as the key
    PlacesFind kept, part by part (a body that changed owner would change this rank's list of
    bodies; in practice that also changes some rank's rows, and W is made anew). */
-static PetscBool PlacesHold(MbDomain d)
+static PetscBool PlacesHold(MbLocDyn l)
 {
-  const PetscInt *key = d->ld->wkey2, nb = d->ld->wnb;
-  if (!d->ld->woff_valid || AdjacencyKeyLength(d) != d->ld->nwkey2 || key[0] != nb) return PETSC_FALSE;
-  return memcmp(key + 1, d->ld->wbid, (size_t)nb * sizeof(PetscInt)) || memcmp(key + 1 + nb, d->ld->wptr, (size_t)(nb + 1) * sizeof(PetscInt)) || memcmp(key + 2 + 2 * nb, d->ld->wadj, (size_t)d->ld->wptr[nb] * sizeof(PetscInt)) ? PETSC_FALSE
-                                                                                                                                                                                                                                    : PETSC_TRUE;
+  const PetscInt *key = l->wkey2, nb = l->wnb;
+  if (!l->woff_valid || AdjacencyKeyLength(l) != l->nwkey2 || key[0] != nb) return PETSC_FALSE;
+  return memcmp(key + 1, l->wbid, (size_t)nb * sizeof(PetscInt)) || memcmp(key + 1 + nb, l->wptr, (size_t)(nb + 1) * sizeof(PetscInt)) || memcmp(key + 2 + 2 * nb, l->wadj, (size_t)l->wptr[nb] * sizeof(PetscInt)) ? PETSC_FALSE : PETSC_TRUE;
 }
 
 /* After the assembly of a W kept from the last step: for every body of the adjacency that inserts its blocks whole
@@ -61,42 +59,42 @@ static PetscBool PlacesHold(MbDomain d)
    bricks: the contact graph of a settled structure changes rarely), the blocks are added
    there directly: PETSc's MatSetValuesBlocked looks every block up in its row, a sixth of a
    cube stack's step (callgrind). */
-static PetscErrorCode PlacesFind(MbDomain d)
+static PetscErrorCode PlacesFind(MbLocDyn l)
 {
   Mat             Ad;
   const PetscInt *ai, *aj;
-  PetscInt        n, tot = 0, nb = d->ld->wnb;
+  PetscInt        n, tot = 0, nb = l->wnb;
   PetscBool       done;
   PetscFunctionBegin;
-  PetscCall(PlacesFree(d));
-  if (d->size > 1)
-    PetscCall(MatMPIBAIJGetSeqBAIJ(d->ld->W, &Ad, NULL, NULL));
+  PetscCall(PlacesFree(l));
+  if (l->size > 1)
+    PetscCall(MatMPIBAIJGetSeqBAIJ(l->W, &Ad, NULL, NULL));
   else
-    Ad = d->ld->W;
+    Ad = l->W;
   for (PetscInt i = 0; i < nb; i++) {
-    const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
-    if (deg <= d->ld->wdense) tot += deg * deg;
+    const PetscInt deg = l->wptr[i + 1] - l->wptr[i];
+    if (deg <= l->wdense) tot += deg * deg;
   }
-  PetscCall(PetscMalloc2(nb + 1, &d->ld->wooff, tot + 1, &d->ld->woff));
+  PetscCall(PetscMalloc2(nb + 1, &l->wooff, tot + 1, &l->woff));
   tot = 0;
   for (PetscInt i = 0; i < nb; i++) {
-    const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
-    d->ld->wooff[i]    = deg <= d->ld->wdense ? tot : -1;
-    if (deg <= d->ld->wdense) tot += deg * deg;
+    const PetscInt deg = l->wptr[i + 1] - l->wptr[i];
+    l->wooff[i]        = deg <= l->wdense ? tot : -1;
+    if (deg <= l->wdense) tot += deg * deg;
   }
-  d->ld->wooff[nb] = tot;
+  l->wooff[nb] = tot;
   PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "cannot get the block rows of W");
   for (PetscInt i = 0; i < nb; i++) {
-    const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
-    PetscInt      *off = d->ld->woff + d->ld->wooff[i];
-    if (d->ld->wooff[i] < 0) continue;
+    const PetscInt deg = l->wptr[i + 1] - l->wptr[i];
+    PetscInt      *off = l->woff + l->wooff[i];
+    if (l->wooff[i] < 0) continue;
     for (PetscInt j = 0; j < deg; j++) {
-      const PetscInt r = Row(d, d->ld->wadj[d->ld->wptr[i] + j])->row - d->rstart;
-      for (PetscInt l = 0; l < deg; l++) {
-        const PetscInt c = Row(d, d->ld->wadj[d->ld->wptr[i] + l])->row - d->rstart;
+      const PetscInt r = Row(l, l->wadj[l->wptr[i] + j])->row - l->cs->rstart;
+      for (PetscInt q = 0; q < deg; q++) {
+        const PetscInt c = Row(l, l->wadj[l->wptr[i] + q])->row - l->cs->rstart;
         PetscInt       lo, hi;
-        off[j * deg + l] = -1;
+        off[j * deg + q] = -1;
         if (r < 0 || r >= n || c < 0 || c >= n) continue;
         lo = ai[r], hi = ai[r + 1];
         while (lo < hi) {
@@ -106,41 +104,43 @@ static PetscErrorCode PlacesFind(MbDomain d)
           else
             hi = mid;
         }
-        PetscCheck(lo < ai[r + 1] && aj[lo] == c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "W has no block (%" PetscInt_FMT ", %" PetscInt_FMT ") of body %" PetscInt_FMT, r + d->rstart, c + d->rstart, d->ld->wbid[i]);
-        off[j * deg + l] = lo;
+        PetscCheck(lo < ai[r + 1] && aj[lo] == c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "W has no block (%" PetscInt_FMT ", %" PetscInt_FMT ") of body %" PetscInt_FMT, r + l->cs->rstart, c + l->cs->rstart, l->wbid[i]);
+        off[j * deg + q] = lo;
       }
     }
   }
   PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_TRUE, &n, &ai, &aj, &done));
-  d->ld->nwkey2 = AdjacencyKeyLength(d);
-  PetscCall(PetscMalloc1(d->ld->nwkey2, &d->ld->wkey2));
-  AdjacencyKey(d, d->ld->wkey2);
-  d->ld->woff_valid = PETSC_TRUE;
+  l->nwkey2 = AdjacencyKeyLength(l);
+  PetscCall(PetscMalloc1(l->nwkey2, &l->wkey2));
+  AdjacencyKey(l, l->wkey2);
+  l->woff_valid = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* W, its vectors and scatter (not the adjacency of the step) */
-static PetscErrorCode DestroyW(MbDomain d)
+static PetscErrorCode DestroyW(MbLocDyn l)
 {
   PetscFunctionBegin;
-  PetscCall(MatDestroy(&d->ld->W));
-  PetscCall(VecDestroy(&d->ld->B));
-  PetscCall(VecDestroy(&d->ld->R));
-  PetscCall(VecDestroy(&d->ld->U));
-  PetscCall(VecDestroy(&d->ld->Rfor));
-  PetscCall(VecScatterDestroy(&d->ld->forscat));
-  PetscCall(PetscFree(d->ld->law));
-  PetscCall(PetscFree(d->ld->wkey));
-  d->ld->nwkey = 0;
-  PetscCall(PlacesFree(d));
+  PetscCall(MatDestroy(&l->W));
+  PetscCall(VecDestroy(&l->B));
+  PetscCall(VecDestroy(&l->R));
+  PetscCall(VecDestroy(&l->U));
+  PetscCall(VecDestroy(&l->Rfor));
+  PetscCall(VecScatterDestroy(&l->forscat));
+  PetscCall(PetscFree(l->law));
+  PetscCall(PetscFree(l->wkey));
+  l->nwkey = 0;
+  PetscCall(PlacesFree(l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbLocDynCreate(MbDomain dom, MbLocDyn *ld)
+PetscErrorCode MbLocDynCreate(MPI_Comm comm, MbLocDyn *ld)
 {
   PetscFunctionBegin;
   PetscCall(PetscNew(ld));
-  (*ld)->dom    = dom;
+  (*ld)->comm = comm;
+  PetscCallMPI(MPI_Comm_rank(comm, &(*ld)->rank));
+  PetscCallMPI(MPI_Comm_size(comm, &(*ld)->size));
   (*ld)->wdense = 96;
   (*ld)->wsimd  = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,9 +149,9 @@ PetscErrorCode MbLocDynCreate(MbDomain dom, MbLocDyn *ld)
 PetscErrorCode MbLocDynSetFromOptions(MbLocDyn l)
 {
   PetscFunctionBegin;
-  PetscOptionsBegin(l->dom->comm, NULL, "Local dynamics options", "MbLocDyn");
+  PetscOptionsBegin(l->comm, NULL, "Local dynamics options", "MbLocDyn");
   PetscCall(PetscOptionsInt("-mb_locdyn_dense_max", "Bodies with more constraints than this insert their blocks of W row by row, not as one (3k)x(3k) block", "MbLocDynAssemble", l->wdense, &l->wdense, NULL));
-  PetscCheck(l->wdense >= 1, l->dom->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, l->wdense);
+  PetscCheck(l->wdense >= 1, l->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_locdyn_dense_max must be >= 1, got %" PetscInt_FMT, l->wdense);
   PetscCall(PetscOptionsBool("-mb_locdyn_simd", "Make a body's blocks of W with AVX2 when the CPU has it (results bit-identical to the portable code)", "MbLocDynAssemble", l->wsimd, &l->wsimd, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -170,8 +170,8 @@ PetscErrorCode MbLocDynGetSystem(MbLocDyn l, Mat *W, Vec *B, Vec *R, Vec *U, con
 PetscErrorCode MbLocDynReset(MbLocDyn l)
 {
   PetscFunctionBegin;
-  PetscCall(DestroyW(l->dom));
-  PetscCall(AdjacencyFree(l->dom));
+  PetscCall(DestroyW(l));
+  PetscCall(AdjacencyFree(l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -185,31 +185,31 @@ PetscErrorCode MbLocDynDestroy(MbLocDyn *ld)
 }
 
 /* MbBodyPrefetch/MbBodyPrefetchState by body id (−1: none) */
-static inline void PrefetchBody(MbDomain d, PetscInt id)
+static inline void PrefetchBody(MbLocDyn l, PetscInt id)
 {
-  if (id >= 0) MbBodyPrefetch(d->all[id]);
+  if (id >= 0) MbBodyPrefetch(l->map->all[id]);
 }
-static inline void PrefetchState(MbDomain d, PetscInt id)
+static inline void PrefetchState(MbLocDyn l, PetscInt id)
 {
-  if (id >= 0) MbBodyPrefetchState(d->all[id], PETSC_FALSE);
+  if (id >= 0) MbBodyPrefetchState(l->map->all[id], PETSC_FALSE);
 }
 
-/* The constraints on each owned movable body: d->ld->wnb bodies d->ld->wbid[], constraint indices
-   (into Row) d->ld->wadj[d->ld->wptr[i] .. d->ld->wptr[i+1]) in increasing order. The (body, constraint)
+/* The constraints on each owned movable body: l->wnb bodies l->wbid[], constraint indices
+   (into Row) l->wadj[l->wptr[i] .. l->wptr[i+1]) in increasing order. The (body, constraint)
    entries are ordered by an LSD radix sort on the body id (11-bit digits, stable, so each
    body's constraints stay in increasing order): linear in the entries, where a comparison
    sort was a visible part of the step. */
-static PetscErrorCode BodyAdjacency(MbDomain d)
+static PetscErrorCode BodyAdjacency(MbLocDyn l)
 {
-  PetscInt nl = d->ncon + d->nfor, n = 0, m = 0, maxid = 0, *mem[4], *key, *val, *key2, *val2;
+  PetscInt nl = l->cs->ncon + l->cs->nfor, n = 0, m = 0, maxid = 0, *mem[4], *key, *val, *key2, *val2;
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(2 * nl + 1, &mem[0], 2 * nl + 1, &mem[1], 2 * nl + 1, &mem[2], 2 * nl + 1, &mem[3]));
   key = mem[0], val = mem[1], key2 = mem[2], val2 = mem[3];
   for (PetscInt k = 0; k < nl; k++) {
-    const MbCon *c = Row(d, k);
+    const MbCon *c = Row(l, k);
     for (int j = 0; j < 2; j++) {
       PetscInt b = c->body[j];
-      if (b < 0 || !d->movable[b] || d->owner[b] != d->rank || (j == 1 && b == c->body[0])) continue;
+      if (b < 0 || !l->map->movable[b] || l->map->owner[b] != l->rank || (j == 1 && b == c->body[0])) continue;
       key[n]   = b;
       val[n++] = k;
       maxid    = PetscMax(maxid, b);
@@ -227,30 +227,30 @@ static PetscErrorCode BodyAdjacency(MbDomain d)
     t = key, key = key2, key2 = t;
     t = val, val = val2, val2 = t;
   }
-  PetscCall(PetscMalloc4(n + 1, &d->ld->wbid, n + 2, &d->ld->wptr, n + 1, &d->ld->wadj, n + 1, &d->ld->wgoff));
-  d->ld->wgoff[0] = 0;
+  PetscCall(PetscMalloc4(n + 1, &l->wbid, n + 2, &l->wptr, n + 1, &l->wadj, n + 1, &l->wgoff));
+  l->wgoff[0] = 0;
   for (PetscInt i = 0, nu = 0; i < n; i++) {
     if (i == 0 || key[i] != key[i - 1]) {
-      d->ld->wbid[m]   = key[i];
-      d->ld->wptr[m++] = i;
-      nu               = d->all[key[i]]->ops->delassus ? 0 : d->all[key[i]]->nu; /* once a body: its struct is not in cache; a body with its own delassus op keeps no G */
+      l->wbid[m]   = key[i];
+      l->wptr[m++] = i;
+      nu           = l->map->all[key[i]]->ops->delassus ? 0 : l->map->all[key[i]]->nu; /* once a body: its struct is not in cache; a body with its own delassus op keeps no G */
     }
-    d->ld->wadj[i]      = val[i];
-    d->ld->wgoff[i + 1] = d->ld->wgoff[i] + 3 * nu;
+    l->wadj[i]      = val[i];
+    l->wgoff[i + 1] = l->wgoff[i] + 3 * nu;
   }
-  d->ld->wptr[m] = n;
-  d->ld->wnb     = m;
-  PetscCall(PetscMalloc1(d->ld->wgoff[n] + 1, &d->ld->wG));
+  l->wptr[m] = n;
+  l->wnb     = m;
+  PetscCall(PetscMalloc1(l->wgoff[n] + 1, &l->wG));
   PetscCall(PetscFree4(mem[0], mem[1], mem[2], mem[3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode AdjacencyFree(MbDomain d)
+static PetscErrorCode AdjacencyFree(MbLocDyn l)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree4(d->ld->wbid, d->ld->wptr, d->ld->wadj, d->ld->wgoff));
-  PetscCall(PetscFree(d->ld->wG));
-  d->ld->wnb = 0;
+  PetscCall(PetscFree4(l->wbid, l->wptr, l->wadj, l->wgoff));
+  PetscCall(PetscFree(l->wG));
+  l->wnb = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -342,14 +342,14 @@ __attribute__((target("avx2"))) static void DenseBlocksAVX2(PetscInt deg, const 
 }
 #endif
 
-/* The constraint points of owned body i (d->ld->wbid[i]) as its ops take them */
-static PetscErrorCode BodyPoints(MbDomain d, PetscInt i, MbBodyPoint pt[])
+/* The constraint points of owned body i (l->wbid[i]) as its ops take them */
+static PetscErrorCode BodyPoints(MbLocDyn l, PetscInt i, MbBodyPoint pt[])
 {
-  const PetscInt id = d->ld->wbid[i];
-  for (PetscInt j = d->ld->wptr[i]; j < d->ld->wptr[i + 1]; j++) {
-    const MbCon *c         = Row(d, d->ld->wadj[j]);
-    const int    m         = c->body[0] == id ? 0 : 1;
-    pt[j - d->ld->wptr[i]] = (MbBodyPoint){c->X[m], c->base, m ? -1.0 : 1.0};
+  const PetscInt id = l->wbid[i];
+  for (PetscInt j = l->wptr[i]; j < l->wptr[i + 1]; j++) {
+    const MbCon *c     = Row(l, l->wadj[j]);
+    const int    m     = c->body[0] == id ? 0 : 1;
+    pt[j - l->wptr[i]] = (MbBodyPoint){c->X[m], c->base, m ? -1.0 : 1.0};
   }
   return PETSC_SUCCESS;
 }
@@ -361,38 +361,38 @@ static PetscErrorCode BodyPoints(MbDomain d, PetscInt i, MbBodyPoint pt[])
    from speeding up with ranks (doc/benchmarks.md). The rest (other ranks' columns, other
    ranks' rows) goes the MPI way; negative indices are skipped, so V serves all three calls
    as it is, and each block is added once and in the order it was before. */
-static PetscErrorCode AddBlocksPart(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[], PetscBool skip_diag);
-static PetscErrorCode AddBlocks(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[]) { return AddBlocksPart(d, A, m, r, n, c, V, PETSC_FALSE); }
+static PetscErrorCode AddBlocksPart(MbLocDyn l, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[], PetscBool skip_diag);
+static PetscErrorCode AddBlocks(MbLocDyn l, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[]) { return AddBlocksPart(l, A, m, r, n, c, V, PETSC_FALSE); }
 
 /* AddBlocks for body i's deg×deg blocks V (rows r) where the places of W's diagonal part are
    known (PlacesFind): added there directly, in MatSetValuesBlocked's order (so the same sums),
    the rest (other ranks' rows or columns) the MPI way. aa: the diagonal part's values. */
-static PetscErrorCode AddPlaced(MbDomain d, Mat A, PetscScalar *aa, PetscInt i, PetscInt deg, const PetscInt r[], const PetscReal V[])
+static PetscErrorCode AddPlaced(MbLocDyn l, Mat A, PetscScalar *aa, PetscInt i, PetscInt deg, const PetscInt r[], const PetscReal V[])
 {
-  const PetscInt *off = d->ld->woff + d->ld->wooff[i], ld = 3 * deg;
+  const PetscInt *off = l->woff + l->wooff[i], ld = 3 * deg;
   PetscBool       rest = PETSC_FALSE;
   PetscFunctionBegin;
   for (PetscInt j = 0; j < deg; j++)
-    for (PetscInt l = 0; l < deg; l++) {
-      const PetscInt o = off[j * deg + l];
+    for (PetscInt q = 0; q < deg; q++) {
+      const PetscInt o = off[j * deg + q];
       if (o < 0) {
         rest = PETSC_TRUE;
         continue;
       }
       for (int a = 0; a < 3; a++) /* BAIJ keeps a block column by column */
-        for (int b = 0; b < 3; b++) aa[9 * o + 3 * b + a] += V[(3 * j + a) * ld + 3 * l + b];
+        for (int b = 0; b < 3; b++) aa[9 * o + 3 * b + a] += V[(3 * j + a) * ld + 3 * q + b];
     }
-  if (rest) PetscCall(AddBlocksPart(d, A, deg, r, deg, r, V, PETSC_TRUE));
+  if (rest) PetscCall(AddBlocksPart(l, A, deg, r, deg, r, V, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode AddBlocksPart(MbDomain d, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[], PetscBool skip_diag)
+static PetscErrorCode AddBlocksPart(MbLocDyn l, Mat A, PetscInt m, const PetscInt r[], PetscInt n, const PetscInt c[], const PetscReal V[], PetscBool skip_diag)
 {
   Mat       Ad;
   PetscInt  buf[80], *rl = buf, *ro, *rx, *cl, *cx, k = PetscMax(m, n);
   PetscBool own = PETSC_TRUE;
   PetscFunctionBegin;
-  if (d->size == 1) {
+  if (l->size == 1) {
     if (!skip_diag) PetscCall(MatSetValuesBlocked(A, m, r, n, c, V, ADD_VALUES));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -400,13 +400,13 @@ static PetscErrorCode AddBlocksPart(MbDomain d, Mat A, PetscInt m, const PetscIn
   if (5 * k > 80) PetscCall(PetscMalloc1(5 * k, &rl));
   ro = rl + k, rx = ro + k, cl = rx + k, cx = cl + k;
   for (PetscInt j = 0; j < m; j++) {
-    const PetscBool o = r[j] >= d->rstart && r[j] < d->rend ? PETSC_TRUE : PETSC_FALSE;
-    rl[j] = o ? r[j] - d->rstart : -1, ro[j] = o ? r[j] : -1, rx[j] = o ? -1 : r[j];
+    const PetscBool o = r[j] >= l->cs->rstart && r[j] < l->cs->rend ? PETSC_TRUE : PETSC_FALSE;
+    rl[j] = o ? r[j] - l->cs->rstart : -1, ro[j] = o ? r[j] : -1, rx[j] = o ? -1 : r[j];
     if (!o) own = PETSC_FALSE;
   }
   for (PetscInt j = 0; j < n; j++) {
-    const PetscBool o = c[j] >= d->rstart && c[j] < d->rend ? PETSC_TRUE : PETSC_FALSE;
-    cl[j] = o ? c[j] - d->rstart : -1, cx[j] = o ? -1 : c[j];
+    const PetscBool o = c[j] >= l->cs->rstart && c[j] < l->cs->rend ? PETSC_TRUE : PETSC_FALSE;
+    cl[j] = o ? c[j] - l->cs->rstart : -1, cx[j] = o ? -1 : c[j];
     if (!o) own = PETSC_FALSE;
   }
   if (!skip_diag) PetscCall(MatSetValuesBlocked(Ad, m, rl, n, cl, V, ADD_VALUES)); /* own rows, own columns */
@@ -421,30 +421,30 @@ static PetscErrorCode AddBlocksPart(MbDomain d, Mat A, PetscInt m, const PetscIn
 /* InsertBlocks for a body that forms its own blocks (its delassus op: a finite-element
    body, whose H is sparse and whose A⁻¹ is a factorization): all of them in one call, and
    its parts of B into the owned rows' array Ba or queued for other ranks (orow, Bo, *no). */
-static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscScalar *aa, PetscInt i, PetscBool covered[], PetscReal Ba[], PetscInt orow[], PetscReal Bo[], PetscInt *no)
+static PetscErrorCode BodyDelassus(MbLocDyn l, Mat A, PetscScalar *aa, PetscInt i, PetscBool covered[], PetscReal Ba[], PetscInt orow[], PetscReal Bo[], PetscInt *no)
 {
-  MbBody         b   = d->all[d->ld->wbid[i]];
-  const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
+  MbBody         b   = l->map->all[l->wbid[i]];
+  const PetscInt deg = l->wptr[i + 1] - l->wptr[i];
   MbBodyPoint   *pt;
   PetscReal     *V, *Bb;
   PetscInt      *rows;
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(deg, &pt, 9 * deg * deg, &V, 3 * deg, &Bb, deg, &rows));
-  PetscCall(BodyPoints(d, i, pt));
-  PetscCall(b->ops->delassus(b, deg, pt, d->h, V, Bb));
+  PetscCall(BodyPoints(l, i, pt));
+  PetscCall(b->ops->delassus(b, deg, pt, l->h, V, Bb));
   for (PetscInt j = 0; j < deg; j++) {
-    const PetscInt  row = Row(d, d->ld->wadj[d->ld->wptr[i] + j])->row;
-    const PetscBool own = row >= d->rstart && row < d->rend ? PETSC_TRUE : PETSC_FALSE;
-    PetscReal      *Bp  = own ? &Ba[3 * (row - d->rstart)] : &Bo[3 * *no];
+    const PetscInt  row = Row(l, l->wadj[l->wptr[i] + j])->row;
+    const PetscBool own = row >= l->cs->rstart && row < l->cs->rend ? PETSC_TRUE : PETSC_FALSE;
+    PetscReal      *Bp  = own ? &Ba[3 * (row - l->cs->rstart)] : &Bo[3 * *no];
     rows[j]             = row;
-    if (own) covered[row - d->rstart] = PETSC_TRUE;
+    if (own) covered[row - l->cs->rstart] = PETSC_TRUE;
     for (int r = 0; r < 3; r++) Bp[r] += Bb[3 * j + r];
     if (!own) orow[(*no)++] = row;
   }
-  if (aa && d->ld->wooff[i] >= 0)
-    PetscCall(AddPlaced(d, A, aa, i, deg, rows, V));
+  if (aa && l->wooff[i] >= 0)
+    PetscCall(AddPlaced(l, A, aa, i, deg, rows, V));
   else
-    PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
+    PetscCall(AddBlocks(l, A, deg, rows, deg, rows, V));
   PetscCall(PetscFree4(pt, V, Bb, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -454,56 +454,56 @@ static PetscErrorCode BodyDelassus(MbDomain d, Mat A, PetscScalar *aa, PetscInt 
    has two parts at most, so their sum is the same whichever comes first: B does not depend
    on the partition). Other ranks' rows get their parts by VecSetValuesBlocked, sent by the
    caller's VecAssemblyBegin/End. Per constraint on the body: s·H (3×6) and G = A⁻¹(s·H)ᵀ
-   (6×3, stored as its transpose), kept in d->ld->wG for the reactions after the solve. A⁻¹ is
+   (6×3, stored as its transpose), kept in l->wG for the reactions after the solve. A⁻¹ is
    symmetric, so W_βα = W_αβᵀ: only j ≤ l is computed. A body's
    k×k blocks go in with one MatSetValuesBlocked (PETSc's (3k)×(3k) row-major layout); a
-   body with more than d->ld->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
+   body with more than l->wdense constraints (-mb_locdyn_dense_max), row by row, so that no
    (3k)² buffer is needed. */
-static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscScalar *aa, Vec B)
+static PetscErrorCode InsertBlocks(MbLocDyn l, Mat A, PetscScalar *aa, Vec B)
 {
   PetscReal *Hb = NULL, *V = NULL, zero[9] = {0}, *Ba, *Bo;
   PetscInt   maxdeg = 0, maxnu = 6, *rows = NULL, *orow, no = 0;
   PetscBool *covered;
 #if MB_AVX2_INTRINSICS
-  const PetscBool avx2 = d->ld->wsimd && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool avx2 = l->wsimd && MbCpuHasAVX2() ? PETSC_TRUE : PETSC_FALSE;
 #endif
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->ld->wnb; i++) {
-    if (d->all[d->ld->wbid[i]]->ops->delassus) continue; /* its own buffers */
-    maxdeg = PetscMax(maxdeg, d->ld->wptr[i + 1] - d->ld->wptr[i]);
-    maxnu  = PetscMax(maxnu, d->all[d->ld->wbid[i]]->nu);
+  for (PetscInt i = 0; i < l->wnb; i++) {
+    if (l->map->all[l->wbid[i]]->ops->delassus) continue; /* its own buffers */
+    maxdeg = PetscMax(maxdeg, l->wptr[i + 1] - l->wptr[i]);
+    maxnu  = PetscMax(maxnu, l->map->all[l->wbid[i]]->nu);
   }
-  PetscCall(PetscMalloc3(3 * maxnu * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, d->ld->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
-  PetscCall(PetscCalloc2(2 * d->nfor + 1, &orow, 6 * d->nfor + 3, &Bo)); /* a part per end of another rank's row */
-  PetscCall(PetscCalloc1(d->rend - d->rstart + 1, &covered));
+  PetscCall(PetscMalloc3(3 * maxnu * maxdeg + 1, &Hb, 9 * PetscSqr(PetscMin(maxdeg, l->wdense)) + 9 * maxdeg + 1, &V, maxdeg + 1, &rows));
+  PetscCall(PetscCalloc2(2 * l->cs->nfor + 1, &orow, 6 * l->cs->nfor + 3, &Bo)); /* a part per end of another rank's row */
+  PetscCall(PetscCalloc1(l->cs->rend - l->cs->rstart + 1, &covered));
   PetscCall(VecGetArray(B, &Ba));
-  for (PetscInt i = 0; i < d->ld->wnb; i++) {
-    MbBody     b  = d->all[d->ld->wbid[i]];
-    PetscInt   id = d->ld->wbid[i], deg = d->ld->wptr[i + 1] - d->ld->wptr[i], ld = 3 * deg, nu = b->nu;
-    PetscReal *G = d->ld->wG + d->ld->wgoff[d->ld->wptr[i]]; /* the body's G_j, 3 nu apart */
+  for (PetscInt i = 0; i < l->wnb; i++) {
+    MbBody     b  = l->map->all[l->wbid[i]];
+    PetscInt   id = l->wbid[i], deg = l->wptr[i + 1] - l->wptr[i], ld = 3 * deg, nu = b->nu;
+    PetscReal *G = l->wG + l->wgoff[l->wptr[i]]; /* the body's G_j, 3 nu apart */
     /* and the next body's constraint records: a slave's are its masters', far apart */
-    if (i + 2 < d->ld->wnb) PrefetchBody(d, d->ld->wbid[i + 2]);
-    if (i + 1 < d->ld->wnb) {
-      PrefetchState(d, d->ld->wbid[i + 1]);
-      for (PetscInt j = d->ld->wptr[i + 1]; j < d->ld->wptr[i + 2]; j++) PetscPrefetchBlock(Row(d, d->ld->wadj[j]), 1, 0, PETSC_PREFETCH_HINT_T0);
+    if (i + 2 < l->wnb) PrefetchBody(l, l->wbid[i + 2]);
+    if (i + 1 < l->wnb) {
+      PrefetchState(l, l->wbid[i + 1]);
+      for (PetscInt j = l->wptr[i + 1]; j < l->wptr[i + 2]; j++) PetscPrefetchBlock(Row(l, l->wadj[j]), 1, 0, PETSC_PREFETCH_HINT_T0);
     }
     if (b->ops->delassus) {
-      PetscCall(BodyDelassus(d, A, aa, i, covered, Ba, orow, Bo, &no));
+      PetscCall(BodyDelassus(l, A, aa, i, covered, Ba, orow, Bo, &no));
       continue;
     }
     for (PetscInt j = 0; j < deg; j++) {
-      MbCon    *c = Row(d, d->ld->wadj[d->ld->wptr[i] + j]);
+      MbCon    *c = Row(l, l->wadj[l->wptr[i] + j]);
       int       m = c->body[0] == id ? 0 : 1;
       PetscReal s = m ? -1.0 : 1.0, *H = &Hb[3 * nu * j];
       rows[j] = c->row;
-      if (c->row >= d->rstart && c->row < d->rend) covered[c->row - d->rstart] = PETSC_TRUE; /* its diagonal block goes in below */
+      if (c->row >= l->cs->rstart && c->row < l->cs->rend) covered[c->row - l->cs->rstart] = PETSC_TRUE; /* its diagonal block goes in below */
       PetscCall(b->ops->operator_h(b, c->X[m], c->base, H));
       for (PetscInt k = 0; k < 3 * nu; k++) H[k] *= s;
       PetscCall(b->ops->inverse(b, 3, H, &G[3 * nu * j])); /* the rows of sH are the columns of (sH)ᵀ */
       /* this end's part of B: into the array for an owned row, else queued for its owner */
       {
-        const PetscBool own = c->row >= d->rstart && c->row < d->rend ? PETSC_TRUE : PETSC_FALSE;
-        PetscReal      *Bp  = own ? &Ba[3 * (c->row - d->rstart)] : &Bo[3 * no];
+        const PetscBool own = c->row >= l->cs->rstart && c->row < l->cs->rend ? PETSC_TRUE : PETSC_FALSE;
+        PetscReal      *Bp  = own ? &Ba[3 * (c->row - l->cs->rstart)] : &Bo[3 * no];
         for (int r = 0; r < 3; r++) { /* the part whole, then one addition: order-free for two parts */
           PetscReal part = 0;
           for (PetscInt k = 0; k < nu; k++) part += H[nu * r + k] * b->u[k];
@@ -512,37 +512,37 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscScalar *aa, Vec B)
         if (!own) orow[no++] = c->row;
       }
     }
-    if (deg <= d->ld->wdense) {
-      if (nu != 6) DenseBlocksN(nu, deg, Hb, G, d->h, V);
+    if (deg <= l->wdense) {
+      if (nu != 6) DenseBlocksN(nu, deg, Hb, G, l->h, V);
 #if MB_AVX2_INTRINSICS
       else if (avx2)
-        DenseBlocksAVX2(deg, Hb, G, d->h, V);
+        DenseBlocksAVX2(deg, Hb, G, l->h, V);
 #endif
       else
-        DenseBlocks(deg, Hb, G, d->h, V);
-      if (aa && d->ld->wooff[i] >= 0)
-        PetscCall(AddPlaced(d, A, aa, i, deg, rows, V));
+        DenseBlocks(deg, Hb, G, l->h, V);
+      if (aa && l->wooff[i] >= 0)
+        PetscCall(AddPlaced(l, A, aa, i, deg, rows, V));
       else
-        PetscCall(AddBlocks(d, A, deg, rows, deg, rows, V));
+        PetscCall(AddBlocks(l, A, deg, rows, deg, rows, V));
     } else
       for (PetscInt j = 0; j < deg; j++) {
-        for (PetscInt l = 0; l < deg; l++) {
+        for (PetscInt q = 0; q < deg; q++) {
           PetscReal blk[9];
           if (nu == 6)
-            BlockProduct(&Hb[18 * j], &G[18 * l], blk);
+            BlockProduct(&Hb[18 * j], &G[18 * q], blk);
           else
-            BlockProductN(nu, &Hb[3 * nu * j], &G[3 * nu * l], blk);
+            BlockProductN(nu, &Hb[3 * nu * j], &G[3 * nu * q], blk);
           for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++) V[r * ld + 3 * l + c] = d->h * blk[3 * r + c];
+            for (int c = 0; c < 3; c++) V[r * ld + 3 * q + c] = l->h * blk[3 * r + c];
         }
-        PetscCall(AddBlocks(d, A, 1, &rows[j], deg, rows, V));
+        PetscCall(AddBlocks(l, A, 1, &rows[j], deg, rows, V));
       }
   }
   /* every owned row keeps its diagonal block: a zero one where no body of this rank put
      one in (a row whose bodies are another rank's or an obstacle's); one call a row for all
      of them was a sixth of the insertion */
-  for (PetscInt r = d->rstart; r < d->rend && !aa; r++) /* (with places W kept them) */
-    if (!covered[r - d->rstart]) PetscCall(AddBlocks(d, A, 1, &r, 1, &r, zero));
+  for (PetscInt r = l->cs->rstart; r < l->cs->rend && !aa; r++) /* (with places W kept them) */
+    if (!covered[r - l->cs->rstart]) PetscCall(AddBlocks(l, A, 1, &r, 1, &r, zero));
   PetscCall(PetscFree(covered));
   PetscCall(VecRestoreArray(B, &Ba));
   if (no) PetscCall(VecSetValuesBlocked(B, no, orow, Bo, ADD_VALUES));
@@ -558,21 +558,21 @@ static PetscErrorCode InsertBlocks(MbDomain d, Mat A, PetscScalar *aa, Vec B)
    slave's owner leaves out the constraints that also touch a movable master (among them α
    itself), which the master's owner counts. Exact counts spare the assembly from
    squeezing unused slots out of the matrix. Collective. */
-static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
+static PetscErrorCode CountBlocks(MbLocDyn l, PetscInt dnz[], PetscInt onz[])
 {
-  const PetscInt nb = d->ld->wnb, *ptr = d->ld->wptr, *adj = d->ld->wadj;
-  PetscInt       nloc = d->rend - d->rstart, *ends, maxdeg = 0, *rb;
+  const PetscInt nb = l->wnb, *ptr = l->wptr, *adj = l->wadj;
+  PetscInt       nloc = l->cs->rend - l->cs->rstart, *ends, maxdeg = 0, *rb;
   MbBuf         *send, *recv;
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(d->size + 1, &ends));
-  PetscCallMPI(MPI_Allgather(&d->rend, 1, MPIU_INT, ends, 1, MPIU_INT, d->comm));
-  PetscCall(PetscCalloc2(d->size, &send, d->size, &recv));
+  PetscCall(PetscMalloc1(l->size + 1, &ends));
+  PetscCallMPI(MPI_Allgather(&l->cs->rend, 1, MPIU_INT, ends, 1, MPIU_INT, l->comm));
+  PetscCall(PetscCalloc2(l->size, &send, l->size, &recv));
   for (PetscInt i = 0; i < nb; i++) maxdeg = PetscMax(maxdeg, ptr[i + 1] - ptr[i]);
   PetscCall(PetscMalloc1(3 * maxdeg + 1, &rb));
   for (PetscInt i = 0; i < nb; i++) {
     PetscInt deg = ptr[i + 1] - ptr[i];
     for (PetscInt j = 0; j < deg; j++) { /* the records once, not deg times */
-      const MbCon *c = Row(d, adj[ptr[i] + j]);
+      const MbCon *c = Row(l, adj[ptr[i] + j]);
       rb[3 * j] = c->row, rb[3 * j + 1] = c->body[0], rb[3 * j + 2] = c->body[1];
     }
     for (PetscInt j = 0; j < deg; j++) {
@@ -580,39 +580,39 @@ static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
       PetscMPIInt p = 0;
       while (rj >= ends[p]) p++; /* the owner of row rj */
       lo = p ? ends[p - 1] : 0, hi = ends[p];
-      if (rb[3 * j + 1] != d->ld->wbid[i] && Movable(d, rb[3 * j + 1])) master = rb[3 * j + 1]; /* b is α's slave */
-      for (PetscInt l = 0; l < deg; l++) {
-        PetscInt rl = rb[3 * l];
-        if (master >= 0 && (rb[3 * l + 1] == master || rb[3 * l + 2] == master)) continue;
+      if (rb[3 * j + 1] != l->wbid[i] && Movable(l, rb[3 * j + 1])) master = rb[3 * j + 1]; /* b is α's slave */
+      for (PetscInt q = 0; q < deg; q++) {
+        PetscInt rl = rb[3 * q];
+        if (master >= 0 && (rb[3 * q + 1] == master || rb[3 * q + 2] == master)) continue;
         if (rl >= lo && rl < hi)
           cnt[1]++;
         else
           cnt[2]++;
       }
-      if (p == d->rank) {
-        dnz[rj - d->rstart] += cnt[1];
-        onz[rj - d->rstart] += cnt[2];
+      if (p == l->rank) {
+        dnz[rj - l->cs->rstart] += cnt[1];
+        onz[rj - l->cs->rstart] += cnt[2];
       } else
         PetscCall(MbBufPut(&send[p], cnt, sizeof(cnt)));
     }
   }
-  PetscCall(MbExchange(d->comm, send, recv));
-  for (PetscMPIInt r = 0; r < d->size; r++) {
+  PetscCall(MbExchange(l->comm, send, recv));
+  for (PetscMPIInt r = 0; r < l->size; r++) {
     size_t pos = 0;
-    if (r == d->rank) continue;
+    if (r == l->rank) continue;
     while (pos < recv[r].n) {
       PetscInt cnt[3];
       PetscCall(MbBufGet(&recv[r], &pos, cnt, sizeof(cnt)));
-      PetscCheck(cnt[0] >= d->rstart && cnt[0] < d->rend, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block counts for row %" PetscInt_FMT " reached rank %d", cnt[0], d->rank);
-      dnz[cnt[0] - d->rstart] += cnt[1];
-      onz[cnt[0] - d->rstart] += cnt[2];
+      PetscCheck(cnt[0] >= l->cs->rstart && cnt[0] < l->cs->rend, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block counts for row %" PetscInt_FMT " reached rank %d", cnt[0], l->rank);
+      dnz[cnt[0] - l->cs->rstart] += cnt[1];
+      onz[cnt[0] - l->cs->rstart] += cnt[2];
     }
   }
   for (PetscInt r = 0; r < nloc; r++) { /* every row keeps its diagonal; no more than exist */
     dnz[r] = PetscMin(PetscMax(dnz[r], 1), nloc);
-    onz[r] = PetscMin(onz[r], d->nconglobal - nloc);
+    onz[r] = PetscMin(onz[r], l->cs->nconglobal - nloc);
   }
-  for (PetscMPIInt r = 0; r < d->size; r++) {
+  for (PetscMPIInt r = 0; r < l->size; r++) {
     PetscCall(MbBufFree(&send[r]));
     PetscCall(MbBufFree(&recv[r]));
   }
@@ -624,56 +624,56 @@ static PetscErrorCode CountBlocks(MbDomain d, PetscInt dnz[], PetscInt onz[])
 
 /* A new matrix preallocated for the current graph (CountBlocks), and the scatter that
    brings the reactions of other ranks' rows on this rank's bodies. */
-static PetscErrorCode CreateW(MbDomain d)
+static PetscErrorCode CreateW(MbLocDyn l)
 {
-  PetscInt nloc = d->rend - d->rstart, *dnz, *onz;
+  PetscInt nloc = l->cs->rend - l->cs->rstart, *dnz, *onz;
   PetscFunctionBegin;
-  PetscCall(DestroyW(d));
+  PetscCall(DestroyW(l));
   PetscCall(PetscCalloc2(nloc + 1, &dnz, nloc + 1, &onz));
-  PetscCall(CountBlocks(d, dnz, onz));
-  PetscCall(MatCreateBAIJ(d->comm, 3, 3 * nloc, 3 * nloc, 3 * d->nconglobal, 3 * d->nconglobal, 0, dnz, 0, onz, &d->ld->W));
+  PetscCall(CountBlocks(l, dnz, onz));
+  PetscCall(MatCreateBAIJ(l->comm, 3, 3 * nloc, 3 * nloc, 3 * l->cs->nconglobal, 3 * l->cs->nconglobal, 0, dnz, 0, onz, &l->W));
   PetscCall(PetscFree2(dnz, onz));
-  PetscCall(MatSetOption(d->ld->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
-  PetscCall(MatCreateVecs(d->ld->W, &d->ld->R, &d->ld->B));
-  PetscCall(VecDuplicate(d->ld->B, &d->ld->U));
-  PetscCall(PetscMalloc1(nloc + 1, &d->ld->law));
-  if (d->size > 1) {
+  PetscCall(MatSetOption(l->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatCreateVecs(l->W, &l->R, &l->B));
+  PetscCall(VecDuplicate(l->B, &l->U));
+  PetscCall(PetscMalloc1(nloc + 1, &l->law));
+  if (l->size > 1) {
     PetscInt *rows;
     IS        is;
-    PetscCall(PetscMalloc1(d->nfor + 1, &rows));
-    for (PetscInt k = 0; k < d->nfor; k++) rows[k] = d->fcon[k].row;
-    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, d->nfor, rows, PETSC_OWN_POINTER, &is));
-    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * d->nfor, &d->ld->Rfor));
-    PetscCall(VecScatterCreate(d->ld->R, is, d->ld->Rfor, NULL, &d->ld->forscat));
+    PetscCall(PetscMalloc1(l->cs->nfor + 1, &rows));
+    for (PetscInt k = 0; k < l->cs->nfor; k++) rows[k] = l->cs->fcon[k].row;
+    PetscCall(ISCreateBlock(PETSC_COMM_SELF, 3, l->cs->nfor, rows, PETSC_OWN_POINTER, &is));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, 3 * l->cs->nfor, &l->Rfor));
+    PetscCall(VecScatterCreate(l->R, is, l->Rfor, NULL, &l->forscat));
     PetscCall(ISDestroy(&is));
   }
   /* the structure: global size, then (row, bodies) of every row this rank sees */
-  d->ld->nwkey = 1 + 3 * (d->ncon + d->nfor);
-  PetscCall(PetscMalloc1(d->ld->nwkey, &d->ld->wkey));
-  d->ld->wkey[0] = d->nconglobal;
-  for (PetscInt k = 0; k < d->ncon + d->nfor; k++) {
-    d->ld->wkey[1 + 3 * k]     = Row(d, k)->row;
-    d->ld->wkey[1 + 3 * k + 1] = Row(d, k)->body[0];
-    d->ld->wkey[1 + 3 * k + 2] = Row(d, k)->body[1];
+  l->nwkey = 1 + 3 * (l->cs->ncon + l->cs->nfor);
+  PetscCall(PetscMalloc1(l->nwkey, &l->wkey));
+  l->wkey[0] = l->cs->nconglobal;
+  for (PetscInt k = 0; k < l->cs->ncon + l->cs->nfor; k++) {
+    l->wkey[1 + 3 * k]     = Row(l, k)->row;
+    l->wkey[1 + 3 * k + 1] = Row(l, k)->body[0];
+    l->wkey[1 + 3 * k + 2] = Row(l, k)->body[1];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscBool SameGraph(MbDomain d)
+static PetscBool SameGraph(MbLocDyn l)
 {
-  if (!d->ld->W || d->ld->nwkey != 1 + 3 * (d->ncon + d->nfor) || d->ld->wkey[0] != d->nconglobal) return PETSC_FALSE;
-  for (PetscInt k = 0; k < d->ncon + d->nfor; k++)
-    if (d->ld->wkey[1 + 3 * k] != Row(d, k)->row || d->ld->wkey[2 + 3 * k] != Row(d, k)->body[0] || d->ld->wkey[3 + 3 * k] != Row(d, k)->body[1]) return PETSC_FALSE;
+  if (!l->W || l->nwkey != 1 + 3 * (l->cs->ncon + l->cs->nfor) || l->wkey[0] != l->cs->nconglobal) return PETSC_FALSE;
+  for (PetscInt k = 0; k < l->cs->ncon + l->cs->nfor; k++)
+    if (l->wkey[1 + 3 * k] != Row(l, k)->row || l->wkey[2 + 3 * k] != Row(l, k)->body[0] || l->wkey[3 + 3 * k] != Row(l, k)->body[1]) return PETSC_FALSE;
   return PETSC_TRUE;
 }
 
-PetscErrorCode MbLocDynAssemble(MbLocDyn l)
+PetscErrorCode MbLocDynAssemble(MbLocDyn l, MbConSet cs, const MbBodyMap *map, PetscReal h)
 {
-  MbDomain  d = l->dom;
   PetscInt  rebuild, any;
   PetscBool placed = PETSC_FALSE;
   PetscFunctionBegin;
-  if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
+  l->cs = cs, l->map = map, l->h = h;
+  if (!l->cs->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
   if (W_Graph < 0) {
     PetscCall(PetscLogEventRegister("MbWGraph", MAT_CLASSID, &W_Graph));
     PetscCall(PetscLogEventRegister("MbWCreate", MAT_CLASSID, &W_Create));
@@ -681,69 +681,69 @@ PetscErrorCode MbLocDynAssemble(MbLocDyn l)
     PetscCall(PetscLogEventRegister("MbWAssembly", MAT_CLASSID, &W_Assembly));
   }
   PetscCall(PetscLogEventBegin(W_Graph, 0, 0, 0, 0));
-  PetscCall(AdjacencyFree(d));
-  PetscCall(BodyAdjacency(d));
+  PetscCall(AdjacencyFree(l));
+  PetscCall(BodyAdjacency(l));
   /* each rank compares its own rows and bodies; the reduction makes sure that the
      collective matrix creation is entered by all or none */
-  rebuild = SameGraph(d) ? 0 : 1;
-  PetscCallMPI(MPI_Allreduce(&rebuild, &any, 1, MPIU_INT, MPI_MAX, d->comm));
+  rebuild = SameGraph(l) ? 0 : 1;
+  PetscCallMPI(MPI_Allreduce(&rebuild, &any, 1, MPIU_INT, MPI_MAX, l->comm));
   if (any) {
     PetscCall(PetscLogEventBegin(W_Create, 0, 0, 0, 0));
-    PetscCall(CreateW(d));
+    PetscCall(CreateW(l));
     PetscCall(PetscLogEventEnd(W_Create, 0, 0, 0, 0));
   } else
-    PetscCall(MatZeroEntries(d->ld->W));
+    PetscCall(MatZeroEntries(l->W));
   PetscCall(PetscLogEventEnd(W_Graph, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Insert, 0, 0, 0, 0));
-  PetscCall(VecSet(d->ld->B, 0.0));
-  if (!any && PlacesHold(d)) { /* W and the adjacency as at the last step: the places are known */
-    Mat          Ad = d->ld->W;
+  PetscCall(VecSet(l->B, 0.0));
+  if (!any && PlacesHold(l)) { /* W and the adjacency as at the last step: the places are known */
+    Mat          Ad = l->W;
     PetscScalar *aa;
-    if (d->size > 1) PetscCall(MatMPIBAIJGetSeqBAIJ(d->ld->W, &Ad, NULL, NULL));
+    if (l->size > 1) PetscCall(MatMPIBAIJGetSeqBAIJ(l->W, &Ad, NULL, NULL));
     PetscCall(MatSeqBAIJGetArray(Ad, &aa));
-    PetscCall(InsertBlocks(d, d->ld->W, aa, d->ld->B)); /* and B = H u_free */
+    PetscCall(InsertBlocks(l, l->W, aa, l->B)); /* and B = H u_free */
     PetscCall(MatSeqBAIJRestoreArray(Ad, &aa));
     placed = PETSC_TRUE;
   } else
-    PetscCall(InsertBlocks(d, d->ld->W, NULL, d->ld->B));
+    PetscCall(InsertBlocks(l, l->W, NULL, l->B));
   PetscCall(PetscLogEventEnd(W_Insert, 0, 0, 0, 0));
   PetscCall(PetscLogEventBegin(W_Assembly, 0, 0, 0, 0));
-  PetscCall(MatAssemblyBegin(d->ld->W, MAT_FINAL_ASSEMBLY));
-  PetscCall(VecAssemblyBegin(d->ld->B));
+  PetscCall(MatAssemblyBegin(l->W, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecAssemblyBegin(l->B));
   /* the warm start and the laws of the owned rows, meanwhile */
   {
     PetscReal *Ra;
-    PetscCall(VecGetArray(d->ld->R, &Ra));
-    for (PetscInt k = 0; k < d->ncon; k++) {
-      const MbCon *c = &d->con[k];
+    PetscCall(VecGetArray(l->R, &Ra));
+    for (PetscInt k = 0; k < l->cs->ncon; k++) {
+      const MbCon *c = &l->cs->con[k];
       for (int m = 0; m < 3; m++) Ra[3 * k + m] = c->R[m];
-      d->ld->law[k] = c->law;
+      l->law[k] = c->law;
     }
-    PetscCall(VecRestoreArray(d->ld->R, &Ra));
+    PetscCall(VecRestoreArray(l->R, &Ra));
   }
-  PetscCall(VecAssemblyEnd(d->ld->B));
-  PetscCall(MatAssemblyEnd(d->ld->W, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecAssemblyEnd(l->B));
+  PetscCall(MatAssemblyEnd(l->W, MAT_FINAL_ASSEMBLY));
   /* W kept from the last step but its places not known (or no longer right): find them for
      the next step. Not after a new W: where the graph changes every step (a pile settling)
      they would never be used. */
-  if (!any && !placed) PetscCall(PlacesFind(d));
+  if (!any && !placed) PetscCall(PlacesFind(l));
   PetscCall(PetscLogEventEnd(W_Assembly, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* u += h A⁻¹(±Hᵀ R) of constraint c on its owned movable bodies (+ master, − slave). */
-static PetscErrorCode ApplyReaction(MbDomain d, const MbCon *c)
+static PetscErrorCode ApplyReaction(MbLocDyn l, const MbCon *c)
 {
   PetscFunctionBegin;
   for (int m = 0; m < 2; m++) {
     PetscInt    id = c->body[m];
     PetscMPIInt owner;
-    if (!Movable(d, id) || (m == 1 && id == c->body[0])) continue;
-    PetscCall(MbDomainOwnerRank(d, id, &owner));
-    if (owner != d->rank) continue;
-    MbBody         b  = d->all[id];
+    if (!Movable(l, id) || (m == 1 && id == c->body[0])) continue;
+    owner = MbBodyMapOwner(l->map, id);
+    if (owner != l->rank) continue;
+    MbBody         b  = l->map->all[id];
     const PetscInt nu = b->nu;
-    PetscReal      s = m ? -d->h : d->h, fs[MB_BODY_SMALL_NU], dus[MB_BODY_SMALL_NU], *f = fs, *du = dus;
+    PetscReal      s = m ? -l->h : l->h, fs[MB_BODY_SMALL_NU], dus[MB_BODY_SMALL_NU], *f = fs, *du = dus;
     if (nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc2(nu, &f, nu, &du));
     PetscCall(PetscArrayzero(f, nu));
     PetscCall(MbBodyAddPointForce(b, c->X[m], c->base, c->R, 1.0, f));
@@ -754,109 +754,114 @@ static PetscErrorCode ApplyReaction(MbDomain d, const MbCon *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainConstraintSolve(MbDomain d)
+PetscErrorCode MbLocDynSolve(MbLocDyn l, MbSolver solver, PetscInt *iterations, PetscReal *error, MbSolverConvergedReason *reason)
 {
-  const PetscScalar *r, *u, *rf = NULL;
-  PetscBool          converged = PETSC_TRUE;
+  PetscBool converged = PETSC_TRUE;
   PetscFunctionBegin;
-  d->solver_iterations = 0;
-  d->solver_error      = 0;
-  if (!d->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MbSolverSolve(d->solver, d->ld->W, d->ld->B, d->ld->law, d->ld->R, d->ld->U));
-  PetscCall(MbSolverGetStats(d->solver, &d->solver_iterations, &d->solver_error, &converged));
+  *iterations = 0;
+  *error      = 0;
+  *reason     = MB_SOLVER_CONVERGED;
+  if (!l->cs->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MbSolverSolve(solver, l->W, l->B, l->law, l->R, l->U));
+  PetscCall(MbSolverGetStats(solver, iterations, error, &converged));
+  if (!converged) *reason = MB_SOLVER_DIVERGED_ITS;
   /* a solver's own stopping test can pass while the laws are far from met (Gauss-Seidel's
      increment test on reactions that grow without bound, as contradictory joints make
      them): a natural-map error above the data itself (MbSolverNaturalError > 1) is a miss */
-  if (!(d->solver_error <= 1)) converged = PETSC_FALSE;
-  if (!converged) {
-    d->solver_failures++;
-    PetscCheck(d->failure != 1, d->comm, PETSC_ERR_NOT_CONVERGED, "constraint solver did not converge at t = %g: error %g after %" PetscInt_FMT " iterations (%" PetscInt_FMT " constraints; failure = 'EXIT')", (double)d->t, (double)d->solver_error,
-               d->solver_iterations, d->nconglobal);
-    if (d->failure == 2 && d->failure_fn) PetscCall(d->failure_fn(d, d->failure_ctx));
+  else if (!(*error <= 1))
+    *reason = MB_SOLVER_DIVERGED_ERROR;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbLocDynApply(MbLocDyn l, PetscReal *work_contact, PetscReal *work_friction)
+{
+  const PetscScalar *r, *u, *rf = NULL;
+  PetscFunctionBegin;
+  if (!l->cs->nconglobal) PetscFunctionReturn(PETSC_SUCCESS);
+  if (l->forscat) { /* reactions of other ranks' rows on this rank's bodies */
+    PetscCall(VecScatterBegin(l->forscat, l->R, l->Rfor, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(l->forscat, l->R, l->Rfor, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecGetArrayRead(l->Rfor, &rf));
   }
-  if (d->ld->forscat) { /* reactions of other ranks' rows on this rank's bodies */
-    PetscCall(VecScatterBegin(d->ld->forscat, d->ld->R, d->ld->Rfor, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(d->ld->forscat, d->ld->R, d->ld->Rfor, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecGetArrayRead(d->ld->Rfor, &rf));
-  }
-  PetscCall(VecGetArrayRead(d->ld->R, &r));
-  PetscCall(VecGetArrayRead(d->ld->U, &u));
-  for (PetscInt k = 0; k < d->ncon; k++) {
-    MbCon *c = &d->con[k];
+  PetscCall(VecGetArrayRead(l->R, &r));
+  PetscCall(VecGetArrayRead(l->U, &u));
+  for (PetscInt k = 0; k < l->cs->ncon; k++) {
+    MbCon *c = &l->cs->con[k];
     for (int m = 0; m < 3; m++) {
       c->R[m] = PetscRealPart(r[3 * k + m]);
       c->U[m] = PetscRealPart(u[3 * k + m]);
     }
-    if (c->joint >= 0) MbV3Copy(c->R, d->joint[c->joint].R);
+    if (c->joint >= 0) MbV3Copy(c->R, l->cs->joint[c->joint].R);
     /* work of the reaction over the step, h R·(V + U)/2 (exact for an impulse on a body
        whose inertia is constant in the frame where u lives); friction dissipates −tangential */
-    d->work_contact += 0.5 * d->h * c->R[2] * (c->V[2] + c->U[2]);
-    d->work_friction -= 0.5 * d->h * (c->R[0] * (c->V[0] + c->U[0]) + c->R[1] * (c->V[1] + c->U[1]));
+    *work_contact += 0.5 * l->h * c->R[2] * (c->V[2] + c->U[2]);
+    *work_friction -= 0.5 * l->h * (c->R[0] * (c->V[0] + c->U[0]) + c->R[1] * (c->V[1] + c->U[1]));
   }
-  for (PetscInt k = 0; k < d->nfor; k++) {
-    MbCon *c = &d->fcon[k];
+  for (PetscInt k = 0; k < l->cs->nfor; k++) {
+    MbCon *c = &l->cs->fcon[k];
     for (int m = 0; m < 3; m++) c->R[m] = PetscRealPart(rf[3 * k + m]);
   }
   /* u += h A⁻¹(±Hᵀ R) = h G R for every owned body, its constraints in row order; R read
      from the vectors (24 bytes a row, in cache) rather than the constraint records */
-  for (PetscInt i = 0; i < d->ld->wnb; i++) {
-    MbBody    b = d->all[d->ld->wbid[i]];
+  for (PetscInt i = 0; i < l->wnb; i++) {
+    MbBody    b = l->map->all[l->wbid[i]];
     PetscReal ub[6]; /* summed in a local copy: through b->u, which may alias G or R for all the
                        compiler knows, every product waited on the store before it (2 % of the run) */
-    if (i + 2 < d->ld->wnb) PrefetchBody(d, d->ld->wbid[i + 2]);
-    if (i + 1 < d->ld->wnb) PrefetchState(d, d->ld->wbid[i + 1]);
+    if (i + 2 < l->wnb) PrefetchBody(l, l->wbid[i + 2]);
+    if (i + 1 < l->wnb) PrefetchState(l, l->wbid[i + 1]);
     if (b->ops->impulse) { /* the body applies its reactions itself */
-      const PetscInt deg = d->ld->wptr[i + 1] - d->ld->wptr[i];
+      const PetscInt deg = l->wptr[i + 1] - l->wptr[i];
       MbBodyPoint   *pt;
       PetscReal     *Rb;
       PetscCall(PetscMalloc2(deg, &pt, 3 * deg, &Rb));
-      PetscCall(BodyPoints(d, i, pt));
+      PetscCall(BodyPoints(l, i, pt));
       for (PetscInt j = 0; j < deg; j++) {
-        const PetscInt     row = d->ld->wadj[d->ld->wptr[i] + j];
-        const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
+        const PetscInt     row = l->wadj[l->wptr[i] + j];
+        const PetscScalar *R   = row < l->cs->ncon ? &r[3 * row] : &rf[3 * (row - l->cs->ncon)];
         for (int m = 0; m < 3; m++) Rb[3 * j + m] = PetscRealPart(R[m]);
       }
-      PetscCall(b->ops->impulse(b, deg, pt, Rb, d->h));
+      PetscCall(b->ops->impulse(b, deg, pt, Rb, l->h));
       PetscCall(PetscFree2(pt, Rb));
       continue;
     }
     if (b->nu != 6) { /* a deformable body: the same sums over its nu velocities */
       const PetscInt nu = b->nu;
-      for (PetscInt j = d->ld->wptr[i]; j < d->ld->wptr[i + 1]; j++) {
-        const PetscInt     row = d->ld->wadj[j];
-        const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
-        const PetscReal   *G   = d->ld->wG + d->ld->wgoff[j];
-        for (PetscInt k = 0; k < nu; k++) b->u[k] += d->h * (G[k] * PetscRealPart(R[0]) + G[nu + k] * PetscRealPart(R[1]) + G[2 * nu + k] * PetscRealPart(R[2]));
+      for (PetscInt j = l->wptr[i]; j < l->wptr[i + 1]; j++) {
+        const PetscInt     row = l->wadj[j];
+        const PetscScalar *R   = row < l->cs->ncon ? &r[3 * row] : &rf[3 * (row - l->cs->ncon)];
+        const PetscReal   *G   = l->wG + l->wgoff[j];
+        for (PetscInt k = 0; k < nu; k++) b->u[k] += l->h * (G[k] * PetscRealPart(R[0]) + G[nu + k] * PetscRealPart(R[1]) + G[2 * nu + k] * PetscRealPart(R[2]));
       }
       continue;
     }
     for (int k = 0; k < 6; k++) ub[k] = b->u[k];
-    for (PetscInt j = d->ld->wptr[i]; j < d->ld->wptr[i + 1]; j++) {
-      const PetscInt     row = d->ld->wadj[j];
-      const PetscScalar *R   = row < d->ncon ? &r[3 * row] : &rf[3 * (row - d->ncon)];
-      const PetscReal   *G   = d->ld->wG + d->ld->wgoff[j];
-      for (int k = 0; k < 6; k++) ub[k] += d->h * (G[k] * PetscRealPart(R[0]) + G[6 + k] * PetscRealPart(R[1]) + G[12 + k] * PetscRealPart(R[2]));
+    for (PetscInt j = l->wptr[i]; j < l->wptr[i + 1]; j++) {
+      const PetscInt     row = l->wadj[j];
+      const PetscScalar *R   = row < l->cs->ncon ? &r[3 * row] : &rf[3 * (row - l->cs->ncon)];
+      const PetscReal   *G   = l->wG + l->wgoff[j];
+      for (int k = 0; k < 6; k++) ub[k] += l->h * (G[k] * PetscRealPart(R[0]) + G[6 + k] * PetscRealPart(R[1]) + G[12 + k] * PetscRealPart(R[2]));
     }
     for (int k = 0; k < 6; k++) b->u[k] = ub[k];
   }
-  PetscCall(VecRestoreArrayRead(d->ld->R, &r));
-  PetscCall(VecRestoreArrayRead(d->ld->U, &u));
-  if (d->ld->forscat) PetscCall(VecRestoreArrayRead(d->ld->Rfor, &rf));
+  PetscCall(VecRestoreArrayRead(l->R, &r));
+  PetscCall(VecRestoreArrayRead(l->U, &u));
+  if (l->forscat) PetscCall(VecRestoreArrayRead(l->Rfor, &rf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PENALTY_SOLVER's contacts: their forces are known, so each body owner adds h A⁻¹(±Hᵀ R)
    to the free velocity before the joints are solved (their B then includes it). The work
    is h R·V with V at the start of the step (explicit, as the force). */
-PetscErrorCode MbDomainApplyPenalty(MbDomain d)
+PetscErrorCode MbLocDynApplyForces(MbLocDyn l, MbConSet cs, const MbBodyMap *map, PetscReal h, PetscReal *work_contact, PetscReal *work_friction)
 {
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < d->npen; k++) {
-    MbCon *c = &d->pen[k];
-    d->work_contact += d->h * c->R[2] * c->V[2];
-    d->work_friction -= d->h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
-    PetscCall(ApplyReaction(d, c));
+  l->cs = cs, l->map = map, l->h = h;
+  for (PetscInt k = 0; k < cs->npen; k++) {
+    MbCon *c = &cs->pen[k];
+    *work_contact += h * c->R[2] * c->V[2];
+    *work_friction -= h * (c->R[0] * c->V[0] + c->R[1] * c->V[1]);
+    PetscCall(ApplyReaction(l, c));
   }
-  for (PetscInt k = 0; k < d->nfpen; k++) PetscCall(ApplyReaction(d, &d->fpen[k])); /* other ranks' contacts on this rank's bodies */
+  for (PetscInt k = 0; k < cs->nfpen; k++) PetscCall(ApplyReaction(l, &cs->fpen[k])); /* other ranks' contacts on this rank's bodies */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

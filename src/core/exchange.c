@@ -4,11 +4,10 @@
    moves by Isend/Irecv between the pairs that have something to say. The counts cost O(P)
    per rank; beyond some thousands of ranks a PetscCommBuildTwoSided-style discovery of
    neighbours would replace the Alltoall (doc/parallel.md). */
-#include "domainimpl.h"
-#include "../body/bodyimpl.h"
+#include "exchange.h"
 
 /* Room for len more bytes; the capacity doubles, so n puts cost O(n) copying in all. */
-static PetscErrorCode Reserve(MbBuf *b, size_t len)
+PetscErrorCode MbBufReserve(MbBuf *b, size_t len)
 {
   PetscFunctionBegin;
   if (b->n + len > b->cap) {
@@ -22,32 +21,9 @@ static PetscErrorCode Reserve(MbBuf *b, size_t len)
 PetscErrorCode MbBufPut(MbBuf *b, const void *src, size_t len)
 {
   PetscFunctionBegin;
-  PetscCall(Reserve(b, len));
+  PetscCall(MbBufReserve(b, len));
   if (len) memcpy(b->buf + b->n, src, len);
   b->n += len;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MbBufPutBody(MbBuf *b, MbBody body, PetscBool migrate)
-{
-  size_t s;
-  PetscFunctionBegin;
-  PetscCall(MbBodyPackSize(body, migrate, &s));
-  PetscCall(MbBufPut(b, &s, sizeof(size_t)));
-  PetscCall(Reserve(b, s));
-  PetscCall(MbBodyPack(body, migrate, b->buf + b->n, &s));
-  b->n += s;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MbBufGetBody(MbBuf *b, size_t *pos, MbBody *body, char scheme[64])
-{
-  size_t s, used;
-  PetscFunctionBegin;
-  PetscCall(MbBufGet(b, pos, &s, sizeof(size_t)));
-  PetscCheck(*pos + s <= b->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "packed body truncated: %zu bytes at %zu of %zu", s, *pos, b->n);
-  PetscCall(MbBodyUnpack(b->buf + *pos, s, &used, body, scheme));
-  *pos += s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
