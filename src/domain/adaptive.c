@@ -154,16 +154,16 @@ PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal t_end, PetscBool resume
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&saved, sizeof(saved)));
   PetscCall(PetscTime(&last));
-  if (!d->started) {
-    d->run_start = last;
-    d->started   = PETSC_TRUE;
+  if (!d->run.started) {
+    d->run.run_start = last;
+    d->run.started   = PETSC_TRUE;
   }
-  if (d->nrun == 1 || resumed) d->ckpt_last_wall = last;
+  if (d->run.nrun == 1 || resumed) d->run.ckpt_last_wall = last;
   /* bodies migrate only here, before any state is saved: the partition of the run's start
      is kept through it (saved states and the per-body buffers are this rank's bodies); a
      restart on as many ranks has put them back where they were */
-  if (!resumed || d->nrepart == 0) PetscCall(MbDomainMaybeBalance(d));
-  d->hold_balance = PETSC_TRUE;
+  if (!resumed || d->bal.nrepart == 0) PetscCall(MbDomainMaybeBalance(d));
+  d->bal.hold_balance = PETSC_TRUE;
   PetscCall(MbDomainAdaptBuffers(d));
   if (resumed) /* the controller's state and next step came with the checkpoint */
     h = d->hnext;
@@ -224,9 +224,9 @@ PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal t_end, PetscBool resume
     if (!stop) PetscCall(MbDomainStateSave(d, &saved));
     if (!stop) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop)); /* at an accepted state only */
   }
-  if (!d->interrupted) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_TRUE, &stop));
-  d->h            = h; /* the controller's next step: a later RUN starts from it */
-  d->hold_balance = PETSC_FALSE;
+  if (!d->run.interrupted) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_TRUE, &stop));
+  d->h                = h; /* the controller's next step: a later RUN starts from it */
+  d->bal.hold_balance = PETSC_FALSE;
   PetscCall(PetscFree(rec));
   PetscCall(MbDomainStateDestroy(&saved));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -64,7 +64,7 @@ static PetscErrorCode Abandon(MbDomain d)
 {
   PetscFunctionBegin;
   d->nhist--;
-  if (d->flush_fn) PetscCall(d->flush_fn(d, d->flush_ctx));
+  if (d->run.flush_fn) PetscCall(d->run.flush_fn(d, d->run.flush_ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -139,24 +139,24 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
     g[G_HNEXT]        = d->hnext > 0 ? d->hnext : d->h;
     g[G_NSTEPS]       = (PetscReal)d->nsteps;
     g[G_HPREV]        = d->hprev;
-    g[G_FASCALE]      = d->fascale;
+    g[G_FASCALE]      = d->imp.fascale;
     g[G_FAILURES]     = (PetscReal)d->solver_failures;
     g[G_DISCARDED]    = (PetscReal)d->discarded;
-    g[G_NREPART]      = (PetscReal)d->nrepart;
+    g[G_NREPART]      = (PetscReal)d->bal.nrepart;
     g[G_NGLOBAL]      = (PetscReal)d->nglobal;
     g[G_SIZE]         = (PetscReal)d->size;
     g[G_NMON]         = (PetscReal)d->nmon;
     g[G_NJOINT]       = (PetscReal)d->cs->njoint;
     g[G_NSPRING]      = (PetscReal)d->nspring;
-    g[G_RUN]          = (PetscReal)(d->nrun - 1);
-    g[G_RUN_DONE]     = d->run_done ? 1 : 0;
-    g[G_RUN_END]      = d->run_end;
-    g[G_RUN_DURATION] = d->run_duration;
-    g[G_CKPT_NEXT_T]  = d->ckpt_next_t;
-    g[G_IMB_PART]     = d->imbalance_part;
-    g[G_IMBALANCE]    = d->imbalance;
-    g[G_EDGECUT]      = (PetscReal)d->edgecut;
-    g[G_NMIGRATED]    = (PetscReal)d->nmigrated;
+    g[G_RUN]          = (PetscReal)(d->run.nrun - 1);
+    g[G_RUN_DONE]     = d->run.run_done ? 1 : 0;
+    g[G_RUN_END]      = d->run.run_end;
+    g[G_RUN_DURATION] = d->run.run_duration;
+    g[G_CKPT_NEXT_T]  = d->run.ckpt_next_t;
+    g[G_IMB_PART]     = d->bal.imbalance_part;
+    g[G_IMBALANCE]    = d->bal.imbalance;
+    g[G_EDGECUT]      = (PetscReal)d->bal.edgecut;
+    g[G_NMIGRATED]    = (PetscReal)d->bal.nmigrated;
     for (PetscInt i = 0; i < d->nmon; i++) g[G_N + i] = d->mon[i].next;
     for (PetscInt id = 0; id < d->nglobal; id++) g[ng - d->nglobal + id] = (PetscReal)d->map.owner[id];
   }
@@ -178,9 +178,9 @@ PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
   c->nglob = ng;
   PetscCall(PetscFree2(g, gsum));
   if (d->adapt) PetscCall(MbAdaptGetState(d->adapt, &c->nadapt, &c->adapt));
-  c->run      = d->nrun - 1;
-  c->run_done = d->run_done;
-  c->run_end  = d->run_end;
+  c->run      = d->run.nrun - 1;
+  c->run_done = d->run.run_done;
+  c->run_end  = d->run.run_end;
   c->t        = d->t;
   c->nsteps   = d->nsteps;
   c->nranks   = d->size;
@@ -203,12 +203,12 @@ PetscErrorCode MbDomainSetResume(MbDomain d, MbCheckpoint *c)
 {
   PetscFunctionBegin;
   PetscCheck(c->nglob >= G_N && c->glob[G_LAYOUT] == 1, d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's global record has %" PetscInt_FMT " numbers and layout %g; moreau reads layout 1", c->nglob, c->nglob ? (double)c->glob[0] : 0.0);
-  if (d->resume) {
-    PetscCall(MbDomainCheckpointFree(d->resume));
-    PetscCall(PetscFree(d->resume));
+  if (d->run.resume) {
+    PetscCall(MbDomainCheckpointFree(d->run.resume));
+    PetscCall(PetscFree(d->run.resume));
   }
-  PetscCall(PetscNew(&d->resume));
-  *d->resume = *c; /* taken over */
+  PetscCall(PetscNew(&d->run.resume));
+  *d->run.resume = *c; /* taken over */
   PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -234,7 +234,7 @@ PetscErrorCode MbDomainSetClock(MbDomain d, PetscReal t, PetscInt nsteps)
 
 PetscErrorCode MbDomainGetInterrupted(MbDomain d, int *sig)
 {
-  *sig = d->interrupted;
+  *sig = d->run.interrupted;
   return PETSC_SUCCESS;
 }
 
@@ -244,19 +244,19 @@ PetscErrorCode MbDomainSetCheckpointInterval(MbDomain d, PetscInt steps, PetscRe
   PetscCheck(steps >= 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "checkpoint interval in steps must be >= 0 (0: not by steps), got %" PetscInt_FMT, steps);
   PetscCheck(dt >= 0 && PetscIsNormalReal(dt + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "checkpoint interval in simulated time must be >= 0 (0: not by time), got %g", (double)dt);
   PetscCheck(wall >= 0 && PetscIsNormalReal(wall + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "checkpoint interval in wall-clock seconds must be >= 0 (0: not by the clock), got %g", (double)wall);
-  d->ckpt_steps  = steps;
-  d->ckpt_dt     = dt;
-  d->ckpt_wall   = wall;
-  d->ckpt_next_t = d->t + dt;
+  d->run.ckpt_steps  = steps;
+  d->run.ckpt_dt     = dt;
+  d->run.ckpt_wall   = wall;
+  d->run.ckpt_next_t = d->t + dt;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbDomainSetCheckpointer(MbDomain d, PetscErrorCode (*fn)(MbDomain, void *), void *ctx, PetscErrorCode (*flush)(MbDomain, void *))
 {
-  d->ckpt_fn   = fn;
-  d->ckpt_ctx  = ctx;
-  d->flush_fn  = flush;
-  d->flush_ctx = ctx;
+  d->run.ckpt_fn   = fn;
+  d->run.ckpt_ctx  = ctx;
+  d->run.flush_fn  = flush;
+  d->run.flush_ctx = ctx;
   return PETSC_SUCCESS;
 }
 
@@ -299,12 +299,12 @@ static PetscErrorCode RestoreOwners(MbDomain d, const MbCheckpoint *c)
     if (moved) PetscCall(MbDomainMigrate(d, newowner));
     PetscCall(PetscFree(newowner));
   }
-  d->nrepart = same ? (PetscInt)g[G_NREPART] : 0; /* another rank count: partition anew */
+  d->bal.nrepart = same ? (PetscInt)g[G_NREPART] : 0; /* another rank count: partition anew */
   if (same) {
-    d->imbalance_part = g[G_IMB_PART];
-    d->imbalance      = g[G_IMBALANCE];
-    d->edgecut        = (PetscInt)g[G_EDGECUT];
-    d->nmigrated      = (PetscInt)g[G_NMIGRATED];
+    d->bal.imbalance_part = g[G_IMB_PART];
+    d->bal.imbalance      = g[G_IMBALANCE];
+    d->bal.edgecut        = (PetscInt)g[G_EDGECUT];
+    d->bal.nmigrated      = (PetscInt)g[G_NMIGRATED];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -369,12 +369,12 @@ static void RestoreClock(MbDomain d, const MbCheckpoint *c)
   d->hnext           = g[G_HNEXT];
   d->nsteps          = (PetscInt)g[G_NSTEPS];
   d->hprev           = g[G_HPREV];
-  d->fascale         = g[G_FASCALE];
+  d->imp.fascale     = g[G_FASCALE];
   d->solver_failures = (PetscInt)g[G_FAILURES];
   d->discarded       = (PetscInt)g[G_DISCARDED];
-  d->ckpt_next_t     = g[G_CKPT_NEXT_T];
+  d->run.ckpt_next_t = g[G_CKPT_NEXT_T];
   if (c->run_done) d->h = d->hnext; /* where the RUN left it: the controller's next step */
-  d->ckpt_last_step = d->nsteps;
+  d->run.ckpt_last_step = d->nsteps;
   if (c->nranks == d->size && c->racc) {
     d->work_contact  = c->racc[4 * d->rank + 0];
     d->work_friction = c->racc[4 * d->rank + 1];
@@ -445,22 +445,22 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
   PetscCall(RestoreInteractions(d, c));
   PetscCall(RestoreConstraints(d, c));
   if (c->nadapt) PetscCall(MbAdaptSetState(d->adapt, c->nadapt, c->adapt));
-  if (!d->started) {
-    PetscCall(PetscTime(&d->run_start));
-    d->started = PETSC_TRUE;
+  if (!d->run.started) {
+    PetscCall(PetscTime(&d->run.run_start));
+    d->run.started = PETSC_TRUE;
   }
-  d->ckpt_last_wall = d->run_start;
+  d->run.ckpt_last_wall = d->run.run_start;
   if (d->nglobal > 1) PetscCall(MbDomainGhostRefresh(d)); /* copies of the restored owners */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbDomainRunResume(MbDomain d, PetscReal duration, PetscBool *skip, PetscBool *resumed, PetscReal *t_end)
 {
-  PetscInt      k = d->nrun++;
-  MbCheckpoint *c = d->resume;
+  PetscInt      k = d->run.nrun++;
+  MbCheckpoint *c = d->run.resume;
   PetscFunctionBegin;
-  *skip = *resumed = PETSC_FALSE;
-  d->run_duration  = duration;
+  *skip = *resumed    = PETSC_FALSE;
+  d->run.run_duration = duration;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   if (k < c->run) {
     *skip = PETSC_TRUE;
@@ -469,13 +469,13 @@ PetscErrorCode MbDomainRunResume(MbDomain d, PetscReal duration, PetscBool *skip
   PetscCheck(duration == c->glob[G_RUN_DURATION], d->comm, PETSC_ERR_ARG_WRONG, "restart: RUN call %" PetscInt_FMT " asks for a duration of %.10g; in the run that wrote the checkpoint it asked for %.10g: restart with the deck that wrote it", k + 1,
              (double)duration, (double)c->glob[G_RUN_DURATION]);
   PetscCall(Restore(d, c));
-  *t_end     = c->run_end;
-  d->run_end = c->run_end;
-  *skip      = c->run_done;
-  *resumed   = PETSC_TRUE;
+  *t_end         = c->run_end;
+  d->run.run_end = c->run_end;
+  *skip          = c->run_done;
+  *resumed       = PETSC_TRUE;
   PetscCall(PetscPrintf(d->comm, "moreau: restart: continuing from t = %.9g, step %" PetscInt_FMT " (RUN call %" PetscInt_FMT "%s)\n", (double)d->t, d->nsteps, k + 1, c->run_done ? ", at its end" : ""));
   PetscCall(MbDomainCheckpointFree(c));
-  PetscCall(PetscFree(d->resume));
+  PetscCall(PetscFree(d->run.resume));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -484,36 +484,36 @@ PetscErrorCode MbDomainMaybeCheckpoint(MbDomain d, PetscBool end, PetscBool *sto
   PetscBool      due = PETSC_FALSE;
   PetscLogDouble now;
   PetscFunctionBegin;
-  if (!end && !d->sig && !d->ckpt_walldue && d->ckpt_steps <= 0 && d->ckpt_dt <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* the common step: nothing can be due */
+  if (!end && !d->run.sig && !d->run.ckpt_walldue && d->run.ckpt_steps <= 0 && d->run.ckpt_dt <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* the common step: nothing can be due */
   PetscCall(PetscTime(&now));
   if (end) { /* a signal after the last step's reduction is learnt here */
-    int pend = MbSignalPending() ? 1 : 0, any, wall = d->rank == 0 && now - d->ckpt_last_wall >= 1.0 ? 1 : 0, w;
+    int pend = MbSignalPending() ? 1 : 0, any, wall = d->rank == 0 && now - d->run.ckpt_last_wall >= 1.0 ? 1 : 0, w;
     PetscCallMPI(MPI_Allreduce(&pend, &any, 1, MPI_INT, MPI_MAX, d->comm));
     PetscCallMPI(MPI_Allreduce(&wall, &w, 1, MPI_INT, MPI_MAX, d->comm));
-    d->sig = d->sig || any;
-    due    = w || d->ckpt_steps > 0 || d->ckpt_dt > 0 || d->ckpt_wall > 0 ? PETSC_TRUE : PETSC_FALSE;
-    if (d->nsteps == d->ckpt_last_step && !d->sig) due = PETSC_FALSE; /* written already */
+    d->run.sig = d->run.sig || any;
+    due        = w || d->run.ckpt_steps > 0 || d->run.ckpt_dt > 0 || d->run.ckpt_wall > 0 ? PETSC_TRUE : PETSC_FALSE;
+    if (d->nsteps == d->run.ckpt_last_step && !d->run.sig) due = PETSC_FALSE; /* written already */
   }
-  if (d->sig || d->ckpt_walldue) due = PETSC_TRUE;
-  if (d->ckpt_steps > 0 && d->nsteps - d->ckpt_last_step >= d->ckpt_steps) due = PETSC_TRUE;
-  if (d->ckpt_dt > 0 && d->t + 1e-9 * d->h >= d->ckpt_next_t) due = PETSC_TRUE;
+  if (d->run.sig || d->run.ckpt_walldue) due = PETSC_TRUE;
+  if (d->run.ckpt_steps > 0 && d->nsteps - d->run.ckpt_last_step >= d->run.ckpt_steps) due = PETSC_TRUE;
+  if (d->run.ckpt_dt > 0 && d->t + 1e-9 * d->h >= d->run.ckpt_next_t) due = PETSC_TRUE;
   if (!due) PetscFunctionReturn(PETSC_SUCCESS);
-  d->run_done = end;
-  if (d->ckpt_fn) PetscCall(d->ckpt_fn(d, d->ckpt_ctx));
-  d->run_done       = PETSC_FALSE;
-  d->ckpt_last_step = d->nsteps;
-  d->ckpt_last_wall = now;
-  d->ckpt_walldue   = PETSC_FALSE;
-  if (d->ckpt_dt > 0)
-    while (d->ckpt_next_t <= d->t + 1e-9 * d->h) d->ckpt_next_t += d->ckpt_dt;
-  if (d->sig) {
-    int mine       = MbSignalPending();
-    d->interrupted = mine ? mine : -1;
-    d->sig         = 0;
+  d->run.run_done = end;
+  if (d->run.ckpt_fn) PetscCall(d->run.ckpt_fn(d, d->run.ckpt_ctx));
+  d->run.run_done       = PETSC_FALSE;
+  d->run.ckpt_last_step = d->nsteps;
+  d->run.ckpt_last_wall = now;
+  d->run.ckpt_walldue   = PETSC_FALSE;
+  if (d->run.ckpt_dt > 0)
+    while (d->run.ckpt_next_t <= d->t + 1e-9 * d->h) d->run.ckpt_next_t += d->run.ckpt_dt;
+  if (d->run.sig) {
+    int mine           = MbSignalPending();
+    d->run.interrupted = mine ? mine : -1;
+    d->run.sig         = 0;
     MbSignalClear();
     *stop = PETSC_TRUE;
     PetscCall(PetscPrintf(d->comm, "moreau: stopped by %s at t = %.9g, step %" PetscInt_FMT "%s\n", d->rank == 0 && mine ? MbSignalName(mine) : "a signal", (double)d->t, d->nsteps,
-                          d->ckpt_fn ? ", after writing a checkpoint: continue with moreau -mb_restart" : " (no output, so no checkpoint)"));
+                          d->run.ckpt_fn ? ", after writing a checkpoint: continue with moreau -mb_restart" : " (no output, so no checkpoint)"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

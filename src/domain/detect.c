@@ -56,11 +56,11 @@ static int ComparePairKey(const void *x, const void *y) { return MbCompareKeys(4
    owned bodies are kept sorted, but ghosts come in no order). */
 static PetscErrorCode OrderSlots(MbDomain d, PetscInt nitem, Item item[])
 {
-  PetscInt n = d->nbody + d->nghost, *id, *perm, *pos;
+  PetscInt n = d->nbody + d->gh.nghost, *id, *perm, *pos;
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(n + 1, &id, n + 1, &perm, n + 1, &pos));
   for (PetscInt s = 0; s < n; s++) {
-    id[s]   = (s < d->nbody ? d->body[s] : d->ghost[s - d->nbody])->id;
+    id[s]   = (s < d->nbody ? d->body[s] : d->gh.ghost[s - d->nbody])->id;
     perm[s] = s;
   }
   PetscCall(PetscSortIntWithArray(n, id, perm));
@@ -144,14 +144,14 @@ static PetscErrorCode SpringStops(MbDomain d)
    boxes (widened by the margin); *byid: the slots came in id order. */
 static PetscErrorCode MakeItems(MbDomain d, PetscInt *nitem_, Item **item_, MbBox **box_, PetscReal **vbuf_, PetscBool *byid)
 {
-  PetscInt   nslot = d->nbody + d->nghost, nitem = 0, nv = 0, lastid = PETSC_MIN_INT;
+  PetscInt   nslot = d->nbody + d->gh.nghost, nitem = 0, nv = 0, lastid = PETSC_MIN_INT;
   Item      *item;
   MbBox     *box;
   PetscReal *vbuf, *vp;
   PetscFunctionBegin;
   *byid = PETSC_TRUE;
   for (PetscInt i = 0; i < nslot; i++) {
-    MbShape s = (i < d->nbody ? d->body[i] : d->ghost[i - d->nbody])->shape;
+    MbShape s = (i < d->nbody ? d->body[i] : d->gh.ghost[i - d->nbody])->shape;
     nitem += s->n;
     for (PetscInt k = 0; k < s->n; k++)
       if (s->prim[k].kind == MB_PRIM_CONVEX) nv += s->prim[k].nv;
@@ -160,7 +160,7 @@ static PetscErrorCode MakeItems(MbDomain d, PetscInt *nitem_, Item **item_, MbBo
   nitem = 0;
   vp    = vbuf;
   for (PetscInt i = 0; i < nslot; i++) {
-    MbBody  b = i < d->nbody ? d->body[i] : d->ghost[i - d->nbody];
+    MbBody  b = i < d->nbody ? d->body[i] : d->gh.ghost[i - d->nbody];
     MbShape s = b->shape;
     if (b->id < lastid) *byid = PETSC_FALSE;
     lastid = b->id;
@@ -273,7 +273,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   if (!byid) PetscCall(OrderSlots(d, nitem, item));
   PetscCall(FindPairs(d, nitem, item, box, &npairs, &pk));
   PetscCall(MbConSetReserve(d->cs, npairs));
-  PetscCall(Contacts(d, npairs, pk, item, d->nbody + d->nghost));
+  PetscCall(Contacts(d, npairs, pk, item, d->nbody + d->gh.nghost));
   PetscCall(PetscFree(pk));
   PetscCall(PetscFree3(item, box, vbuf));
   PetscCall(MbConSetEnd(d->cs, &d->map));

@@ -23,18 +23,18 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->h           = 1e-3;
   d->verbose     = PETSC_TRUE;
   d->progress_dt = 1.0;
-  d->sigstep     = -1;
+  d->run.sigstep = -1;
   d->blowup      = 1e3;
   d->ebase       = PETSC_TRUE; /* blowup.c: a baseline at the first step, RUN or not */
   PetscCall(PetscStrncpy(d->default_scheme, MBRIGNEG, sizeof(d->default_scheme)));
-  d->geps          = 1e-6;
-  d->imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
-  d->balance_freq  = 10;
-  d->gskin         = 0.25; /* ghost.c: measured in doc/scaling.md ("A skin for the ghost set") */
-  d->gsetkey[0]    = -1;
-  d->balance_metis = PETSC_TRUE;
-  d->imbalance     = 1.0;
-  d->hcrit_body    = -1;
+  d->geps              = 1e-6;
+  d->bal.imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
+  d->bal.balance_freq  = 10;
+  d->gh.gskin          = 0.25; /* ghost.c: measured in doc/scaling.md ("A skin for the ghost set") */
+  d->gh.gsetkey[0]     = -1;
+  d->bal.balance_metis = PETSC_TRUE;
+  d->bal.imbalance     = 1.0;
+  d->hcrit_body        = -1;
   PetscCall(MbSolverCreate(comm, &d->solver));
   PetscCall(MbConSetCreate(comm, &d->cs));
   PetscCall(MbLocDynCreate(comm, &d->ld));
@@ -69,10 +69,10 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
   PetscCall(PetscFree(d->body));
   PetscCall(PetscFree(d->scheme));
   PetscCall(PetscFree(d->hist));
-  if (d->resume) { /* the deck ended before the RUN call its checkpoint was taken in */
-    PetscCall(PetscPrintf(d->comm, "moreau: WARNING: restart: the deck made %" PetscInt_FMT " RUN calls; the checkpoint was taken in RUN call %" PetscInt_FMT ": nothing was continued\n", d->nrun, d->resume->run + 1));
-    PetscCall(MbDomainCheckpointFree(d->resume));
-    PetscCall(PetscFree(d->resume));
+  if (d->run.resume) { /* the deck ended before the RUN call its checkpoint was taken in */
+    PetscCall(PetscPrintf(d->comm, "moreau: WARNING: restart: the deck made %" PetscInt_FMT " RUN calls; the checkpoint was taken in RUN call %" PetscInt_FMT ": nothing was continued\n", d->run.nrun, d->run.resume->run + 1));
+    PetscCall(MbDomainCheckpointFree(d->run.resume));
+    PetscCall(PetscFree(d->run.resume));
   }
   PetscCall(PetscFree(*dom));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -95,21 +95,21 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   PetscCall(PetscOptionsReal("-mb_progress", "Seconds of wall time between progress lines", "MbDomainRun", dt, &dt, NULL));
   {
     const char *const kinds[] = {"none", "metis", "MbBalance", "MB_BALANCE_", NULL};
-    PetscEnum         k       = d->balance_metis ? (PetscEnum)1 : (PetscEnum)0;
-    PetscReal         tol     = d->imbalance_tol;
-    PetscInt          freq    = d->balance_freq;
+    PetscEnum         k       = d->bal.balance_metis ? (PetscEnum)1 : (PetscEnum)0;
+    PetscReal         tol     = d->bal.imbalance_tol;
+    PetscInt          freq    = d->bal.balance_freq;
     PetscCall(PetscOptionsEnum("-mb_balance", "Load balance: metis (partition the body graph, migrate) or none (bodies stay on rank id mod size)", "MbDomainSetImbalanceTolerance", kinds, k, &k, NULL));
     PetscCall(PetscOptionsReal("-mb_imbalance_tolerance", "Repartition when max/mean load exceeds this", "MbDomainSetImbalanceTolerance", tol, &tol, NULL));
     PetscCall(PetscOptionsInt("-mb_balance_freq", "Steps between load-balance checks (0: never)", "MbDomainSetImbalanceTolerance", freq, &freq, NULL));
-    d->balance_metis = k ? PETSC_TRUE : PETSC_FALSE;
+    d->bal.balance_metis = k ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(MbDomainSetImbalanceTolerance(d, tol, freq));
   }
-  PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: whenever a body moved)", "MbDomainGhostRefresh", d->gskin,
-                             &d->gskin, NULL));
-  PetscCheck(d->gskin >= 0 && d->gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gskin);
+  PetscCall(PetscOptionsReal("-mb_ghost_skin", "Ghost skin, a fraction of the widest movable body's box: the set of ghosts is rebuilt only when a body has moved more than half of it (0: whenever a body moved)", "MbDomainGhostRefresh", d->gh.gskin,
+                             &d->gh.gskin, NULL));
+  PetscCheck(d->gh.gskin >= 0 && d->gh.gskin <= 10, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_ghost_skin must be in [0, 10], got %g", (double)d->gh.gskin);
   { /* checkpoints (checkpoint.c); the deck's CHECKPOINT does not override these */
-    PetscInt  steps = d->ckpt_steps;
-    PetscReal dt = d->ckpt_dt, wall = d->ckpt_wall;
+    PetscInt  steps = d->run.ckpt_steps;
+    PetscReal dt = d->run.ckpt_dt, wall = d->run.ckpt_wall;
     PetscBool s1, s2, s3, sig = PETSC_TRUE;
     PetscCall(PetscOptionsInt("-mb_checkpoint_steps", "Write a checkpoint every this many steps (0: not by steps)", "MbDomainSetCheckpointInterval", steps, &steps, &s1));
     PetscCall(PetscOptionsReal("-mb_checkpoint_interval", "Write a checkpoint every this much simulated time (0: not by time)", "MbDomainSetCheckpointInterval", dt, &dt, &s2));
@@ -122,7 +122,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
       PetscCall(PetscOptionsReal("-mb_blowup_factor", "Stop a run whose energy made from nothing exceeds this many times the energy the start and the forces gave (0: no check)", "MbDomainSetBlowupFactor", f, &f, &set));
       if (set) PetscCall(MbDomainSetBlowupFactor(d, f));
     }
-    PetscCall(PetscOptionsInt("-mb_signal_at_step", "Raise SIGTERM on rank 0 after this step (tests of restarts; -1: never)", "MbDomainRun", d->sigstep, &d->sigstep, NULL));
+    PetscCall(PetscOptionsInt("-mb_signal_at_step", "Raise SIGTERM on rank 0 after this step (tests of restarts; -1: never)", "MbDomainRun", d->run.sigstep, &d->run.sigstep, NULL));
   }
   PetscOptionsEnd();
   PetscCall(MbSolverSetFromOptions(d->solver));
@@ -457,9 +457,9 @@ PetscErrorCode MbDomainMaybeBalance(MbDomain d)
 {
   PetscLogDouble t0;
   PetscFunctionBegin;
-  if (!Interacts(d) || d->size == 1 || d->balance_freq == 0 || (d->nrepart > 0 && d->nsteps % d->balance_freq)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!Interacts(d) || d->size == 1 || d->bal.balance_freq == 0 || (d->bal.nrepart > 0 && d->nsteps % d->bal.balance_freq)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PhaseBegin(d, MB_PHASE_BALANCE, &t0));
-  PetscCall(MbDomainBalance(d, d->nrepart > 0 ? PETSC_FALSE : PETSC_TRUE));
+  PetscCall(MbDomainBalance(d, d->bal.nrepart > 0 ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(PhaseEnd(d, MB_PHASE_BALANCE, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -470,12 +470,12 @@ PetscErrorCode MbDomainStep(MbDomain d)
   MbHistory     *r;
   PetscBool      interact, force;
   PetscFunctionBegin;
-  if (!d->started) {
-    PetscCall(PetscTime(&d->run_start));
-    d->started = PETSC_TRUE;
+  if (!d->run.started) {
+    PetscCall(PetscTime(&d->run.run_start));
+    d->run.started = PETSC_TRUE;
   }
   interact = Interacts(d);
-  if (!d->hold_balance) PetscCall(MbDomainMaybeBalance(d));
+  if (!d->bal.hold_balance) PetscCall(MbDomainMaybeBalance(d));
   if (interact) {
     PetscBool fresh = PETSC_FALSE;
     for (PetscInt j = 0; j < d->cs->njoint && !fresh; j++)
@@ -550,13 +550,13 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(LocalEnergy(d, &l, &bad));
     PetscCall(PetscArraycpy(loc, (PetscReal *)&l, 5));
     loc[5] = (PetscReal)(d->cs->ncon + d->cs->npen);
-    loc[6] = bad >= 0 ? 1 : 0;                                                                         /* in the same reduction: no collective more per step */
-    if (d->nsteps == d->sigstep && d->rank == 0) (void)raise(SIGTERM);                                 /* -mb_signal_at_step */
-    loc[7] = MbSignalPending() ? 1 : 0;                                                                /* a signal (checkpoint.c) */
-    loc[8] = d->rank == 0 && d->ckpt_wall > 0 && now_wall - d->ckpt_last_wall >= d->ckpt_wall ? 1 : 0; /* rank 0's clock */
+    loc[6] = bad >= 0 ? 1 : 0;                                                                                     /* in the same reduction: no collective more per step */
+    if (d->nsteps == d->run.sigstep && d->rank == 0) (void)raise(SIGTERM);                                         /* -mb_signal_at_step */
+    loc[7] = MbSignalPending() ? 1 : 0;                                                                            /* a signal (checkpoint.c) */
+    loc[8] = d->rank == 0 && d->run.ckpt_wall > 0 && now_wall - d->run.ckpt_last_wall >= d->run.ckpt_wall ? 1 : 0; /* rank 0's clock */
     PetscCallMPI(MPI_Allreduce(loc, glob, 9, MPIU_REAL, MPIU_SUM, d->comm));
-    d->sig          = glob[7] > 0 ? 1 : 0;
-    d->ckpt_walldue = glob[8] > 0 ? PETSC_TRUE : PETSC_FALSE;
+    d->run.sig          = glob[7] > 0 ? 1 : 0;
+    d->run.ckpt_walldue = glob[8] > 0 ? PETSC_TRUE : PETSC_FALSE;
     PetscCall(MbDomainBlowupCheck(d, glob[6] > 0 ? PETSC_TRUE : PETSC_FALSE, bad, (const MbEnergy *)glob)); /* blowup.c: every rank */
     PetscCall(PetscArraycpy((PetscReal *)&r->energy, glob, 5));
     r->contacts = (PetscInt)(glob[5] + 0.5);
@@ -564,7 +564,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
   r->iterations = d->solver_iterations;
   r->error      = d->solver_error;
   PetscCall(PetscTime(&now));
-  r->walltime = now - d->run_start;
+  r->walltime = now - d->run.run_start;
   PetscCall(PhaseEnd(d, MB_PHASE_REDUCE, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -600,28 +600,28 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   PetscInt       steps0;
   PetscFunctionBegin;
   PetscCheck(duration >= 0 && PetscIsNormalReal(duration + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "run duration must be >= 0, got %g", (double)duration);
-  d->interrupted = 0;
+  d->run.interrupted = 0;
   /* a restart: the RUN calls before its checkpoint's do nothing, that one resumes in it */
   PetscCall(MbDomainRunResume(d, duration, &skip, &resumed, &t_end));
   if (skip) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!resumed) d->run_end = t_end;
+  if (!resumed) d->run.run_end = t_end;
   d->ebase = PETSC_TRUE; /* blowup.c: the deck may have changed the state since the last RUN */
   steps0   = d->nsteps;
-  if (!d->started || d->h != d->hcrit_h) PetscCall(WarnCriticalStep(d));
+  if (!d->run.started || d->h != d->hcrit_h) PetscCall(WarnCriticalStep(d));
   PetscCall(MbSignalInstall());
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
     PetscErrorCode e = MbDomainRunAdaptive(d, t_end, resumed);
     PetscCall(MbSignalRestore());
     PetscCall(e);
-    if (d->flush_fn) PetscCall(d->flush_fn(d, d->flush_ctx)); /* the RUN's frames readable */
+    if (d->run.flush_fn) PetscCall(d->run.flush_fn(d, d->run.flush_ctx)); /* the RUN's frames readable */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscTime(&start));
-  if (!d->started) {
-    d->run_start = start;
-    d->started   = PETSC_TRUE;
+  if (!d->run.started) {
+    d->run.run_start = start;
+    d->run.started   = PETSC_TRUE;
   }
-  if (d->nrun == 1 || resumed) d->ckpt_last_wall = start;
+  if (d->run.nrun == 1 || resumed) d->run.ckpt_last_wall = start;
   last = start;
   PetscCall(MbDomainCallMonitors(d, &stop));
   /* Solfec-1.0's rule: steps are taken while t < t_end, so a duration that is not a
@@ -640,9 +640,9 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
       last = now;
     }
   }
-  if (!d->interrupted) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_TRUE, &stop));
+  if (!d->run.interrupted) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_TRUE, &stop));
   PetscCall(MbSignalRestore());
-  if (d->flush_fn) PetscCall(d->flush_fn(d, d->flush_ctx)); /* the RUN's frames readable */
+  if (d->run.flush_fn) PetscCall(d->run.flush_fn(d, d->run.flush_ctx)); /* the RUN's frames readable */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -663,7 +663,7 @@ PetscErrorCode MbDomainSummary(MbDomain d)
   PetscCall(MbDomainGetEnergy(d, &e));
   PetscCallMPI(MPI_Allreduce(&nb, &nbg, 1, MPIU_INT, MPI_SUM, d->comm));
   PetscCall(PetscTime(&now));
-  if (d->started) total = now - d->run_start;
+  if (d->run.started) total = now - d->run.run_start;
   PetscCall(PetscPrintf(d->comm, "moreau: %" PetscInt_FMT " steps to t = %g on %d rank%s, %" PetscInt_FMT " bodies, wall time %.3f s\n", d->nsteps, (double)d->t, d->size, d->size > 1 ? "s" : "", nbg, total));
   PetscCall(PetscPrintf(d->comm, "moreau: energy kinetic %.9g, external work %.9g, contact work %.9g, friction dissipation %.9g\n", (double)e.kinetic, (double)e.external, (double)e.contact, (double)e.friction));
   {
@@ -679,7 +679,7 @@ PetscErrorCode MbDomainSummary(MbDomain d)
   if (d->size > 1)
     PetscCall(PetscPrintf(
         d->comm, "moreau: load balance: %s, %" PetscInt_FMT " partition%s, %" PetscInt_FMT " bodies migrated, METIS edge cut %" PetscInt_FMT " at the last partition, imbalance %.3f at the last check (tolerance %g, every %" PetscInt_FMT " steps)\n",
-        d->balance_metis ? "metis" : "none", d->nrepart, d->nrepart == 1 ? "" : "s", d->nmigrated, d->edgecut, (double)d->imbalance, (double)d->imbalance_tol, d->balance_freq));
+        d->bal.balance_metis ? "metis" : "none", d->bal.nrepart, d->bal.nrepart == 1 ? "" : "s", d->bal.nmigrated, d->bal.edgecut, (double)d->bal.imbalance, (double)d->bal.imbalance_tol, d->bal.balance_freq));
   {
     /* communication: the ghost phase and the Gauss–Seidel scatters; memory: peak RSS */
     PetscLogDouble sc, lc[2], gmax[2];
@@ -705,10 +705,10 @@ PetscErrorCode MbDomainSummary(MbDomain d)
       if (mg[0] > 0) PetscCall(PetscPrintf(d->comm, "moreau: data memory (PetscMalloc()ed, peak) per rank %.1f MB (min %.1f MB)\n", mg[0], -mg[1]));
     }
     if (d->size > 1) { /* bytes each rank sent per step for its ghosts, mean over ranks */
-      PetscLogDouble gb[2] = {d->gkey_bytes, d->gbody_bytes}, gs[2];
+      PetscLogDouble gb[2] = {d->gh.gkey_bytes, d->gh.gbody_bytes}, gs[2];
       PetscCallMPI(MPI_Allreduce(gb, gs, 2, MPI_DOUBLE, MPI_SUM, d->comm));
       PetscCall(PetscPrintf(d->comm, "moreau: ghost traffic per rank and step: cell keys %.1f kB, bodies %.1f kB; the ghost set rebuilt in %" PetscInt_FMT " of %" PetscInt_FMT " refreshes (skin %g)\n",
-                            gs[0] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), gs[1] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), d->nrebuild, d->nrefresh, (double)d->gskin));
+                            gs[0] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), gs[1] / (1024.0 * d->size * PetscMax(d->nsteps, 1)), d->gh.nrebuild, d->gh.nrefresh, (double)d->gh.gskin));
     }
   }
   if (d->adapt) {

@@ -20,6 +20,70 @@ typedef struct {
   MbMonitorDueFn due;                /* whether it would act at (t, h), or NULL: by interval */
 } MbMonitor;
 
+/* The ghosts (ghost.c): read-only copies of remote bodies near this rank's bodies. */
+typedef struct {
+  PetscInt       nghost, gcap;            /* ghosts and allocated room */
+  MbBody        *ghost;                   /* the ghosts (no order) */
+  PetscInt       gstamp;                  /* refresh counter (marks the ghosts seen) */
+  PetscLogDouble gkey_bytes, gbody_bytes; /* sent by the ghost refreshes: cell keys, bodies (states and packed) */
+  PetscInt     **sent;                    /* per rank: ids sent there by the last refresh, sorted */
+  PetscInt      *nsent;
+  MbBuf         *gsend, *grecv;      /* message buffers per rank, kept between refreshes */
+  PetscReal      gskin;              /* skin, a fraction of the widest movable box (-mb_ghost_skin) */
+  PetscReal      gskin_len;          /* the skin as a length, fixed at the last rebuild of the set */
+  PetscReal     *gref;               /* per owned body at that rebuild: mass centre, extent */
+  PetscInt       gsetkey[5];         /* nbody, nglobal, nmigrated, njoint, nspring at that rebuild (-1: none yet) */
+  PetscInt       nrefresh, nrebuild; /* ghost refreshes, and those that rebuilt the set */
+} MbGhosts;
+
+/* The load balance (partition.c, migrate.c). */
+typedef struct {
+  PetscReal imbalance_tol;  /* repartition when max/mean load exceeds it */
+  PetscInt  balance_freq;   /* check every this many steps (0: never) */
+  PetscBool balance_metis;  /* partition with METIS (else keep id mod size) */
+  PetscInt  nrepart;        /* repartitions so far */
+  PetscInt  nmigrated;      /* bodies moved so far (all ranks) */
+  PetscInt  edgecut;        /* METIS edge cut of the last partition */
+  PetscReal imbalance;      /* load imbalance measured at the last check */
+  PetscReal imbalance_part; /* the imbalance METIS's last partition gave, by the same weights */
+  PetscBool hold_balance;   /* no migration now (an adaptive run keeps saved states) */
+} MbBalance;
+
+/* The implicit force schemes' Newton over the owned bodies' a(t+h) (forces.c). */
+typedef struct {
+  SNES      snes; /* implicit force schemes: Newton over the owned bodies' a(t+h) */
+  Vec       snesx, snesr;
+  PetscInt  snesn;   /* local size of snesx */
+  MbScheme  fscheme; /* the implicit scheme of the Newton under way */
+  PetscReal ft, fh;  /* its step: start time and size */
+  PetscReal fascale; /* largest ‖a‖ met by that Newton (its absolute tolerance) */
+} MbImplicit;
+
+/* Run control: the RUN calls, checkpoints (checkpoint.c), signals and the restart. */
+typedef struct {
+  PetscLogDouble run_start;                    /* wall clock at the first run */
+  PetscBool      started;                      /* a run has begun */
+  PetscErrorCode (*ckpt_fn)(MbDomain, void *); /* writes one (MbOutput) */
+  void *ckpt_ctx;
+  PetscErrorCode (*flush_fn)(MbDomain, void *); /* makes the output so far readable before a collective stop (MbOutput) */
+  void          *flush_ctx;
+  PetscInt       ckpt_steps;     /* every this many steps (0: not by steps) */
+  PetscReal      ckpt_dt;        /* every this much simulated time (0: not by time) */
+  PetscReal      ckpt_wall;      /* every this many wall-clock seconds (0: not by the clock) */
+  PetscInt       ckpt_last_step; /* steps taken at the last checkpoint */
+  PetscReal      ckpt_next_t;    /* time the next one is due by ckpt_dt */
+  PetscLogDouble ckpt_last_wall; /* rank 0's clock at the last one (or the first run) */
+  PetscBool      ckpt_walldue;   /* rank 0's clock says one is due (learnt in the step's reduction) */
+  int            sig;            /* a rank received a signal (learnt in the step's reduction): 1 */
+  int            interrupted;    /* the signal that stopped the last run (0: none) */
+  PetscInt       sigstep;        /* -mb_signal_at_step: raise SIGTERM after this step (tests) */
+  PetscInt       nrun;           /* RUN calls so far */
+  PetscReal      run_end;        /* end time of the RUN under way */
+  PetscReal      run_duration;   /* its duration as the deck gave it */
+  PetscBool      run_done;       /* a checkpoint being written is at that RUN's end */
+  MbCheckpoint  *resume;         /* a restart's checkpoint until its RUN call comes */
+} MbRunControl;
+
 struct _p_MbDomain {
   MPI_Comm       comm;                  /* all ranks of the run */
   PetscMPIInt    rank, size;            /* this rank, number of ranks */
@@ -40,35 +104,13 @@ struct _p_MbDomain {
   PetscBool      verbose;               /* print progress */
   PetscLogDouble progress_dt;           /* seconds between progress lines */
   PetscLogDouble phase[MB_PHASE_COUNT]; /* wall time per phase, this rank */
-  PetscLogDouble run_start;             /* wall clock at the first run */
-  PetscBool      started;               /* a run has begun */
   PetscReal      hcrit;                 /* smallest critical step of the DEF_EXP bodies when the run began ... */
   PetscInt       hcrit_body;            /* ... and its body (−1: none) */
   PetscReal      hcrit_h;               /* the step it was checked against (0: not yet) */
   MbBodyMap      map;                   /* owner, movable and the body by id, the same table on every rank (owner.c) */
-  /* ghosts (ghost.c): read-only copies of remote bodies near this rank's bodies */
-  PetscInt       nghost, gcap;            /* ghosts and allocated room */
-  MbBody        *ghost;                   /* the ghosts (no order) */
-  PetscInt       gstamp;                  /* refresh counter (marks the ghosts seen) */
-  PetscLogDouble gkey_bytes, gbody_bytes; /* sent by the ghost refreshes: cell keys, bodies (states and packed) */
-  PetscInt     **sent;                    /* per rank: ids sent there by the last refresh, sorted */
-  PetscInt      *nsent;
-  MbBuf         *gsend, *grecv;      /* message buffers per rank, kept between refreshes */
-  PetscReal      gskin;              /* skin, a fraction of the widest movable box (-mb_ghost_skin) */
-  PetscReal      gskin_len;          /* the skin as a length, fixed at the last rebuild of the set */
-  PetscReal     *gref;               /* per owned body at that rebuild: mass centre, extent */
-  PetscInt       gsetkey[5];         /* nbody, nglobal, nmigrated, njoint, nspring at that rebuild (-1: none yet) */
-  PetscInt       nrefresh, nrebuild; /* ghost refreshes, and those that rebuilt the set */
-  /* load balance (partition.c, migrate.c) */
-  PetscReal imbalance_tol;  /* repartition when max/mean load exceeds it */
-  PetscInt  balance_freq;   /* check every this many steps (0: never) */
-  PetscBool balance_metis;  /* partition with METIS (else keep id mod size) */
-  PetscInt  nrepart;        /* repartitions so far */
-  PetscInt  nmigrated;      /* bodies moved so far (all ranks) */
-  PetscInt  edgecut;        /* METIS edge cut of the last partition */
-  PetscReal imbalance;      /* load imbalance measured at the last check */
-  PetscReal imbalance_part; /* the imbalance METIS's last partition gave, by the same weights */
-  PetscBool hold_balance;   /* no migration now (an adaptive run keeps saved states) */
+  MbGhosts       gh;                    /* the ghosts (ghost.c) */
+  MbBalance      bal;                   /* the load balance (partition.c, migrate.c) */
+  MbRunControl   run;                   /* RUN calls, checkpoints, signals, restart (checkpoint.c, domain.c) */
   /* callbacks by reference (loads): the same index on every rank */
   PetscInt ncb;
   struct {
@@ -93,16 +135,11 @@ struct _p_MbDomain {
   PetscReal solver_error;
   PetscInt  solver_failures; /* steps whose solve missed the tolerance */
   /* springs and the force schemes (forces.c) */
-  PetscInt  nspring; /* springs given by the deck, on every rank */
-  MbSpring *spring;
-  PetscReal epot;    /* potential of linear springs after the last step, this rank */
-  PetscReal espring; /* energy taken by dashpots and callback springs, this rank */
-  SNES      snes;    /* implicit force schemes: Newton over the owned bodies' a(t+h) */
-  Vec       snesx, snesr;
-  PetscInt  snesn;   /* local size of snesx */
-  MbScheme  fscheme; /* the implicit scheme of the Newton under way */
-  PetscReal ft, fh;  /* its step: start time and size */
-  PetscReal fascale; /* largest ‖a‖ met by that Newton (its absolute tolerance) */
+  PetscInt   nspring; /* springs given by the deck, on every rank */
+  MbSpring  *spring;
+  PetscReal  epot;    /* potential of linear springs after the last step, this rank */
+  PetscReal  espring; /* energy taken by dashpots and callback springs, this rank */
+  MbImplicit imp;     /* the implicit force schemes' Newton (forces.c) */
   /* adaptive time stepping (adaptive.c, state.c) */
   MbAdapt    adapt;     /* step-size controller, or NULL: the fixed step h, nothing measured */
   PetscInt   nacc;      /* Σ nu over the local bodies with a scheme: length of ubuf, aprev */
@@ -111,29 +148,9 @@ struct _p_MbDomain {
   PetscReal  hprev;     /* the last step (0: none measured yet) */
   PetscInt   discarded; /* steps thrown away by rejections, so far */
   PetscReal  hnext;     /* the controller's next step (adaptive.c; a checkpoint keeps it) */
-  /* checkpoints and restart (checkpoint.c) */
-  PetscErrorCode (*ckpt_fn)(MbDomain, void *); /* writes one (MbOutput) */
-  void *ckpt_ctx;
-  PetscErrorCode (*flush_fn)(MbDomain, void *); /* makes the output so far readable before a collective stop (MbOutput) */
-  void          *flush_ctx;
-  PetscInt       ckpt_steps;     /* every this many steps (0: not by steps) */
-  PetscReal      ckpt_dt;        /* every this much simulated time (0: not by time) */
-  PetscReal      ckpt_wall;      /* every this many wall-clock seconds (0: not by the clock) */
-  PetscInt       ckpt_last_step; /* steps taken at the last checkpoint */
-  PetscReal      ckpt_next_t;    /* time the next one is due by ckpt_dt */
-  PetscLogDouble ckpt_last_wall; /* rank 0's clock at the last one (or the first run) */
-  PetscBool      ckpt_walldue;   /* rank 0's clock says one is due (learnt in the step's reduction) */
-  int            sig;            /* a rank received a signal (learnt in the step's reduction): 1 */
-  int            interrupted;    /* the signal that stopped the last run (0: none) */
-  PetscReal      blowup;         /* -mb_blowup_factor: energy made from nothing beyond this many times what was given stops the run (blowup.c) */
-  PetscBool      ebase;          /* take the energy baseline at the next step (a RUN began, a CALLBACK ran) */
-  PetscReal      ebal[5];        /* the baseline: E, W_ext, W_contact, −D_friction, its time */
-  PetscInt       sigstep;        /* -mb_signal_at_step: raise SIGTERM after this step (tests) */
-  PetscInt       nrun;           /* RUN calls so far */
-  PetscReal      run_end;        /* end time of the RUN under way */
-  PetscReal      run_duration;   /* its duration as the deck gave it */
-  PetscBool      run_done;       /* a checkpoint being written is at that RUN's end */
-  MbCheckpoint  *resume;         /* a restart's checkpoint until its RUN call comes */
+  PetscReal  blowup;    /* -mb_blowup_factor: energy made from nothing beyond this many times what was given stops the run (blowup.c) */
+  PetscBool  ebase;     /* take the energy baseline at the next step (a RUN began, a CALLBACK ran) */
+  PetscReal  ebal[5];   /* the baseline: E, W_ext, W_contact, −D_friction, its time */
 };
 
 /* owner.c: owner and kind of bodies created since the last call (collective) */

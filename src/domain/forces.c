@@ -332,7 +332,7 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
 static PetscErrorCode Residual(SNES snes, Vec X, Vec F, void *ctx)
 {
   MbDomain           d = (MbDomain)ctx;
-  MbScheme           s = d->fscheme;
+  MbScheme           s = d->imp.fscheme;
   const PetscScalar *x;
   PetscScalar       *f;
   PetscInt           off = 0;
@@ -341,10 +341,10 @@ static PetscErrorCode Residual(SNES snes, Vec X, Vec F, void *ctx)
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody b = d->body[i];
     if (!Integrated(b)) continue;
-    PetscCall(s->ops.stage(s, b, d->fh, x + off));
+    PetscCall(s->ops.stage(s, b, d->imp.fh, x + off));
     off += b->nu;
   }
-  PetscCall(MbDomainEvalForces(d, d->ft + s->tshift * d->fh, d->fh));
+  PetscCall(MbDomainEvalForces(d, d->imp.ft + s->tshift * d->imp.fh, d->imp.fh));
   PetscCall(VecGetArray(F, &f));
   off = 0;
   for (PetscInt i = 0; i < d->nbody; i++) {
@@ -364,28 +364,28 @@ static PetscErrorCode SetupNewton(MbDomain d, MbScheme s)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++)
     if (Integrated(d->body[i])) n += d->body[i]->nu;
-  if (d->snes && n == d->snesn) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->imp.snes && n == d->imp.snesn) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbDomainForcesDestroy(d));
   Mat            J;
   KSP            ksp;
   PC             pc;
   SNESLineSearch ls;
-  d->snesn = n;
-  PetscCall(VecCreateMPI(d->comm, n, PETSC_DETERMINE, &d->snesx));
-  PetscCall(VecDuplicate(d->snesx, &d->snesr));
-  PetscCall(SNESCreate(d->comm, &d->snes));
-  PetscCall(SNESSetOptionsPrefix(d->snes, "mb_scheme_"));
-  PetscCall(SNESSetFunction(d->snes, d->snesr, Residual, d));
-  PetscCall(MatCreateSNESMF(d->snes, &J));
-  PetscCall(SNESSetJacobian(d->snes, J, J, MatMFFDComputeJacobian, NULL));
+  d->imp.snesn = n;
+  PetscCall(VecCreateMPI(d->comm, n, PETSC_DETERMINE, &d->imp.snesx));
+  PetscCall(VecDuplicate(d->imp.snesx, &d->imp.snesr));
+  PetscCall(SNESCreate(d->comm, &d->imp.snes));
+  PetscCall(SNESSetOptionsPrefix(d->imp.snes, "mb_scheme_"));
+  PetscCall(SNESSetFunction(d->imp.snes, d->imp.snesr, Residual, d));
+  PetscCall(MatCreateSNESMF(d->imp.snes, &J));
+  PetscCall(SNESSetJacobian(d->imp.snes, J, J, MatMFFDComputeJacobian, NULL));
   PetscCall(MatDestroy(&J));
-  PetscCall(SNESGetKSP(d->snes, &ksp));
+  PetscCall(SNESGetKSP(d->imp.snes, &ksp));
   PetscCall(KSPSetType(ksp, KSPGMRES));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCNONE));
-  PetscCall(SNESGetLineSearch(d->snes, &ls));
+  PetscCall(SNESGetLineSearch(d->imp.snes, &ls));
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
-  PetscCall(SNESSetFromOptions(d->snes)); /* the tolerances are set before each solve (ImplicitStep) */
+  PetscCall(SNESSetFromOptions(d->imp.snes)); /* the tolerances are set before each solve (ImplicitStep) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -403,38 +403,38 @@ static PetscErrorCode ImplicitStep(MbDomain d, MbScheme s, PetscReal t, PetscRea
     PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
   }
   PetscCall(SetupNewton(d, s));
-  PetscCall(VecGetArray(d->snesx, &x)); /* first guess: a(n) */
+  PetscCall(VecGetArray(d->imp.snesx, &x)); /* first guess: a(n) */
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody b = d->body[i];
     if (!Integrated(b)) continue;
     PetscCall(PetscArraycpy(x + off, b->acc + b->nu, b->nu));
     off += b->nu;
   }
-  PetscCall(VecRestoreArray(d->snesx, &x));
+  PetscCall(VecRestoreArray(d->imp.snesx, &x));
   /* converged when ‖R‖ <= rtol ‖R(a(n))‖ or ‖R‖ <= 1e-10 of the largest acceleration met so
      far: R cannot drop below the round-off of the forces, which scale with the motion's
      peak, not with the accelerations of a motion that has decayed */
-  PetscCall(VecNorm(d->snesx, NORM_2, &xnorm));
-  d->fascale = PetscMax(d->fascale, xnorm);
-  PetscCall(SNESSetTolerances(d->snes, 1e-10 * d->fascale + 1e-300, s->rtol, PETSC_DEFAULT, s->maxit, 1000000));
-  d->fscheme = s;
-  d->ft      = t;
-  d->fh      = h;
-  PetscCall(SNESSolve(d->snes, NULL, d->snesx));
-  PetscCall(SNESGetConvergedReason(d->snes, &reason));
-  PetscCall(SNESGetIterationNumber(d->snes, &its));
+  PetscCall(VecNorm(d->imp.snesx, NORM_2, &xnorm));
+  d->imp.fascale = PetscMax(d->imp.fascale, xnorm);
+  PetscCall(SNESSetTolerances(d->imp.snes, 1e-10 * d->imp.fascale + 1e-300, s->rtol, PETSC_DEFAULT, s->maxit, 1000000));
+  d->imp.fscheme = s;
+  d->imp.ft      = t;
+  d->imp.fh      = h;
+  PetscCall(SNESSolve(d->imp.snes, NULL, d->imp.snesx));
+  PetscCall(SNESGetConvergedReason(d->imp.snes, &reason));
+  PetscCall(SNESGetIterationNumber(d->imp.snes, &its));
   if (d->rank == 0) s->iterations += its; /* one collective Newton: counted once (the summary sums ranks) */
   if (reason > 0) {
     const PetscScalar *xa;
     off = 0;
-    PetscCall(VecGetArrayRead(d->snesx, &xa));
+    PetscCall(VecGetArrayRead(d->imp.snesx, &xa));
     for (PetscInt i = 0; i < d->nbody; i++) {
       MbBody b = d->body[i];
       if (!Integrated(b)) continue;
       PetscCall(s->ops.finish(s, b, h, xa + off));
       off += b->nu;
     }
-    PetscCall(VecRestoreArrayRead(d->snesx, &xa));
+    PetscCall(VecRestoreArrayRead(d->imp.snesx, &xa));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (d->rank == 0) s->failures++;
@@ -454,10 +454,10 @@ static PetscErrorCode ImplicitStep(MbDomain d, MbScheme s, PetscReal t, PetscRea
 PetscErrorCode MbDomainForcesDestroy(MbDomain d)
 {
   PetscFunctionBegin;
-  PetscCall(SNESDestroy(&d->snes));
-  PetscCall(VecDestroy(&d->snesx));
-  PetscCall(VecDestroy(&d->snesr));
-  d->snesn = 0;
+  PetscCall(SNESDestroy(&d->imp.snes));
+  PetscCall(VecDestroy(&d->imp.snesx));
+  PetscCall(VecDestroy(&d->imp.snesr));
+  d->imp.snesn = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

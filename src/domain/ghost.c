@@ -51,24 +51,24 @@ static int CompareInt(const void *x, const void *y)
 PetscErrorCode MbDomainGhostDestroy(MbDomain d)
 {
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->nghost; i++) {
-    if (d->map.all && d->ghost[i]->id < d->map.n) d->map.all[d->ghost[i]->id] = NULL;
-    PetscCall(MbBodyDestroy(&d->ghost[i]));
+  for (PetscInt i = 0; i < d->gh.nghost; i++) {
+    if (d->map.all && d->gh.ghost[i]->id < d->map.n) d->map.all[d->gh.ghost[i]->id] = NULL;
+    PetscCall(MbBodyDestroy(&d->gh.ghost[i]));
   }
-  PetscCall(PetscFree(d->ghost));
-  PetscCall(PetscFree(d->gref));
-  d->nghost = d->gcap = 0;
-  d->gsetkey[0]       = -1;
-  if (d->sent) {
-    for (PetscMPIInt r = 0; r < d->size; r++) PetscCall(PetscFree(d->sent[r]));
-    PetscCall(PetscFree2(d->sent, d->nsent));
+  PetscCall(PetscFree(d->gh.ghost));
+  PetscCall(PetscFree(d->gh.gref));
+  d->gh.nghost = d->gh.gcap = 0;
+  d->gh.gsetkey[0]          = -1;
+  if (d->gh.sent) {
+    for (PetscMPIInt r = 0; r < d->size; r++) PetscCall(PetscFree(d->gh.sent[r]));
+    PetscCall(PetscFree2(d->gh.sent, d->gh.nsent));
   }
-  if (d->gsend) {
+  if (d->gh.gsend) {
     for (PetscMPIInt r = 0; r < d->size; r++) {
-      PetscCall(MbBufFree(&d->gsend[r]));
-      PetscCall(MbBufFree(&d->grecv[r]));
+      PetscCall(MbBufFree(&d->gh.gsend[r]));
+      PetscCall(MbBufFree(&d->gh.grecv[r]));
     }
-    PetscCall(PetscFree2(d->gsend, d->grecv));
+    PetscCall(PetscFree2(d->gh.gsend, d->gh.grecv));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,10 +91,10 @@ static PetscErrorCode PutState(MbBuf *m, MbBody b)
 
 static PetscErrorCode AddEntry(MbDomain d, MbBody b, PetscMPIInt r, PetscInt **newsent, PetscInt *nnew, PetscInt *capnew)
 {
-  MbBuf *m = &d->gsend[r];
+  MbBuf *m = &d->gh.gsend[r];
   char   tag;
   PetscFunctionBegin;
-  tag = (d->nsent[r] && bsearch(&b->id, d->sent[r], (size_t)d->nsent[r], sizeof(PetscInt), CompareInt)) ? GHOST_STATE : GHOST_FULL;
+  tag = (d->gh.nsent[r] && bsearch(&b->id, d->gh.sent[r], (size_t)d->gh.nsent[r], sizeof(PetscInt), CompareInt)) ? GHOST_STATE : GHOST_FULL;
   if (tag == GHOST_STATE)
     PetscCall(PutState(m, b));
   else {
@@ -205,15 +205,15 @@ static PetscErrorCode GhostBoxes(MbDomain d, PetscReal **bbp, PetscReal mybox[7]
   PetscReal *bb, *rbox, hc;
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(6 * d->nbody + 1, &bb));
-  PetscCall(PetscFree(d->gref));
-  PetscCall(PetscMalloc1(4 * d->nbody + 1, &d->gref));
+  PetscCall(PetscFree(d->gh.gref));
+  PetscCall(PetscMalloc1(4 * d->nbody + 1, &d->gh.gref));
   for (int k = 0; k < 3; k++) mybox[k] = PETSC_MAX_REAL, mybox[3 + k] = -PETSC_MAX_REAL;
   mybox[6] = 0;
   for (PetscInt i = 0; i < d->nbody; i++) {
     PetscReal *x = &bb[6 * i];
     MbBody     b = d->body[i];
-    BodyBox(b, d->geps + 0.5 * d->gskin_len, x);
-    PetscCall(MbBodyBound(b, &d->gref[4 * i], &d->gref[4 * i + 3]));
+    BodyBox(b, d->geps + 0.5 * d->gh.gskin_len, x);
+    PetscCall(MbBodyBound(b, &d->gh.gref[4 * i], &d->gh.gref[4 * i + 3]));
     if (!MbBodyIsMovable(b)) continue;
     for (int k = 0; k < 3; k++) {
       mybox[k]     = PetscMin(mybox[k], x[k]);
@@ -250,7 +250,7 @@ static PetscErrorCode GhostExchangeCells(MbDomain d, PetscMPIInt nn, const Petsc
     for (size_t e = 0; e <= mine.mask; e++)
       if (mine.key[e] != -1) PetscCall(MbBufPut(&csend[nbr[k]], &mine.key[e], sizeof(int64_t)));
   PetscCall(PetscFree(mine.key));
-  for (PetscMPIInt r = 0; r < d->size; r++) d->gkey_bytes += (PetscLogDouble)csend[r].n;
+  for (PetscMPIInt r = 0; r < d->size; r++) d->gh.gkey_bytes += (PetscLogDouble)csend[r].n;
   PetscCall(MbExchange(d->comm, csend, crecv));
   PetscCall(PetscCalloc1(d->size, &hsc));
   for (PetscMPIInt r = 0; r < d->size; r++) {
@@ -271,7 +271,7 @@ static PetscErrorCode GhostExchangeCells(MbDomain d, PetscMPIInt nn, const Petsc
       if (near) PetscCall(MbBufPut(&csend[r], &cells[cidx[i]], (size_t)(cidx[i + 1] - cidx[i]) * sizeof(int64_t)));
     }
   }
-  for (PetscMPIInt r = 0; r < d->size; r++) d->gkey_bytes += (PetscLogDouble)csend[r].n;
+  for (PetscMPIInt r = 0; r < d->size; r++) d->gh.gkey_bytes += (PetscLogDouble)csend[r].n;
   PetscCall(MbExchange(d->comm, csend, crecv));
   for (PetscMPIInt r = 0; r < d->size; r++)
     if (r != d->rank && crecv[r].n) PetscCall(CellSetBuild(&hs[r], (const int64_t *)crecv[r].buf, crecv[r].n / sizeof(int64_t)));
@@ -362,15 +362,15 @@ static PetscErrorCode GhostRebuild(MbDomain d)
   PetscCall(PetscFree(bb));
   PetscCall(PetscFree(rbox));
   for (PetscMPIInt r = 0; r < d->size; r++) { /* entries may be out of order after joints */
-    PetscCall(PetscFree(d->sent[r]));
+    PetscCall(PetscFree(d->gh.sent[r]));
     if (nnew[r]) qsort(newsent[r], (size_t)nnew[r], sizeof(PetscInt), CompareInt);
-    d->sent[r]  = newsent[r];
-    d->nsent[r] = nnew[r];
+    d->gh.sent[r]  = newsent[r];
+    d->gh.nsent[r] = nnew[r];
   }
   PetscCall(PetscFree3(newsent, nnew, capnew));
-  d->gsetkey[0] = d->nbody, d->gsetkey[1] = d->nglobal, d->gsetkey[2] = d->nmigrated;
-  d->gsetkey[3] = d->cs->njoint, d->gsetkey[4] = d->nspring;
-  d->nrebuild++;
+  d->gh.gsetkey[0] = d->nbody, d->gh.gsetkey[1] = d->nglobal, d->gh.gsetkey[2] = d->bal.nmigrated;
+  d->gh.gsetkey[3] = d->cs->njoint, d->gh.gsetkey[4] = d->nspring;
+  d->gh.nrebuild++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -379,10 +379,10 @@ static PetscErrorCode GhostStates(MbDomain d)
 {
   PetscFunctionBegin;
   for (PetscMPIInt r = 0; r < d->size; r++)
-    for (PetscInt k = 0; k < d->nsent[r]; k++) {
-      PetscInt id = d->sent[r][k];
+    for (PetscInt k = 0; k < d->gh.nsent[r]; k++) {
+      PetscInt id = d->gh.sent[r][k];
       PetscCheck(d->map.owner[id] == d->rank && d->map.all[id], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ghost set lists body %" PetscInt_FMT ", which this rank does not own", id);
-      PetscCall(PutState(&d->gsend[r], d->map.all[id]));
+      PetscCall(PutState(&d->gh.gsend[r], d->map.all[id]));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -392,25 +392,25 @@ static PetscErrorCode GhostStates(MbDomain d)
    gives the widest movable box of all ranks, which sets the skin of a rebuild. */
 static PetscErrorCode GhostSetHolds(MbDomain d, PetscBool *holds, PetscReal *widest)
 {
-  const PetscInt key[5] = {d->nbody, d->nglobal, d->nmigrated, d->cs->njoint, d->nspring};
+  const PetscInt key[5] = {d->nbody, d->nglobal, d->bal.nmigrated, d->cs->njoint, d->nspring};
   PetscReal      loc[2] = {0, 0}, glob[2];
-  PetscBool      same   = d->gref ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool      same   = d->gh.gref ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionBegin;
-  for (int k = 0; k < 5; k++) same = same && key[k] == d->gsetkey[k] ? PETSC_TRUE : PETSC_FALSE;
+  for (int k = 0; k < 5; k++) same = same && key[k] == d->gh.gsetkey[k] ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody    b = d->body[i];
     PetscReal e, c[3];
     PetscCall(MbBodyBound(b, c, &e));
     if (MbBodyIsMovable(b)) loc[1] = PetscMax(loc[1], 2 * (e + d->geps));
     if (same) {
-      const PetscReal *x0  = &d->gref[4 * i];
+      const PetscReal *x0  = &d->gh.gref[4 * i];
       PetscReal        dev = PetscMax(PetscMax(PetscAbsReal(c[0] - x0[0]), PetscAbsReal(c[1] - x0[1])), PetscAbsReal(c[2] - x0[2]));
       loc[0]               = PetscMax(loc[0], dev + PetscMax(e - x0[3], 0));
     }
   }
   if (!same) loc[0] = PETSC_MAX_REAL;
   PetscCallMPI(MPI_Allreduce(loc, glob, 2, MPIU_REAL, MPI_MAX, d->comm));
-  *holds  = glob[0] <= 0.5 * d->gskin_len ? PETSC_TRUE : PETSC_FALSE;
+  *holds  = glob[0] <= 0.5 * d->gh.gskin_len ? PETSC_TRUE : PETSC_FALSE;
   *widest = glob[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -425,34 +425,34 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
   if (d->size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!d->sent) {
-    PetscCall(PetscCalloc2(d->size, &d->sent, d->size, &d->nsent));
-    PetscCall(PetscCalloc2(d->size, &d->gsend, d->size, &d->grecv));
+  if (!d->gh.sent) {
+    PetscCall(PetscCalloc2(d->size, &d->gh.sent, d->size, &d->gh.nsent));
+    PetscCall(PetscCalloc2(d->size, &d->gh.gsend, d->size, &d->gh.grecv));
   }
   PetscCall(GhostSetHolds(d, &holds, &widest));
-  d->nrefresh++;
+  d->gh.nrefresh++;
   if (holds)
     PetscCall(GhostStates(d));
   else {
-    d->gskin_len = d->gskin * widest;
+    d->gh.gskin_len = d->gh.gskin * widest;
     PetscCall(GhostRebuild(d));
   }
   /* 4. exchange; with the set unchanged each rank knows what its ghosts' owners send, so
      only neighbours talk (no count exchange among all ranks) */
-  for (PetscMPIInt r = 0; r < d->size; r++) d->gbody_bytes += (PetscLogDouble)d->gsend[r].n;
+  for (PetscMPIInt r = 0; r < d->size; r++) d->gh.gbody_bytes += (PetscLogDouble)d->gh.gsend[r].n;
   {
     size_t *expect = NULL;
     if (holds) {
       PetscCall(PetscCalloc1(d->size, &expect));
-      for (PetscInt i = 0; i < d->nghost; i++) expect[d->map.owner[d->ghost[i]->id]] += StateBytes(d->ghost[i]);
+      for (PetscInt i = 0; i < d->gh.nghost; i++) expect[d->map.owner[d->gh.ghost[i]->id]] += StateBytes(d->gh.ghost[i]);
     }
-    PetscCall(MbExchangeSized(d->comm, d->gsend, d->grecv, expect));
+    PetscCall(MbExchangeSized(d->comm, d->gh.gsend, d->gh.grecv, expect));
     PetscCall(PetscFree(expect));
   }
   /* 5. apply: states to existing ghosts, new ghosts unpacked, the rest dropped */
-  d->gstamp++;
+  d->gh.gstamp++;
   for (PetscMPIInt r = 0; r < d->size; r++) {
-    MbBuf *m   = &d->grecv[r];
+    MbBuf *m   = &d->gh.grecv[r];
     size_t pos = 0;
     if (r == d->rank) continue;
     while (pos < m->n) {
@@ -471,24 +471,24 @@ PetscErrorCode MbDomainGhostRefresh(MbDomain d)
       } else {
         PetscCheck(!g, PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt_FMT " sent whole from rank %d, but this rank already has it", id, r);
         PetscCall(MbBufGetBody(m, &pos, &g, NULL));
-        if (d->nghost == d->gcap) {
-          d->gcap = d->gcap ? 2 * d->gcap : 64;
-          PetscCall(PetscRealloc(sizeof(MbBody) * d->gcap, &d->ghost));
+        if (d->gh.nghost == d->gh.gcap) {
+          d->gh.gcap = d->gh.gcap ? 2 * d->gh.gcap : 64;
+          PetscCall(PetscRealloc(sizeof(MbBody) * d->gh.gcap, &d->gh.ghost));
         }
-        d->ghost[d->nghost++] = g;
-        d->map.all[id]        = g;
+        d->gh.ghost[d->gh.nghost++] = g;
+        d->map.all[id]              = g;
       }
-      g->mark = d->gstamp;
+      g->mark = d->gh.gstamp;
     }
   }
-  for (PetscInt i = 0; i < d->nghost; i++) {
-    MbBody g = d->ghost[i];
-    if (g->mark != d->gstamp) { /* not sent this time: dropped */
+  for (PetscInt i = 0; i < d->gh.nghost; i++) {
+    MbBody g = d->gh.ghost[i];
+    if (g->mark != d->gh.gstamp) { /* not sent this time: dropped */
       d->map.all[g->id] = NULL;
-      PetscCall(MbBodyDestroy(&d->ghost[i]));
+      PetscCall(MbBodyDestroy(&d->gh.ghost[i]));
     } else
-      d->ghost[nkeep++] = g;
+      d->gh.ghost[nkeep++] = g;
   }
-  d->nghost = nkeep;
+  d->gh.nghost = nkeep;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

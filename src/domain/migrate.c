@@ -125,6 +125,6 @@ PetscErrorCode MbDomainMigrate(MbDomain d, const PetscMPIInt newowner[])
   /* rows, foreign records and W belong to the old partition */
   d->cs->nfor = d->cs->nfpen = d->cs->npen = 0;
   PetscCall(MbLocDynReset(d->ld));
-  d->nmigrated += nmoved;
+  d->bal.nmigrated += nmoved;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -132,7 +132,7 @@ static PetscErrorCode PartImbalance(MbDomain d, PetscInt N, idx_t ncon, const id
       for (int c = 0; c < ncon; c++) pw[2 * part[v] + c] += vwgt[ncon * v + c], tot[c] += vwgt[ncon * v + c];
   for (PetscMPIInt r = 0; r < d->size; r++)
     for (int c = 0; c < 2; c++) mx[c] = PetscMax(mx[c], pw[2 * r + c]);
-  d->imbalance_part = LoadImbalance(d->size, mx, tot);
+  d->bal.imbalance_part = LoadImbalance(d->size, mx, tot);
   PetscCall(PetscFree(pw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -246,7 +246,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
       PetscCheck(st == METIS_OK, PETSC_COMM_SELF, PETSC_ERR_LIB, "METIS_PartGraphKway failed (status %d) on %" PetscInt_FMT " bodies, %" PetscInt_FMT " edges, %d parts", st, N, nedge, d->size);
     }
     PetscCall(Relabel(d, N, part, newowner));
-    d->edgecut = (PetscInt)objval;
+    d->bal.edgecut = (PetscInt)objval;
     PetscCall(PartImbalance(d, N, ncon, part, vwgt)); /* the imbalance this partition gives (by the same loads) */
     PetscCall(PetscFree(adj));
     PetscCall(PetscFree3(box, vid, deg));
@@ -255,8 +255,8 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     PetscCall(PetscFree2(counts, displs));
   }
   PetscCallMPI(MPI_Bcast(newowner, (PetscMPIInt)N, MPI_INT, 0, d->comm));
-  PetscCallMPI(MPI_Bcast(&d->edgecut, 1, MPIU_INT, 0, d->comm));
-  PetscCallMPI(MPI_Bcast(&d->imbalance_part, 1, MPIU_REAL, 0, d->comm));
+  PetscCallMPI(MPI_Bcast(&d->bal.edgecut, 1, MPIU_INT, 0, d->comm));
+  PetscCallMPI(MPI_Bcast(&d->bal.imbalance_part, 1, MPIU_REAL, 0, d->comm));
   PetscCall(PetscFree(send));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -267,7 +267,7 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   PetscInt64   load[2] = {0, 0}, *all, mx[2] = {0, 0}, tot[2] = {0, 0};
   PetscMPIInt *newowner;
   PetscFunctionBegin;
-  if (d->size == 1 || !d->balance_metis) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->size == 1 || !d->bal.balance_metis) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbDomainKnowBodies(d));
   PetscCall(PetscMalloc1(d->nbody + 1, &w));
   PetscCall(BodyWeights(d, w));
@@ -282,10 +282,10 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   for (PetscMPIInt r = 0; r < d->size; r++)
     for (int c = 0; c < 2; c++) mx[c] = PetscMax(mx[c], all[2 * r + c]), tot[c] += all[2 * r + c];
   PetscCall(PetscFree(all));
-  d->imbalance = LoadImbalance(d->size, mx, tot);
+  d->bal.imbalance = LoadImbalance(d->size, mx, tot);
   /* not when METIS's last partition was no better than this (a graph it cannot balance
      further, e.g. bodies tied by joints or springs): it would repartition every check */
-  if (!force && (d->imbalance <= d->imbalance_tol || d->imbalance <= 1.05 * d->imbalance_part)) {
+  if (!force && (d->bal.imbalance <= d->bal.imbalance_tol || d->bal.imbalance <= 1.05 * d->bal.imbalance_part)) {
     PetscCall(PetscFree(w));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -294,7 +294,7 @@ PetscErrorCode MbDomainBalance(MbDomain d, PetscBool force)
   PetscCall(PetscFree(w));
   PetscCall(MbDomainMigrate(d, newowner));
   PetscCall(PetscFree(newowner));
-  d->nrepart++;
+  d->bal.nrepart++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,16 +303,16 @@ PetscErrorCode MbDomainSetImbalanceTolerance(MbDomain d, PetscReal tol, PetscInt
   PetscFunctionBegin;
   PetscCheck(tol >= 1 && PetscIsNormalReal(tol), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "imbalance tolerance must be >= 1 (max load over mean load), got %g", (double)tol);
   PetscCheck(freq >= 0, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "balance update frequency must be >= 0 steps, got %" PetscInt_FMT, freq);
-  d->imbalance_tol = tol;
-  d->balance_freq  = freq;
+  d->bal.imbalance_tol = tol;
+  d->bal.balance_freq  = freq;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbDomainGetBalanceStats(MbDomain d, PetscInt *nrepart, PetscInt *nmigrated, PetscInt *edgecut, PetscReal *imbalance)
 {
-  if (nrepart) *nrepart = d->nrepart;
-  if (nmigrated) *nmigrated = d->nmigrated;
-  if (edgecut) *edgecut = d->edgecut;
-  if (imbalance) *imbalance = d->imbalance;
+  if (nrepart) *nrepart = d->bal.nrepart;
+  if (nmigrated) *nmigrated = d->bal.nmigrated;
+  if (edgecut) *edgecut = d->bal.edgecut;
+  if (imbalance) *imbalance = d->bal.imbalance;
   return PETSC_SUCCESS;
 }

@@ -6,7 +6,7 @@
      (body->acc, 3 nu, and body->accok, see NOTES-6 / src/scheme/force/);
    - the domain: time, step count, history length, contact, friction and spring work
      (d->espring; d->epot, the springs' potential, for the energies read before the next
-     step), solver failure count, the implicit schemes' Newton scale (d->fascale: the
+     step), solver failure count, the implicit schemes' Newton scale (d->imp.fascale: the
      replay must use the same tolerance), the last constraints (warm starts and tangent frames of persistent
      contacts, detect.c) and the joints' last reactions;
    - the adaptive measurements: the last accelerations and step (adaptive.c).
@@ -63,7 +63,10 @@ static void Transfer(MbDomain d, MbState *s, PetscBool save)
   MOVE(epot);
   MOVE(hprev);
   MOVE(solver_failures);
-  MOVE(fascale); /* the implicit schemes' Newton tolerance: a replay must take the same steps */
+  if (save) /* the implicit schemes' Newton tolerance: a replay must take the same steps */
+    s->fascale = d->imp.fascale;
+  else
+    d->imp.fascale = s->fascale;
   for (PetscInt j = 0; j < d->cs->njoint; j++) Move(s->jointR + 3 * j, d->cs->joint[j].R, 3, save);
 }
 
