@@ -48,8 +48,12 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
+# The archive is written anew: three pairs of sources share a file name (checkpoint.c,
+# element.c, rigid.c), and `ar r` on an existing archive replaces members by name, so an
+# update in place could swap one of a pair for the other.
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(@D)
+	@rm -f $@
 	ar rcs $@ $^
 
 $(BUILD)/bin/%: $(BUILD)/src/app/%.o $(LIB)
