@@ -22,14 +22,15 @@ static PyObject *py_next_owned(PyObject *self, PyObject *args)
    (python/moreau/bodies.py). */
 static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, double young, double poisson, const char *label, PetscInt *id)
 {
-  static const MbBodyKind kinds[] = {MB_BODY_RIGID, MB_BODY_OBSTACLE, MB_BODY_PSEUDO_RIGID, MB_BODY_FEM};
-  PetscMPIInt             owner, rank;
-  MbBody                  b;
-  const char             *scheme;
+  PetscMPIInt    owner, rank;
+  MbBody         b;
+  const char    *scheme, *kname;
+  MbBodyKindInfo info;
   PetscFunctionBegin;
-  PetscCheck(kind >= 0 && kind < 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body kind code %d is not 0 (RIGID), 1 (OBSTACLE), 2 (PSEUDO_RIGID) or 3 (FINITE_ELEMENT)", kind);
+  PetscCall(MbBodyKindGetName(kind, &kname));
+  PetscCall(MbBodyKindGetInfo(kname, &info));
+  scheme = info.scheme;
   /* the kind's default scheme exists on every rank, as the rigid default does (see solfec_new) */
-  PetscCall(MbBodyKindGetDefaultScheme(kinds[kind], &scheme));
   if (scheme) {
     MbScheme s;
     PetscCall(MbDomainGetScheme(sol->dom, scheme, &s));
@@ -39,7 +40,7 @@ static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, do
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (owner == rank) {
     PetscCheck(*shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT ": no shape given on its owner rank", *id);
-    PetscCall(MbBodyCreate(*id, kinds[kind], *shape, rho, label, &b));
+    PetscCall(MbBodyCreate(*id, kname, *shape, rho, label, &b));
     {
       PetscErrorCode ierr = MbBodySetMaterial(b, young, poisson);
       if (!ierr) ierr = MbDomainAddBody(sol->dom, b);
