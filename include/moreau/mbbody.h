@@ -1,5 +1,5 @@
 /* moreau — bodies. One MbBody per body, with an ops table per kinematic model (a kind:
-   src/body/<kind>/, registered in src/body/body.c).
+   src/body/<kind>/, registered by name from its folder, MbBodyKindRegister).
    Rigid layout as in Solfec-1.0: q = [Λ column-wise (9), x̄ (3)], u = [Ω (3), v (3)],
    Ω the referential angular velocity, v the spatial velocity of the mass centre.
    Pseudo-rigid layout as in Solfec-1.0's code: q = [F row-wise (9), x̄ (3)],
@@ -13,8 +13,45 @@
 typedef struct _p_MbBody   *MbBody;
 typedef struct _p_MbScheme *MbScheme;
 
-typedef enum { MB_BODY_RIGID = 0, MB_BODY_OBSTACLE = 1, MB_BODY_PSEUDO_RIGID = 2, MB_BODY_FEM = 3 } MbBodyKind;
-PETSC_EXTERN const char *const MbBodyKinds[]; /* "RIGID", "OBSTACLE", ... */
+/* The built-in body kinds, by registered name (MbBodyCreate takes any registered name). */
+#define MBBODYRIGID "RIGID"
+#define MBBODYOBSTACLE "OBSTACLE"
+#define MBBODYPSEUDORIGID "PSEUDO_RIGID"
+#define MBBODYFINITEELEMENT "FINITE_ELEMENT"
+
+/* A kind's operations (src/body/bodyimpl.h, the header a kind is written against). */
+typedef struct _n_MbBodyOps MbBodyOps;
+
+/** Register a body kind by name with its ops table (kept, not copied; its name field must be
+    name), PETSc style. The kind's code, which results files keep in /bodies/kind, is the
+    number of kinds registered before it: MbInitialize registers RIGID 0, OBSTACLE 1,
+    PSEUDO_RIGID 2, FINITE_ELEMENT 3, so later kinds take 4 on. Registering a name again
+    replaces its ops and keeps its code. Errors name what the table lacks. Not collective,
+    but every rank must register the same kinds in the same order (bodies travel by code). */
+PETSC_EXTERN PetscErrorCode MbBodyKindRegister(const char name[], const MbBodyOps *ops);
+/** The number of registered kinds, and the name of the one with code k (an error names a
+    code out of range). */
+PETSC_EXTERN PetscErrorCode MbBodyKindGetCount(PetscInt *n);
+PETSC_EXTERN PetscErrorCode MbBodyKindGetName(PetscInt code, const char **name);
+/** The registered names, comma-separated in code order, into buf (for messages). */
+PETSC_EXTERN PetscErrorCode MbBodyKindListNames(char buf[], size_t len);
+
+/** What the deck asks of a kind before any body of it exists. */
+typedef struct {
+  const char        *name;     /* registered name */
+  PetscInt           code;     /* its code (/bodies/kind of results files) */
+  PetscInt           nq, nu;   /* sizes of q and u; per node of the body's mesh when nodal */
+  PetscBool          nodal;    /* a body's shape is its mesh (a MESH or HEX), its state nodal */
+  PetscBool          movable;  /* integrated (an obstacle is not): takes velocities and loads */
+  PetscBool          elastic;  /* takes Young's modulus and Poisson's ratio (MbBodySetMaterial) */
+  PetscBool          torque;   /* takes torques (MB_LOAD_TORQUE) */
+  PetscBool          pressure; /* takes pressures on its surface (MbBodyAddPressure) */
+  const char        *scheme;   /* default scheme; NULL: the domain's rigid default (a movable kind) or none */
+  const char *const *forms;    /* formulations by Solfec's name (MbBodySetForm): name, description pairs, NULL-terminated, the default first; NULL: none */
+} MbBodyKindInfo;
+/** The properties of kind name; an error names it and lists the registered kinds when it is
+    not one. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodyKindGetInfo(const char name[], MbBodyKindInfo *info);
 
 typedef enum { MB_LOAD_FORCE = 0, MB_LOAD_TORQUE = 1, MB_LOAD_PRESSURE = 2 } MbLoadKind;
 typedef enum { MB_FRAME_SPATIAL = 0, MB_FRAME_CONVECTED = 1 } MbFrame;
@@ -34,17 +71,20 @@ PETSC_EXTERN PetscErrorCode     MbTimeSeriesEvaluate(MbTimeSeries ts, PetscReal 
 PETSC_EXTERN PetscErrorCode     MbTimeSeriesReference(MbTimeSeries ts);
 PETSC_EXTERN PetscErrorCode     MbTimeSeriesDestroy(MbTimeSeries *ts);
 
-/** Create a body of the given kind from a shape (the body takes a reference to it; the
-    caller keeps its own) with uniform density rho; mass properties come from the shape.
-    id is the global body id; label may be NULL. Not collective. */
-PETSC_EXTERN PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscReal rho, const char label[], MbBody *body);
+/** Create a body of the kind registered as kind (MBBODYRIGID, ...) from a shape (the body
+    takes a reference to it; the caller keeps its own) with uniform density rho; mass
+    properties come from the shape. id is the global body id; label may be NULL. An unknown
+    kind is an error that lists the registered ones. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodyCreate(PetscInt id, const char kind[], MbShape shape, PetscReal rho, const char label[], MbBody *body);
 PETSC_EXTERN PetscErrorCode MbBodyDestroy(MbBody *body);
 /** Override mass characteristics (Solfec's BODY_CHARS): mass > 0, volume > 0, centre,
     inertia J (symmetric positive definite, about the centre). Resets the configuration to
     identity rotation at the new centre. */
 PETSC_EXTERN PetscErrorCode MbBodySetChars(MbBody body, PetscReal mass, PetscReal volume, const PetscReal center[3], const PetscReal inertia[9]);
 PETSC_EXTERN PetscErrorCode MbBodyGetId(MbBody body, PetscInt *id);
-PETSC_EXTERN PetscErrorCode MbBodyGetKind(MbBody body, MbBodyKind *kind);
+/** The body's kind: its registered name, and its code (MbBodyKindRegister). */
+PETSC_EXTERN PetscErrorCode MbBodyGetKind(MbBody body, const char **kind);
+PETSC_EXTERN PetscErrorCode MbBodyGetKindCode(MbBody body, PetscInt *code);
 PETSC_EXTERN PetscErrorCode MbBodyGetLabel(MbBody body, const char **label);
 PETSC_EXTERN PetscErrorCode MbBodyGetShape(MbBody body, MbShape *shape);
 /** Mass properties (mass, volume, referential centre, Euler tensor, inertia J). */
@@ -117,10 +157,9 @@ PETSC_EXTERN PetscInt MbBodyWork(MbBody body);
    the other kinds ignore it, as Solfec does. */
 PETSC_EXTERN PetscErrorCode MbBodySetForm(MbBody body, const char *form);
 /** The scheme a body of this kind gets when the deck sets none: a name, or NULL for the
-    domain's rigid default (-mb_scheme), or NULL for an obstacle (MbBodyIsMovable false). */
+    domain's rigid default (-mb_scheme), or NULL for an obstacle (MbBodyIsMovable false);
+    before any body of a kind exists, MbBodyKindGetInfo says it. */
 PETSC_EXTERN PetscErrorCode MbBodyGetDefaultScheme(MbBody body, const char **name);
-/** The same for a kind, before any body of it exists. */
-PETSC_EXTERN PetscErrorCode MbBodyKindGetDefaultScheme(MbBodyKind kind, const char **name);
 /** Elastic constants of a deformable body (Saint Venant–Kirchhoff, seed 003): Young's
     modulus > 0 and Poisson's ratio in (−1, 0.5); errors name the value. Ignored by rigid
     kinds. Not collective. */

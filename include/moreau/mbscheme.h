@@ -38,8 +38,9 @@ PETSC_EXTERN PetscErrorCode MbSchemeSetFromOptions(MbScheme scheme);
 PETSC_EXTERN PetscErrorCode MbSchemeSetTolerances(MbScheme scheme, PetscReal rtol, PetscInt maxit);
 /** Make a Newton failure an error (PETSC_ERR_NOT_CONVERGED) rather than a counted event. */
 PETSC_EXTERN PetscErrorCode MbSchemeSetErrorIfNotConverged(MbScheme scheme, PetscBool flg);
-/** Whether the scheme can integrate bodies of this kind. */
-PETSC_EXTERN PetscErrorCode MbSchemeAppliesTo(MbScheme scheme, MbBodyKind kind, PetscBool *applies);
+/** Whether the scheme can integrate bodies of the kind registered as kind: whether the kind
+    declares what the scheme requires of a body (src/body/bodyimpl.h, MbBodyTrait). */
+PETSC_EXTERN PetscErrorCode MbSchemeAppliesTo(MbScheme scheme, const char kind[], PetscBool *applies);
 /** First half of a step of body from t with step h under gravity g (may be NULL). */
 PETSC_EXTERN PetscErrorCode MbSchemeStepBegin(MbScheme scheme, MbBody body, PetscReal t, PetscReal h, const PetscReal g[3]);
 /** Second half of the step; accumulates the body's external work. */

@@ -14,16 +14,34 @@ def _check_body(fn, b):
     return b
 
 
-_KINDS = ('RIGID', 'OBSTACLE', 'PSEUDO_RIGID', 'FINITE_ELEMENT')
-_KIND_CODE = {'RIGID': 0, 'OBSTACLE': 1, 'PSEUDO_RIGID': 2, 'FINITE_ELEMENT': 3}
-_LATER_KINDS = ('EXTENDED_PSEUDO_RIGID',)
-_SIZES = {'RIGID': (12, 6), 'OBSTACLE': (12, 6), 'PSEUDO_RIGID': (12, 12)}  # len(conf), len(velo); FINITE_ELEMENT: 3 per node
+_LATER_KINDS = ('EXTENDED_PSEUDO_RIGID',)  # Solfec-1.0's kinds that moreau does not have yet
+_KIND = {}  # the body kinds C has registered, by name: what each is (_m.body_kind), asked once
+
+
+def _kind(name):
+    """What the body kind registered as name is (C's answer: code, nq, nu, nodal, movable,
+    elastic, torque, pressure, scheme, forms), or None when no kind has that name."""
+    k = _KIND.get(name) if isinstance(name, str) else None
+    if k is None and isinstance(name, str) and name in _m.body_kinds():
+        k = _KIND[name] = _m.body_kind(name)
+    return k
+
+
+def _kinds(last, quote=''):
+    """The registered kinds' names for a message: 'A, B, C or D' (last = 'or')."""
+    n = ['%s%s%s' % (quote, x, quote) for x in _m.body_kinds()]
+    return ', '.join(n[:-1]) + ' %s ' % last + n[-1] if len(n) > 1 else n[0]
+
+
+def _a(kind):
+    """'an OBSTACLE', 'a RIGID': the kind with its article, for messages."""
+    return ('an ' if kind[:1] in 'AEIOU' else 'a ') + kind
 
 
 class Body:
     """A body. On the owner rank it reads the C state; elsewhere it is a proxy whose conf
     and velo read None (as in Solfec); mass, volume and center are known on every rank."""
-    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_rho', '_x', '_n')
+    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_rho', '_x', '_n', '_k')
 
     @property
     def id(self):
@@ -71,7 +89,7 @@ class Body:
 
     @conf.setter
     def conf(self, q):
-        q = _vec('BODY.conf', 'value', q, _SIZES[self.kind][0] if self.kind in _SIZES else self._n)
+        q = _vec('BODY.conf', 'value', q, self._n[0])
         if self._own:
             _m.body_set_state(self._sol._h, self._id, 0, q)
 
@@ -84,9 +102,9 @@ class Body:
 
     @velo.setter
     def velo(self, u):
-        u = _vec('BODY.velo', 'value', u, _SIZES[self.kind][1] if self.kind in _SIZES else self._n)
-        if self.kind == 'OBSTACLE' and any(u):
-            raise ValueError('BODY.velo: body %d is an OBSTACLE: it cannot be given a velocity' % self._id)
+        u = _vec('BODY.velo', 'value', u, self._n[1])
+        if not self._k['movable'] and any(u):
+            raise ValueError('BODY.velo: body %d is %s: it cannot be given a velocity' % (self._id, _a(self.kind)))
         if self._own:
             _m.body_set_state(self._sol._h, self._id, 1, u)
 
@@ -96,9 +114,9 @@ class Body:
             return _m.body_get(self._sol._h, self._id, 3)
         if self._x and 'scheme' in self._x:
             return self._x['scheme']
-        if self.kind == 'OBSTACLE':
+        if not self._k['movable']:
             return None
-        return 'DEF_EXP' if self.kind in ('PSEUDO_RIGID', 'FINITE_ELEMENT') else _m.default_scheme()
+        return self._k['scheme'] or _m.default_scheme()
 
     @scheme.setter
     def scheme(self, name):
@@ -139,14 +157,16 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     'PSEUDO_RIGID' and 'FINITE_ELEMENT' (both Saint Venant-Kirchhoff from the material's
     young and poisson; a FINITE_ELEMENT body's shape is its mesh, a MESH or a HEX, and
     form 'TL', total Lagrangian (the default), or 'BC', body co-rotational: linear
-    elasticity in a frame turning with the body)."""
+    elasticity in a frame turning with the body), or any other kind registered in C
+    (MbBodyKindRegister): what a kind takes is C's answer (_kind)."""
     fn = 'BODY'
     if type(solfec) is not Solfec:
         _check_solfec(fn, solfec)
-    if kind not in _KIND_CODE:
+    k = _kind(kind)
+    if k is None:
         if kind in _LATER_KINDS:
-            raise ValueError("%s: kind %r is not supported yet (RIGID, OBSTACLE, PSEUDO_RIGID and FINITE_ELEMENT are)" % (fn, kind))
-        raise ValueError("%s: kind must be 'RIGID', 'OBSTACLE', 'PSEUDO_RIGID' or 'FINITE_ELEMENT', got %r" % (fn, kind))
+            raise ValueError("%s: kind %r is not supported yet (%s are)" % (fn, kind, _kinds('and')))
+        raise ValueError("%s: kind must be %s, got %r" % (fn, _kinds('or', "'"), kind))
     if isinstance(material, str):  # Solfec-1.0: a bulk material's label
         found = [m for m in solfec.materials if m.label == material]
         if not found:
@@ -154,40 +174,42 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
         material = found[-1]
     if type(material) is not BulkMaterial:
         raise TypeError('%s: material must be a BULK_MATERIAL object or the label of one, got %r' % (fn, material))
-    if kind in ('PSEUDO_RIGID', 'FINITE_ELEMENT'):  # checked on every rank: the same error everywhere
+    if k['elastic']:  # checked on every rank: the same error everywhere
         if not material.young > 0:
             raise ValueError("%s: a %s body needs Young's modulus > 0, got young=%r" % (fn, kind, material.young))
         if not -1 < material.poisson < 0.5:
             raise ValueError("%s: a %s body needs Poisson's ratio in (-1, 0.5), got poisson=%r" % (fn, kind, material.poisson))
-    if kind == 'FINITE_ELEMENT':
-        if mesh is not None:
-            raise ValueError("%s: a FINITE_ELEMENT body with a separate mesh= is not supported yet: give the MESH (or HEX) as its shape" % fn)
-        if form not in (None, 'TL', 'BC'):
-            raise ValueError("%s: FINITE_ELEMENT form %r is not supported yet: 'TL' (total Lagrangian) and 'BC' (body co-rotational) are" % (fn, form))
-        if not (isinstance(shape, Shape) and shape._nn):
-            raise ValueError('%s: a FINITE_ELEMENT body needs a MESH or HEX shape (its mesh), got %r' % (fn, shape))
+    if k['nodal'] and mesh is not None:
+        raise ValueError("%s: a %s body with a separate mesh= is not supported yet: give the MESH (or HEX) as its shape" % (fn, kind))
+    forms = tuple(f for f, _ in k['forms'])  # the first is the default; a kind without forms ignores form=, as Solfec does
+    if forms and form not in (None,) + forms:
+        raise ValueError("%s: %s form %r is not supported yet: %s are" % (fn, kind, form, ' and '.join("'%s' (%s)" % f for f in k['forms'])))
+    if k['nodal'] and not (isinstance(shape, Shape) and shape._nn):
+        raise ValueError('%s: %s body needs a MESH or HEX shape (its mesh), got %r' % (fn, _a(kind), shape))
     if label is not None and type(label) is not str:
         raise TypeError('%s: label must be a string, got %r' % (fn, label))
     h = solfec._h
     if type(shape) is Sphere:  # the fast path: a million spheres
         c = shape.center
-        bid = _m.body_sphere(h, _KIND_CODE[kind], c[0], c[1], c[2], shape.radius, shape.volid, shape.surfid, material.density, label,
+        bid = _m.body_sphere(h, kind, c[0], c[1], c[2], shape.radius, shape.volid, shape.surfid, material.density, label,
                              material.young, material.poisson)
     else:
         parts = _parts(fn, shape, [])
-        bid = _m.body_shape(h, _KIND_CODE[kind], parts if _m.next_owned(h) else None, material.density, label,
+        bid = _m.body_shape(h, kind, parts if _m.next_owned(h) else None, material.density, label,
                             material.young, material.poisson)
     b = Body()
     b._sol = solfec
     b._id = bid
-    if kind == 'FINITE_ELEMENT' and form == 'BC' and b._own:
+    if forms and form not in (None, forms[0]) and b._own:
         _m.body_form(h, bid, form)
     b.kind = kind
     b.label = label
     b._shape = shape  # mass properties where the body is not owned (bodies migrate)
     b._rho = material.density
     b._x = None
-    b._n = 3 * shape._nn if kind == 'FINITE_ELEMENT' else 0  # len(conf) and len(velo)
+    b._k = k
+    nn = shape._nn if k['nodal'] else 1  # a nodal kind's nq, nu are per node of its mesh
+    b._n = (k['nq'] * nn, k['nu'] * nn)  # len(conf) and len(velo)
     solfec.bodies.append(b)
     if label is not None:
         solfec._labels[label] = b
@@ -223,8 +245,8 @@ def INITIAL_VELOCITY(body, linear, angular):
     _check_body(fn, body)
     lin = _vec(fn, 'linear', linear)
     ang = _vec(fn, 'angular', angular)
-    if body.kind == 'OBSTACLE' and (any(lin) or any(ang)):
-        raise ValueError('%s: body %d is an OBSTACLE: it cannot be given a velocity' % (fn, body._id))
+    if not body._k['movable'] and (any(lin) or any(ang)):
+        raise ValueError('%s: body %d is %s: it cannot be given a velocity' % (fn, body._id, _a(body.kind)))
     if body._own:
         _m.body_velocity(body._sol._h, body._id, lin, ang)
 

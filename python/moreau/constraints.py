@@ -6,7 +6,7 @@ import math as _math
 import _moreau as _m
 from ._checks import _choice, _isnum, _nonneg, _notice, _num, _pos, _vec
 from .solfec import _check_solfec
-from .bodies import _check_body
+from .bodies import _a, _check_body
 from .loads import TimeSeries
 
 
@@ -24,9 +24,9 @@ def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
         _check_body(fn, body2)
         if body2._sol is not body1._sol:
             raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
-    if body1.kind == 'OBSTACLE' and (body2 is None or body2.kind == 'OBSTACLE'):
-        raise ValueError('%s: body %d is an OBSTACLE%s: a constraint between obstacles does nothing (obstacles never move)'
-                         % (fn, body1._id, '' if body2 is None else ' and so is body %d' % body2._id))
+    if not body1._k['movable'] and (body2 is None or not body2._k['movable']):
+        raise ValueError('%s: body %d is %s%s: a constraint between obstacles does nothing (obstacles never move)'
+                         % (fn, body1._id, _a(body1.kind), '' if body2 is None else ' and so is body %d' % body2._id))
     p1 = _vec(fn, 'point', p1)
     p2 = _vec(fn, 'point', p2) if p2 is not None else p1
     d = _vec(fn, 'direction', direction) if direction is not None else None
@@ -167,9 +167,9 @@ def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, directi
             raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
         if body2 is body1:
             raise ValueError('%s: both ends on the same body %d' % (fn, body1._id))
-    if body1.kind == 'OBSTACLE' and (body2 is None or body2.kind == 'OBSTACLE'):
-        raise ValueError('%s: body %d is an OBSTACLE%s: a spring between obstacles does nothing (obstacles never move)'
-                         % (fn, body1._id, '' if body2 is None else ' and so is body %d' % body2._id))
+    if not body1._k['movable'] and (body2 is None or not body2._k['movable']):
+        raise ValueError('%s: body %d is %s%s: a spring between obstacles does nothing (obstacles never move)'
+                         % (fn, body1._id, _a(body1.kind), '' if body2 is None else ' and so is body %d' % body2._id))
     p1 = _vec(fn, 'point1', point1)
     p2 = _vec(fn, 'point2', point2)
     if function is not None and not callable(function):

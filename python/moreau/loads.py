@@ -3,7 +3,7 @@
 import _moreau as _m
 from ._checks import _choice, _int, _isnum, _num, _reals, _vec
 from .solfec import _check_solfec
-from .bodies import _check_body
+from .bodies import _a, _check_body, _kind, _kinds
 
 
 class TimeSeries:
@@ -65,10 +65,10 @@ def _load(fn, body, kind, frame, point, direction, value, data):
     fcode = 0 if frame == 'SPATIAL' else 1
     X = _vec(fn, 'point', point) if point is not None else None
     d = _vec(fn, 'direction', direction)
-    if body.kind == 'OBSTACLE':
-        raise ValueError('%s: body %d is an OBSTACLE: loads on it have no effect' % (fn, body._id))
-    if body.kind == 'FINITE_ELEMENT' and kind == 1:
-        raise ValueError('%s: body %d is FINITE_ELEMENT: a torque has no meaning for it, apply forces at points' % (fn, body._id))
+    if not body._k['movable']:
+        raise ValueError('%s: body %d is %s: loads on it have no effect' % (fn, body._id, _a(body.kind)))
+    if kind == 1 and not body._k['torque']:
+        raise ValueError('%s: body %d is %s: a torque has no meaning for it, apply forces at points' % (fn, body._id, body.kind))
     if isinstance(value, TimeSeries):
         v, ts = 1.0, value._cap
     elif _isnum(value):
@@ -105,8 +105,9 @@ def PRESSURE(body, surfid, value):
     body (traction -value n, n the outward normal); a number or a TIME_SERIES."""
     fn = 'PRESSURE'
     _check_body(fn, body)
-    if body.kind != 'FINITE_ELEMENT':
-        raise ValueError('%s: body %d is %s: only FINITE_ELEMENT bodies take a pressure on their surface' % (fn, body._id, body.kind))
+    if not body._k['pressure']:
+        takes = [k for k in _m.body_kinds() if _kind(k)['pressure']]
+        raise ValueError('%s: body %d is %s: only %s bodies take a pressure on their surface' % (fn, body._id, body.kind, ' or '.join(takes) or 'no'))
     surfid = _int(fn, 'surfid', surfid)
     if isinstance(value, TimeSeries):
         v, ts = 1.0, value._cap

@@ -4,8 +4,6 @@
 #include "bodyimpl.h"
 #include "../shape/shapeimpl.h"
 
-const char *const MbBodyKinds[] = {"RIGID", "OBSTACLE", "PSEUDO_RIGID", "FINITE_ELEMENT", "MbBodyKind", "MB_BODY_", NULL};
-
 /* Checks that J is symmetric positive definite (Sylvester's criterion) and stores J⁻¹. */
 static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
 {
@@ -26,16 +24,6 @@ static PetscErrorCode SetInertia(MbBody b, const PetscReal J[9])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The kinds, by MbBodyKind: adding a kind is its folder and one line here. */
-static const MbBodyOps *const Kinds[] = {
-    &MbBodyOps_Rigid,         /* MB_BODY_RIGID */
-    &MbBodyOps_Obstacle,      /* MB_BODY_OBSTACLE */
-    &MbBodyOps_PseudoRigid,   /* MB_BODY_PSEUDO_RIGID */
-    &MbBodyOps_FiniteElement, /* MB_BODY_FEM */
-};
-
-const MbBodyOps *MbBodyKindOps(MbBodyKind kind) { return kind >= 0 && kind <= MB_BODY_FEM ? Kinds[kind] : NULL; }
-
 PetscErrorCode MbBodyAllocState(MbBody b)
 {
   PetscFunctionBegin;
@@ -51,19 +39,20 @@ PetscErrorCode MbBodyAllocState(MbBody b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbBodyCreate(PetscInt id, MbBodyKind kind, MbShape shape, PetscReal rho, const char label[], MbBody *body)
+PetscErrorCode MbBodyCreate(PetscInt id, const char kind[], MbShape shape, PetscReal rho, const char label[], MbBody *body)
 {
   MbBody           b;
   MbMassProps      mp;
-  const MbBodyOps *ops = MbBodyKindOps(kind);
+  const MbBodyOps *ops;
+  PetscInt         code;
   PetscFunctionBegin;
-  PetscCheck(ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "body kind %s is not implemented", (kind >= 0 && kind <= MB_BODY_FEM) ? MbBodyKinds[kind] : "unknown");
+  PetscCall(MbBodyKindFind(kind, &code, &ops));
   PetscCheck(shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT " has no shape", id);
   PetscCall(MbShapeMassProps(shape, rho, &mp)); /* before allocating: bad input leaks nothing */
   PetscCall(PetscNew(&b));
   b->mp   = mp;
   b->id   = id;
-  b->kind = kind;
+  b->kind = code;
   b->ops  = ops;
   PetscCall(PetscStrallocpy(label, &b->label));
   PetscCall(MbShapeDuplicate(shape, &b->shape));
@@ -134,7 +123,12 @@ PetscErrorCode MbBodyGetId(MbBody b, PetscInt *id)
   *id = b->id;
   return PETSC_SUCCESS;
 }
-PetscErrorCode MbBodyGetKind(MbBody b, MbBodyKind *k)
+PetscErrorCode MbBodyGetKind(MbBody b, const char **k)
+{
+  *k = b->ops->name;
+  return PETSC_SUCCESS;
+}
+PetscErrorCode MbBodyGetKindCode(MbBody b, PetscInt *k)
 {
   *k = b->kind;
   return PETSC_SUCCESS;
@@ -210,13 +204,6 @@ PetscErrorCode MbBodySetForm(MbBody b, const char *form)
 }
 
 PetscInt MbBodyWork(MbBody b) { return b->ops->work ? b->ops->work(b) : PetscMax(1, b->nu / 6); }
-
-PetscErrorCode MbBodyKindGetDefaultScheme(MbBodyKind kind, const char **name)
-{
-  const MbBodyOps *ops = MbBodyKindOps(kind);
-  *name                = ops ? ops->scheme : NULL;
-  return PETSC_SUCCESS;
-}
 
 PetscErrorCode MbBodyGetDefaultScheme(MbBody b, const char **name)
 {
@@ -463,11 +450,11 @@ PetscErrorCode MbBodySetScheme(MbBody b, MbScheme s)
 {
   PetscBool ok;
   PetscFunctionBegin;
-  PetscCall(MbSchemeAppliesTo(s, b->kind, &ok));
+  PetscCall(MbSchemeAppliesTo(s, b->ops->name, &ok));
   if (!ok) {
     const char *name;
     PetscCall(MbSchemeGetType(s, &name));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s does not apply to body %" PetscInt_FMT " of kind %s", name, b->id, MbBodyKinds[b->kind]);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "scheme %s does not apply to body %" PetscInt_FMT " of kind %s", name, b->id, b->ops->name);
   }
   b->scheme = s;
   PetscFunctionReturn(PETSC_SUCCESS);

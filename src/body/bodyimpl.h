@@ -6,9 +6,19 @@
 #include "../core/exchange.h"
 
 /* The operations of a kinematic model (a body kind). Each kind lives in its own folder under
-   src/body/ and registers its table in body.c (Kinds[]); nothing outside src/body/ and
-   src/scheme/ asks a body for its kind. Optional operations are NULL where a kind has no
-   such thing (a rigid body has no internal force). */
+   src/body/ and registers its table by name from there (MbBodyKindRegister; the built-ins
+   from MbBodyKindRegisterAll, kind.c); nothing outside src/body/ asks a body for its kind:
+   what others need to know of it is a field or an operation here. Optional operations are
+   NULL where a kind has no such thing (a rigid body has no internal force). */
+
+/* What a scheme requires of a body's kind: a kind declares the traits it has (traits), a
+   scheme the ones it needs (MbScheme's requires), and the scheme applies to the kind that has
+   them all. A trait is a promise about the state and the ops the scheme then uses. */
+typedef enum {
+  MB_BODY_TRAIT_ROTATION = 1 << 0, /* the rigid layout q = [Λ column-wise, x̄], u = [Ω, v] with mass and inertia J (mp, Jinv) and the ops external (f = [T, F]), inverse: RIG_POS, RIG_NEG, RIG_IMP */
+  MB_BODY_TRAIT_LINEAR   = 1 << 1, /* q̇ = u entry by entry (nq = nu), with the ops external, internal and factor (A = M + cK for inverse; both NULL for a kind without internal forces, A = M): DEF_EXP, DEF_LIM */
+  MB_BODY_TRAIT_FORCE    = 1 << 2, /* the ops acceleration and advance, at most 6 velocities: the force schemes (EULER_EXP, ..., GALPHA) */
+} MbBodyTrait;
 /* A constraint point on a body, as the local dynamics hands it to the body: referential point
    X, the frame (columns: the local axes) and the sign s (+1 master, −1 slave). */
 typedef struct {
@@ -19,12 +29,16 @@ typedef struct {
 /* The most nonzero columns of a sparse H (operator_hs): a HEX8's 8 nodes × 3. */
 #define MB_BODY_HS_MAX MB_BODY_POINT_DOFS_MAX
 
-typedef struct {
-  const char *name;                                                                              /* model name */
-  PetscInt    nq, nu;                                                                            /* sizes of q and u */
-  PetscBool   movable;                                                                           /* integrated (an obstacle is not) */
-  PetscBool   pressure;                                                                          /* takes MB_LOAD_PRESSURE loads (its external op applies them) */
-  const char *scheme;                                                                            /* default scheme; NULL: the domain's rigid default */
+struct _n_MbBodyOps {
+  const char        *name;                                                                       /* model name, as registered */
+  PetscInt           nq, nu;                                                                     /* sizes of q and u; per mesh node when nodal (sizes gives a body's) */
+  PetscBool          nodal;                                                                      /* a body's shape is its mesh (MESH, HEX) and q, u are nq, nu per node */
+  PetscBool          movable;                                                                    /* integrated (an obstacle is not) */
+  PetscBool          pressure;                                                                   /* takes MB_LOAD_PRESSURE loads (its external op applies them) */
+  PetscBool          torque;                                                                     /* takes MB_LOAD_TORQUE loads (its external op applies them) */
+  PetscInt           traits;                                                                     /* the MbBodyTrait bits it has: which schemes apply to it */
+  const char        *scheme;                                                                     /* default scheme; NULL: the domain's rigid default */
+  const char *const *forms;                                                                      /* the names the form op takes with a description each, in pairs, NULL-terminated, the default first (NULL: no form op) */
   PetscErrorCode (*sizes)(MbShape, PetscInt *, PetscInt *);                                      /* nq, nu of a body of this shape (NULL: the fixed nq, nu above) */
   PetscErrorCode (*create)(MbBody);                                                              /* private data; q in the reference configuration */
   PetscErrorCode (*destroy)(MbBody);                                                             /* private data (may be NULL) */
@@ -75,7 +89,7 @@ typedef struct {
   PetscErrorCode (*state_size)(MbBody, PetscInt *);                                                                                   /* numbers of the kind's own state beyond q and u that a checkpoint keeps (NULL: none) */
   PetscErrorCode (*state_get)(MbBody, PetscReal[]);                                                                                   /* write them */
   PetscErrorCode (*state_set)(MbBody, const PetscReal[], PetscInt);                                                                   /* read them back (restart) */
-} MbBodyOps;
+};
 
 typedef struct {
   MbLoadKind     kind;               /* force or torque */
@@ -94,7 +108,7 @@ typedef struct {
 
 struct _p_MbBody {
   PetscInt         id;      /* global id, from 0 in creation order */
-  MbBodyKind       kind;    /* kinematic model */
+  PetscInt         kind;    /* kinematic model: its code (MbBodyKindRegister) */
   const MbBodyOps *ops;     /* the model's operations */
   char            *label;   /* user label, or NULL */
   MbShape          shape;   /* reference shape (owned) */
@@ -121,12 +135,19 @@ struct _p_MbBody {
   void            *data;    /* the kind's private data */
 };
 
-PETSC_INTERN const MbBodyOps MbBodyOps_Rigid;
-PETSC_INTERN const MbBodyOps MbBodyOps_Obstacle;
-PETSC_INTERN const MbBodyOps MbBodyOps_PseudoRigid;
-PETSC_INTERN const MbBodyOps MbBodyOps_FiniteElement;
-/* The table of a kind (NULL: not implemented). */
-PETSC_INTERN const MbBodyOps *MbBodyKindOps(MbBodyKind);
+/* The built-in kinds' registrations, each in its kind's folder, and the registry's (kind.c):
+   all of them in code order, at MbInitialize; and its release, at MbFinalize. */
+PETSC_INTERN PetscErrorCode MbBodyKindRegister_Rigid(void);
+PETSC_INTERN PetscErrorCode MbBodyKindRegister_Obstacle(void);
+PETSC_INTERN PetscErrorCode MbBodyKindRegister_PseudoRigid(void);
+PETSC_INTERN PetscErrorCode MbBodyKindRegister_FiniteElement(void);
+PETSC_INTERN PetscErrorCode MbBodyKindRegisterAll(void);
+PETSC_INTERN PetscErrorCode MbBodyKindFinalizePackage(void);
+/* The table of the kind with code k (NULL: no such kind). */
+PETSC_INTERN const MbBodyOps *MbBodyKindOps(PetscInt k);
+/* The code and table of the kind registered as name; an error names it and lists the
+   registered kinds when there is none. */
+PETSC_INTERN PetscErrorCode MbBodyKindFind(const char name[], PetscInt *code, const MbBodyOps **ops);
 /* Allocate q, u and the scheme scratch for b->nq, b->nu (body.c). */
 PETSC_INTERN PetscErrorCode MbBodyAllocState(MbBody);
 

@@ -41,7 +41,7 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
   char     mig = migrate ? 1 : 0;
   Put(w, &mig, 1);
   Put(w, &b->id, sizeof(PetscInt));
-  Put(w, &b->kind, sizeof(MbBodyKind));
+  Put(w, &b->kind, sizeof(PetscInt));
   Put(w, &ll, sizeof(PetscInt));
   if (ll > 0) Put(w, b->label, (size_t)ll);
   Put(w, &b->mp, sizeof(MbMassProps));
@@ -157,9 +157,9 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   PetscCall(PetscNew(&b));
   PetscCall(Get(&r, &mig, 1));
   PetscCall(Get(&r, &b->id, sizeof(PetscInt)));
-  PetscCall(Get(&r, &b->kind, sizeof(MbBodyKind)));
+  PetscCall(Get(&r, &b->kind, sizeof(PetscInt)));
   b->ops = MbBodyKindOps(b->kind);
-  PetscCheck(b->ops, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " has unknown kind %d", b->id, (int)b->kind);
+  PetscCheck(b->ops, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT " has unknown kind %" PetscInt_FMT, b->id, b->kind);
   PetscCall(Get(&r, &ll, sizeof(PetscInt)));
   if (ll >= 0) {
     PetscCall(PetscCalloc1(ll + 1, &b->label));

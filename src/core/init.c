@@ -7,6 +7,7 @@
 #include "../solver/solverimpl.h"
 #include "../adapt/adaptimpl.h"
 #include "../constraint/model/modelimpl.h"
+#include "../body/bodyimpl.h"
 
 const char *const MbPhaseNames[] = {"MbStepBegin", "MbGhost", "MbDetect", "MbLocDyn", "MbSolve", "MbStepEnd", "MbReduce", "MbBalance", "MbOutput"};
 PetscLogEvent     MB_PhaseEvent[MB_PHASE_COUNT];
@@ -29,6 +30,7 @@ PetscErrorCode MbInitialize(void)
   }
   PetscCall(PetscClassIdRegister("moreau", &MB_CLASSID));
   for (int i = 0; i < MB_PHASE_COUNT; i++) PetscCall(PetscLogEventRegister(MbPhaseNames[i], MB_CLASSID, &MB_PhaseEvent[i]));
+  PetscCall(MbBodyKindRegisterAll());
   PetscCall(MbSchemeRegisterAll());
   PetscCall(MbSolverRegisterAll());
   PetscCall(MbAdaptRegisterAll());
@@ -44,6 +46,7 @@ PetscErrorCode MbFinalize(void)
   PetscCall(MbSolverFinalizePackage());
   PetscCall(MbAdaptFinalizePackage());
   PetscCall(MbContactModelFinalizePackage());
+  PetscCall(MbBodyKindFinalizePackage());
   /* HDF5 shuts down while MPI still works: a file it could not close (a full disk) is
      otherwise closed from inside MPI_Finalize, which crashed */
   (void)H5close();

@@ -17,19 +17,65 @@ static PyObject *py_next_owned(PyObject *self, PyObject *args)
   return PyBool_FromLong(owner == rank);
 }
 
-/* Draw the next id on every rank; build the body on its owner from shape s (taken). kind is
-   the deck's code: 0 RIGID, 1 OBSTACLE, 2 PSEUDO_RIGID, 3 FINITE_ELEMENT
-   (python/moreau/bodies.py). */
-static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, double young, double poisson, const char *label, PetscInt *id)
+/* body_kinds() -> the registered body kinds' names, in code order */
+static PyObject *py_body_kinds(PyObject *self, PyObject *args)
 {
-  static const MbBodyKind kinds[] = {MB_BODY_RIGID, MB_BODY_OBSTACLE, MB_BODY_PSEUDO_RIGID, MB_BODY_FEM};
-  PetscMPIInt             owner, rank;
-  MbBody                  b;
-  const char             *scheme;
+  PetscInt  n;
+  PyObject *t;
+  MB_TRY(PyExc_RuntimeError, MbBodyKindGetCount(&n));
+  if (!(t = PyTuple_New(n))) return NULL;
+  for (PetscInt k = 0; k < n; k++) {
+    const char *name;
+    PyObject   *o;
+    MB_TRY(PyExc_RuntimeError, MbBodyKindGetName(k, &name));
+    if (!(o = PyUnicode_FromString(name))) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, k, o);
+  }
+  return t;
+}
+
+/* body_kind(name) -> what the deck asks of a kind (MbBodyKindInfo) as a dict: code, nq, nu
+   (per mesh node when nodal), nodal, movable, elastic, torque, pressure, scheme (None: the
+   domain's rigid default, or none for a kind that does not move) and forms ((name,
+   description) pairs, the default first). An unknown name is a ValueError listing the
+   registered kinds. */
+static PyObject *py_body_kind(PyObject *self, PyObject *args)
+{
+  const char    *name;
+  MbBodyKindInfo k;
+  PyObject      *forms;
+  Py_ssize_t     nf = 0;
+  if (!PyArg_ParseTuple(args, "s", &name)) return NULL;
+  MB_TRY(PyExc_ValueError, MbBodyKindGetInfo(name, &k));
+  while (k.forms && k.forms[2 * nf]) nf++;
+  if (!(forms = PyTuple_New(nf))) return NULL;
+  for (Py_ssize_t f = 0; f < nf; f++) {
+    PyObject *o = Py_BuildValue("(ss)", k.forms[2 * f], k.forms[2 * f + 1]);
+    if (!o) {
+      Py_DECREF(forms);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(forms, f, o);
+  }
+  return Py_BuildValue("{s:s,s:l,s:l,s:l,s:O,s:O,s:O,s:O,s:O,s:z,s:N}", "name", k.name, "code", (long)k.code, "nq", (long)k.nq, "nu", (long)k.nu, "nodal", k.nodal ? Py_True : Py_False, "movable", k.movable ? Py_True : Py_False, "elastic",
+                       k.elastic ? Py_True : Py_False, "torque", k.torque ? Py_True : Py_False, "pressure", k.pressure ? Py_True : Py_False, "scheme", k.scheme, "forms", forms);
+}
+
+/* Draw the next id on every rank; build the body of the kind registered as kind on its owner
+   from shape s (taken). */
+static PetscErrorCode NewBody(Sol *sol, const char *kind, MbShape *shape, double rho, double young, double poisson, const char *label, PetscInt *id)
+{
+  PetscMPIInt    owner, rank;
+  MbBody         b;
+  const char    *scheme;
+  MbBodyKindInfo info;
   PetscFunctionBegin;
-  PetscCheck(kind >= 0 && kind < 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body kind code %d is not 0 (RIGID), 1 (OBSTACLE), 2 (PSEUDO_RIGID) or 3 (FINITE_ELEMENT)", kind);
+  PetscCall(MbBodyKindGetInfo(kind, &info));
+  scheme = info.scheme;
   /* the kind's default scheme exists on every rank, as the rigid default does (see solfec_new) */
-  PetscCall(MbBodyKindGetDefaultScheme(kinds[kind], &scheme));
   if (scheme) {
     MbScheme s;
     PetscCall(MbDomainGetScheme(sol->dom, scheme, &s));
@@ -39,7 +85,7 @@ static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, do
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (owner == rank) {
     PetscCheck(*shape, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "body %" PetscInt_FMT ": no shape given on its owner rank", *id);
-    PetscCall(MbBodyCreate(*id, kinds[kind], *shape, rho, label, &b));
+    PetscCall(MbBodyCreate(*id, kind, *shape, rho, label, &b));
     {
       PetscErrorCode ierr = MbBodySetMaterial(b, young, poisson);
       if (!ierr) ierr = MbDomainAddBody(sol->dom, b);
@@ -52,10 +98,11 @@ static PetscErrorCode NewBody(Sol *sol, int kind, MbShape *shape, double rho, do
 }
 
 /* The sphere fast path (a million bodies): body_sphere(h, kind, cx, cy, cz, r, volid,
-   surfid, rho, label, young, poisson) -> id; kind as NewBody's */
+   surfid, rho, label, young, poisson) -> id; kind a registered name */
 static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n)
 {
-  int         h, kind;
+  int         h;
+  const char *kind;
   double      c[4], rho, young, poisson;
   long        volid, surfid;
   const char *label = NULL;
@@ -64,8 +111,8 @@ static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n
   PetscInt    id, count;
   PetscMPIInt owner, rank;
   if (n != 12) return PyErr_Format(PyExc_TypeError, "body_sphere takes 12 arguments");
-  h    = (int)PyLong_AsLong(a[0]);
-  kind = (int)PyLong_AsLong(a[1]);
+  h = (int)PyLong_AsLong(a[0]);
+  if (!(kind = PyUnicode_AsUTF8(a[1]))) return NULL;
   for (int k = 0; k < 4; k++) c[k] = PyFloat_AsDouble(a[2 + k]);
   volid   = PyLong_AsLong(a[6]);
   surfid  = PyLong_AsLong(a[7]);
@@ -90,14 +137,15 @@ static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n
    the owner only */
 static PyObject *py_body_shape(PyObject *self, PyObject *args)
 {
-  int         h, kind, pyerr;
+  int         h, pyerr;
+  const char *kind;
   PyObject   *parts, *olabel;
   double      rho, young, poisson;
   const char *label = NULL;
   Sol        *s;
   MbShape     shape = NULL;
   PetscInt    id;
-  if (!PyArg_ParseTuple(args, "iiOdOdd", &h, &kind, &parts, &rho, &olabel, &young, &poisson) || !(s = MbModuleGetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "isOdOdd", &h, &kind, &parts, &rho, &olabel, &young, &poisson) || !(s = MbModuleGetSol(h))) return NULL;
   if (olabel != Py_None && !(label = PyUnicode_AsUTF8(olabel))) return NULL;
   if (parts != Py_None) {
     if (!PyList_Check(parts)) return PyErr_Format(PyExc_TypeError, "parts must be a list");
@@ -243,10 +291,12 @@ static PyObject *py_body_set_state(PyObject *self, PyObject *args)
   }
   if (what) {
     if (!MbBodyIsMovable(b)) {
+      const char *kind;
+      MB_TRY(PyExc_RuntimeError, MbBodyGetKind(b, &kind));
       for (PetscInt k = 0; k < nu; k++)
         if (x[k] != 0) {
           PetscFree(x);
-          return PyErr_Format(PyExc_ValueError, "body %ld is an OBSTACLE: it cannot be given a velocity", id);
+          return PyErr_Format(PyExc_ValueError, "body %ld is %s %s: it cannot be given a velocity", id, strchr("AEIOU", kind[0]) ? "an" : "a", kind);
         }
     }
     memcpy(u, x, sizeof(PetscReal) * (size_t)nu);
@@ -509,6 +559,8 @@ static PyObject *py_body_owned(PyObject *self, PyObject *args)
 }
 
 PyMethodDef MbModuleBodyMethods[] = {
+    {"body_kinds", py_body_kinds, METH_NOARGS, "body_kinds() -> the registered body kinds' names, in code order"},
+    {"body_kind", py_body_kind, METH_VARARGS, "body_kind(name) -> dict: what a kind is (code, nq, nu, nodal, movable, elastic, torque, pressure, scheme, forms)"},
     {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
     {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
     {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},

@@ -307,13 +307,12 @@ static PetscErrorCode WriteBodies(MbOutput out)
   PetscCall(MbDomainGetBodies(out->dom, &nb, &bodies));
   PetscCall(PetscMalloc6(nb, &id, nb, &kind, nb, &mass, nb, &vol, 3 * nb, &cen, nb, &lab));
   for (PetscInt i = 0; i < nb; i++) {
-    PetscInt    bid;
-    MbBodyKind  k;
+    PetscInt    bid, k;
     MbMassProps mp;
     const char *label;
     PetscCall(MbBodyGetId(bodies[i], &bid));
     if (bid < out->body_ids) continue;
-    PetscCall(MbBodyGetKind(bodies[i], &k));
+    PetscCall(MbBodyGetKindCode(bodies[i], &k));
     PetscCall(MbBodyGetMassProps(bodies[i], &mp));
     PetscCall(MbBodyGetLabel(bodies[i], &label));
     id[n]   = bid;
@@ -989,10 +988,14 @@ static PetscErrorCode OpenFile(MbOutput out, const char name[])
     for (int k = 0; k < 4; k++) {
       MbH5Get(g, H5Gcreate2, (out->file, groups[k], H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), groups[k]);
       if (k == 0) {
+        PetscInt nk;
         kinds[0] = '\0';
-        for (int j = 0; j <= MB_BODY_FEM; j++) {
-          char item[64];
-          PetscCall(PetscSNPrintf(item, sizeof(item), "%s%d %s", j ? ", " : "", j, MbBodyKinds[j]));
+        PetscCall(MbBodyKindGetCount(&nk));
+        for (PetscInt j = 0; j < nk; j++) { /* code order: "0 RIGID, 1 OBSTACLE, ..." */
+          char        item[64];
+          const char *kn;
+          PetscCall(MbBodyKindGetName(j, &kn));
+          PetscCall(PetscSNPrintf(item, sizeof(item), "%s%" PetscInt_FMT " %s", j ? ", " : "", j, kn));
           PetscCall(PetscStrlcat(kinds, item, sizeof(kinds)));
         }
         PetscCall(MbH5WriteAttrString(g, "kinds", kinds, "/bodies"));

@@ -132,11 +132,14 @@ PetscErrorCode MbSchemeSetParameter(MbScheme s, const char name[], PetscReal val
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbSchemeAppliesTo(MbScheme s, MbBodyKind kind, PetscBool *applies)
+PetscErrorCode MbSchemeAppliesTo(MbScheme s, const char kind[], PetscBool *applies)
 {
+  const MbBodyOps *ops;
   PetscFunctionBegin;
   PetscCheck(s->type, s->comm, PETSC_ERR_ORDER, "scheme type not set");
-  *applies = s->ops.applies(kind) ? PETSC_TRUE : PETSC_FALSE;
+  PetscAssert(s->requires, PETSC_COMM_SELF, PETSC_ERR_PLIB, "scheme %s requires nothing of a body: it would apply to obstacles", s->type);
+  PetscCall(MbBodyKindFind(kind, NULL, &ops));
+  *applies = (ops->traits & s->requires) == s->requires ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -15,7 +15,6 @@
 typedef enum { MB_SCHEME_STEP = 0, MB_SCHEME_EXPLICIT = 1, MB_SCHEME_IMPLICIT = 2 } MbSchemeFamily;
 
 typedef struct {
-  PetscBool (*applies)(MbBodyKind);                                                    /* body kinds it integrates */
   PetscErrorCode (*begin)(MbScheme, MbBody, PetscReal, PetscReal, const PetscReal[3]); /* half-step, free velocity */
   PetscErrorCode (*end)(MbScheme, MbBody, PetscReal, PetscReal);                       /* finish velocity and configuration */
   PetscErrorCode (*destroy)(MbScheme);                                                 /* free data */
@@ -39,8 +38,9 @@ struct _p_MbScheme {
   PetscInt       iterations;             /* Newton iterations so far */
   PetscInt       failures;               /* steps whose Newton hit maxit */
   MbSchemeFamily family;                 /* how the domain drives it */
-  PetscReal      tshift;                 /* IMPLICIT: forces are evaluated at t + tshift·h */
-  PetscBool      bounded;                /* stable below each body's critical step (MbBodyCriticalStep): DEF_EXP */
+  PetscInt requires;                     /* the MbBodyTrait bits a body's kind must have for it to apply (bodyimpl.h) */
+  PetscReal tshift;                      /* IMPLICIT: forces are evaluated at t + tshift·h */
+  PetscBool bounded;                     /* stable below each body's critical step (MbBodyCriticalStep): DEF_EXP */
 };
 
 /* scheme.c: the check of a scheme with one parameter: name must be want, lo <= v <= hi

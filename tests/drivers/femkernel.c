@@ -83,7 +83,7 @@ int main(int argc, char **argv)
   PetscCall(MbDomainCreate(PETSC_COMM_SELF, &dom));
   PetscCall(MbDomainSetVerbose(dom, PETSC_FALSE));
   PetscCall(MbDomainNextBodyId(dom, &id));
-  PetscCall(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "box", &b));
+  PetscCall(MbBodyCreate(id, MBBODYFINITEELEMENT, s, 1000, "box", &b));
   PetscCall(MbBodySetMaterial(b, 1e7, 0.3));
   {
     const PetscReal *X;
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
       PetscCall(MbDomainCreate(PETSC_COMM_SELF, &d2));
       PetscCall(MbDomainSetVerbose(d2, PETSC_FALSE));
       PetscCall(MbDomainNextBodyId(d2, &id2));
-      PetscCall(MbBodyCreate(id2, MB_BODY_FEM, s, 1000, "box", &b2));
+      PetscCall(MbBodyCreate(id2, MBBODYFINITEELEMENT, s, 1000, "box", &b2));
       PetscCall(MbBodySetMaterial(b2, 1e7, 0.3));
       PetscCall(MbBodySetDamping(b2, 1e-4));
       {

@@ -46,7 +46,7 @@ static PetscErrorCode AddPrism(MbShape s, const PetscReal c[3], PetscReal r, Pet
 }
 
 /* Number the next body on every rank; create it where it is owned. */
-static PetscErrorCode Add(MbDomain dom, MbBodyKind kind, MbShape s, const char *label, const PetscReal v[3], const PetscReal w[3])
+static PetscErrorCode Add(MbDomain dom, const char *kind, MbShape s, const char *label, const PetscReal v[3], const PetscReal w[3])
 {
   PetscInt    id;
   PetscMPIInt owner, rank;
@@ -59,7 +59,7 @@ static PetscErrorCode Add(MbDomain dom, MbBodyKind kind, MbShape s, const char *
   PetscCall(MbDomainOwnerRank(dom, id, &owner));
   if (owner == rank) {
     PetscCall(MbBodyCreate(id, kind, s, 1000.0, label, &b));
-    if (kind == MB_BODY_RIGID) PetscCall(MbBodySetVelocity(b, v, w));
+    if (MbBodyIsMovable(b)) PetscCall(MbBodySetVelocity(b, v, w));
     PetscCall(MbDomainAddBody(dom, b));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
     PetscReal lo[3] = {-1.5, -1.5, -0.2}, hi[3] = {1.5, 1.5, 0};
     PetscCall(MbShapeCreate(&s));
     PetscCall(AddBox(s, lo, hi));
-    PetscCall(Add(dom, MB_BODY_OBSTACLE, s, "floor", NULL, NULL));
+    PetscCall(Add(dom, MBBODYOBSTACLE, s, "floor", NULL, NULL));
     PetscCall(MbShapeDestroy(&s));
   }
   for (PetscInt i = 0; i < n; i++) {
@@ -100,18 +100,18 @@ int main(int argc, char **argv)
     PetscCall(MbShapeCreate(&s));
     PetscCall(MbShapeAddSphere(s, c, 0.12 + 0.02 * i, 0, 0));
     PetscCall(PetscSNPrintf(label, sizeof(label), "sphere%d", (int)i));
-    PetscCall(Add(dom, MB_BODY_RIGID, s, label, v, w));
+    PetscCall(Add(dom, MBBODYRIGID, s, label, v, w));
     PetscCall(MbShapeDestroy(&s));
     PetscCall(MbShapeCreate(&s));
     PetscCall(AddBox(s, lo, hi));
     PetscCall(PetscSNPrintf(label, sizeof(label), "box%d", (int)i));
-    PetscCall(Add(dom, MB_BODY_RIGID, s, label, v, w));
+    PetscCall(Add(dom, MBBODYRIGID, s, label, v, w));
     PetscCall(MbShapeDestroy(&s));
     PetscCall(MbShapeCreate(&s));
     c[1] = 0.8;
     PetscCall(AddPrism(s, c, 0.15, 0.2));
     PetscCall(PetscSNPrintf(label, sizeof(label), "prism%d", (int)i));
-    PetscCall(Add(dom, MB_BODY_RIGID, s, label, w, v));
+    PetscCall(Add(dom, MBBODYRIGID, s, label, w, v));
     PetscCall(MbShapeDestroy(&s));
   }
   { /* a compound: a box with a sphere on top */
@@ -119,7 +119,7 @@ int main(int argc, char **argv)
     PetscCall(MbShapeCreate(&s));
     PetscCall(AddBox(s, lo, hi));
     PetscCall(MbShapeAddSphere(s, c, 0.1, 0, 0));
-    PetscCall(Add(dom, MB_BODY_RIGID, s, "compound", v, w));
+    PetscCall(Add(dom, MBBODYRIGID, s, "compound", v, w));
     PetscCall(MbShapeDestroy(&s));
   }
   PetscCall(MbOutputCreate(dom, dir, name, interval, &out));

@@ -13,7 +13,7 @@ static PetscErrorCode MakeSphereBody(MbDomain dom, const PetscReal c[3], PetscRe
   PetscCall(MbShapeCreate(&s));
   PetscCall(MbShapeAddSphere(s, c, r, 0, 0));
   if (dom) PetscCall(MbDomainNextBodyId(dom, &id));
-  PetscCall(MbBodyCreate(id, MB_BODY_RIGID, s, rho, "ball", b));
+  PetscCall(MbBodyCreate(id, MBBODYRIGID, s, rho, "ball", b));
   PetscCall(MbShapeDestroy(&s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -53,7 +53,7 @@ static void test_bad_input(void **state)
   MB_FAILS(MbBodySetChars(b, 1, 1, c, Jd), "positive definite");
   MB_OK(MbBodySetChars(b, 1, 1, c, J)); /* and good input is taken after bad */
   MB_OK(MbBodyDestroy(&b));
-  MB_FAILS(MbBodyCreate(0, MB_BODY_RIGID, NULL, 1, NULL, &b), "body 0 has no shape");
+  MB_FAILS(MbBodyCreate(0, MBBODYRIGID, NULL, 1, NULL, &b), "body 0 has no shape");
   MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
   MB_FAILS(MbDomainGetScheme(dom, "RIG_BAD", &s), "unknown scheme 'RIG_BAD'");
   MB_OK(MbDomainDestroy(&dom));

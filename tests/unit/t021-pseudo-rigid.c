@@ -49,7 +49,7 @@ static PetscErrorCode Brick(const char scheme[], PetscReal h, PetscReal E, Petsc
   PetscCall(MbShapeCreate(&s));
   PetscCall(MbShapeAddHex(s, n, surf, 1));
   PetscCall(MbDomainNextBodyId(*dom, &id));
-  PetscCall(MbBodyCreate(id, MB_BODY_PSEUDO_RIGID, s, 1000, "brick", b));
+  PetscCall(MbBodyCreate(id, MBBODYPSEUDORIGID, s, 1000, "brick", b));
   PetscCall(MbShapeDestroy(&s));
   PetscCall(MbBodySetMaterial(*b, E, 0.3));
   PetscCall(MbBodySetDamping(*b, damping));
@@ -325,7 +325,7 @@ static void test_spinning_stretch(void **state)
     MB_OK(MbDomainSetStep(dom, h));
     Cube(a, &shp);
     MB_OK(MbDomainNextBodyId(dom, &id));
-    MB_OK(MbBodyCreate(id, MB_BODY_PSEUDO_RIGID, shp, rho, NULL, &b));
+    MB_OK(MbBodyCreate(id, MBBODYPSEUDORIGID, shp, rho, NULL, &b));
     MB_OK(MbShapeDestroy(&shp));
     MB_OK(MbBodySetMaterial(b, Y, nu));
     MB_OK(MbDomainGetScheme(dom, schemes[s], &sch));
@@ -428,7 +428,7 @@ static void test_bad_input(void **state)
   { /* a DEF scheme on a rigid body */
     MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
     Cube(1, &s);
-    MB_OK(MbBodyCreate(0, MB_BODY_RIGID, s, 1000, NULL, &b));
+    MB_OK(MbBodyCreate(0, MBBODYRIGID, s, 1000, NULL, &b));
     MB_OK(MbDomainGetScheme(dom, "DEF_LIM", &sch));
     MB_FAILS(MbBodySetScheme(b, sch), "scheme DEF_LIM does not apply to body 0 of kind RIGID");
     MB_OK(MbBodyDestroy(&b));
@@ -445,7 +445,7 @@ static void test_bad_input(void **state)
     }
     MB_OK(MbShapeCreate(&s));
     MB_OK(MbShapeAddHex(s, n, surf, 1));
-    MB_FAILS(MbBodyCreate(0, MB_BODY_PSEUDO_RIGID, s, 1000, NULL, &b), "the shape is degenerate: its Euler tensor has determinant");
+    MB_FAILS(MbBodyCreate(0, MBBODYPSEUDORIGID, s, 1000, NULL, &b), "the shape is degenerate: its Euler tensor has determinant");
     MB_OK(MbShapeDestroy(&s));
   }
 }

@@ -60,7 +60,7 @@ static void Bar(PetscInt nx, PetscInt ny, PetscInt nz, PetscReal L, PetscReal W,
 static PetscErrorCode Body(MbShape s, PetscReal E, MbBody *b)
 {
   PetscFunctionBegin;
-  PetscCall(MbBodyCreate(0, MB_BODY_FEM, s, 1000, "bar", b));
+  PetscCall(MbBodyCreate(0, MBBODYFINITEELEMENT, s, 1000, "bar", b));
   PetscCall(MbBodySetMaterial(*b, E, 0.3));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -230,7 +230,7 @@ static PetscReal Vibrate(PetscReal frac, PetscInt nsteps, PetscReal *erange, Pet
   MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
   MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
   MB_OK(MbDomainNextBodyId(dom, &id));
-  MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+  MB_OK(MbBodyCreate(id, MBBODYFINITEELEMENT, s, 1000, "bar", &b));
   MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
   htrue = 2 / PetscSqrtReal(LambdaMax(b));
   MB_OK(MbBodyCriticalStep(b, &hb));
@@ -294,7 +294,7 @@ static void test_damped_bound(void **state)
     MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
     MB_OK(MbDomainSetBlowupFactor(dom, 0));
     MB_OK(MbDomainNextBodyId(dom, &id));
-    MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+    MB_OK(MbBodyCreate(id, MBBODYFINITEELEMENT, s, 1000, "bar", &b));
     MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
     MB_OK(MbBodySetDamping(b, eta));
     MB_OK(MbDomainSetStep(dom, (k ? 2.0 : 0.99) * hd));
@@ -351,7 +351,7 @@ static PetscReal LimVibrate(PetscReal frac, PetscReal eta, PetscInt nsteps, Pets
   MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
   MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
   MB_OK(MbDomainNextBodyId(dom, &id));
-  MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+  MB_OK(MbBodyCreate(id, MBBODYFINITEELEMENT, s, 1000, "bar", &b));
   MB_OK(MbBodySetMaterial(b, 1e6, 0.0));
   MB_OK(MbBodySetDamping(b, eta));
   MB_OK(MbBodyCriticalStep(b, &hc));
@@ -409,7 +409,7 @@ static void BarModes(PetscInt nx, PetscInt nt, PetscReal *wax, PetscReal *wbend,
   MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
   MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
   MB_OK(MbDomainNextBodyId(dom, &id));
-  MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+  MB_OK(MbBodyCreate(id, MBBODYFINITEELEMENT, s, 1000, "bar", &b));
   MB_OK(MbBodySetMaterial(b, 1e6, 0.0));
   m  = (Fem *)b->data;
   nu = b->nu;
@@ -795,7 +795,7 @@ static void test_bc(void **state)
     MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
     MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
     MB_OK(MbDomainNextBodyId(dom, &id));
-    MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+    MB_OK(MbBodyCreate(id, MBBODYFINITEELEMENT, s, 1000, "bar", &b));
     MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
     MB_OK(MbBodySetForm(b, "BC"));
     MB_OK(MbBodyCriticalStep(b, &hc));
@@ -907,7 +907,7 @@ static void test_refactor(void **state)
     MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
     MB_OK(MbDomainSetVerbose(dom, PETSC_FALSE));
     MB_OK(MbDomainNextBodyId(dom, &id));
-    MB_OK(MbBodyCreate(id, MB_BODY_FEM, s, 1000, "bar", &b));
+    MB_OK(MbBodyCreate(id, MBBODYFINITEELEMENT, s, 1000, "bar", &b));
     MB_OK(MbBodySetMaterial(b, 1e6, 0.3));
     MB_OK(MbBodySetDamping(b, 1e-4));
     MB_OK(MbBodyCriticalStep(b, &hc));
@@ -1001,13 +1001,13 @@ static void test_bad(void **state)
   MbDomain        dom;
   MB_OK(MbShapeCreate(&s));
   MB_OK(MbShapeAddElement(s, 4, tet, Surf, 1));
-  MB_FAILS(MbBodyCreate(0, MB_BODY_FEM, s, 1000, NULL, &b), "a FINITE_ELEMENT body needs a mesh: give it a MESH or a HEX shape");
+  MB_FAILS(MbBodyCreate(0, MBBODYFINITEELEMENT, s, 1000, NULL, &b), "a FINITE_ELEMENT body needs a mesh: give it a MESH or a HEX shape");
   MB_FAILS(MbShapeSetMesh(s, 4, tet, 1, eptr, bad), "mesh element 0: node 7 is not in [0, 4)");
   /* a flat tetrahedron in the mesh of a sound shape: zero Jacobian */
   MB_OK(MbShapeSetMesh(s, 4, flat, 1, eptr, enode));
-  MB_FAILS(MbBodyCreate(0, MB_BODY_FEM, s, 1000, NULL, &b), "FINITE_ELEMENT body 0: element 0 (TET4) is inverted or degenerate: its Jacobian is not positive at 1 of its 1 quadrature points");
+  MB_FAILS(MbBodyCreate(0, MBBODYFINITEELEMENT, s, 1000, NULL, &b), "FINITE_ELEMENT body 0: element 0 (TET4) is inverted or degenerate: its Jacobian is not positive at 1 of its 1 quadrature points");
   MB_OK(MbShapeSetMesh(s, 4, tet, 1, eptr, enode));
-  MB_OK(MbBodyCreate(0, MB_BODY_FEM, s, 1000, NULL, &b));
+  MB_OK(MbBodyCreate(0, MBBODYFINITEELEMENT, s, 1000, NULL, &b));
   MB_FAILS(MbBodySetMaterial(b, 0, 0.3), "FINITE_ELEMENT body 0: Young's modulus must be > 0, got 0");
   MB_FAILS(MbBodySetMaterial(b, 1e6, 0.5), "Poisson's ratio must be in (-1, 0.5), got 0.5");
   MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));

@@ -29,7 +29,7 @@ static PetscErrorCode TorqueFree(const char scheme[], PetscReal h, PetscReal T, 
   PetscCall(MbShapeCreate(&shape));
   PetscCall(MbShapeAddSphere(shape, c, 0.5, 0, 0));
   PetscCall(MbDomainNextBodyId(dom, &id));
-  PetscCall(MbBodyCreate(id, MB_BODY_RIGID, shape, 1.0, "top", &b));
+  PetscCall(MbBodyCreate(id, MBBODYRIGID, shape, 1.0, "top", &b));
   PetscCall(MbShapeDestroy(&shape));
   MbM3Diag(1, 2, 3, J);
   PetscCall(MbBodySetChars(b, 1.0, 1.0, c, J));
@@ -173,7 +173,7 @@ static PetscErrorCode Spin(const char scheme[], const PetscReal Jd[3], const Pet
   PetscCall(MbShapeCreate(&shape));
   PetscCall(MbShapeAddSphere(shape, c, 0.5, 0, 0));
   PetscCall(MbDomainNextBodyId(dom, &id));
-  PetscCall(MbBodyCreate(id, MB_BODY_RIGID, shape, 1.0, NULL, &b));
+  PetscCall(MbBodyCreate(id, MBBODYRIGID, shape, 1.0, NULL, &b));
   PetscCall(MbShapeDestroy(&shape));
   MbM3Diag(Jd[0], Jd[1], Jd[2], J);
   PetscCall(MbBodySetChars(b, 1.0, 1.0, c, J));
@@ -240,7 +240,7 @@ static PetscErrorCode OneImpStep(PetscBool error, PetscInt *fails)
   PetscCall(MbShapeCreate(&shape));
   PetscCall(MbShapeAddSphere(shape, c, 0.5, 0, 0));
   PetscCall(MbDomainNextBodyId(dom, &id));
-  PetscCall(MbBodyCreate(id, MB_BODY_RIGID, shape, 1.0, NULL, &b));
+  PetscCall(MbBodyCreate(id, MBBODYRIGID, shape, 1.0, NULL, &b));
   PetscCall(MbShapeDestroy(&shape));
   MbM3Diag(1, 2, 3, J);
   PetscCall(MbBodySetChars(b, 1.0, 1.0, c, J));

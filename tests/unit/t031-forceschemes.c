@@ -29,7 +29,7 @@ static PetscErrorCode AddBody(MbDomain dom, const PetscReal c[3], const PetscRea
   PetscCall(MbShapeCreate(&s));
   PetscCall(MbShapeAddSphere(s, c, 0.1, 0, 0));
   PetscCall(MbDomainNextBodyId(dom, &id));
-  PetscCall(MbBodyCreate(id, MB_BODY_RIGID, s, 1, NULL, b));
+  PetscCall(MbBodyCreate(id, MBBODYRIGID, s, 1, NULL, b));
   PetscCall(MbShapeDestroy(&s));
   MbM3Diag(J[0], J[1], J[2], Jm);
   PetscCall(MbBodySetChars(*b, 1, 1, c, Jm));

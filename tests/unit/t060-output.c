@@ -22,7 +22,7 @@ typedef struct {
   MbBody   hexbody;
 } Scene;
 
-static PetscErrorCode AddBody(MbDomain dom, MbBodyKind kind, MbShape s, const char *label, const PetscReal v[3], const PetscReal w[3], PetscInt *id, MbBody *body)
+static PetscErrorCode AddBody(MbDomain dom, const char *kind, MbShape s, const char *label, const PetscReal v[3], const PetscReal w[3], PetscInt *id, MbBody *body)
 {
   MbBody b;
   PetscFunctionBegin;
@@ -58,19 +58,19 @@ static PetscErrorCode SceneRun(Scene *sc, PetscReal T, PetscReal interval)
   PetscCall(MbDomainSetGravity(sc->dom, g));
   PetscCall(MbShapeCreate(&s));
   PetscCall(Box(s, -2, -2, -0.5, 2, 2, 0));
-  PetscCall(AddBody(sc->dom, MB_BODY_OBSTACLE, s, "floor", NULL, NULL, &id, NULL));
+  PetscCall(AddBody(sc->dom, MBBODYOBSTACLE, s, "floor", NULL, NULL, &id, NULL));
   PetscCall(MbShapeDestroy(&s));
   PetscCall(MbShapeCreate(&s));
   PetscCall(MbShapeAddSphere(s, c1, 0.2, 0, 0));
-  PetscCall(AddBody(sc->dom, MB_BODY_RIGID, s, "falling", NULL, NULL, &sc->sphere, NULL));
+  PetscCall(AddBody(sc->dom, MBBODYRIGID, s, "falling", NULL, NULL, &sc->sphere, NULL));
   PetscCall(MbShapeDestroy(&s));
   PetscCall(MbShapeCreate(&s));
   PetscCall(Box(s, -1.2, -0.1, 0.5, -0.8, 0.2, 0.7));
-  PetscCall(AddBody(sc->dom, MB_BODY_RIGID, s, "spinning", vh, wh, &sc->hex, &sc->hexbody));
+  PetscCall(AddBody(sc->dom, MBBODYRIGID, s, "spinning", vh, wh, &sc->hex, &sc->hexbody));
   PetscCall(MbShapeDestroy(&s));
   PetscCall(MbShapeCreate(&s));
   PetscCall(MbShapeAddSphere(s, c2, 0.1, 0, 0));
-  PetscCall(AddBody(sc->dom, MB_BODY_RIGID, s, NULL, v2, w2, &sc->thrown, NULL));
+  PetscCall(AddBody(sc->dom, MBBODYRIGID, s, NULL, v2, w2, &sc->thrown, NULL));
   PetscCall(MbShapeDestroy(&s));
   PetscCall(MbOutputCreate(sc->dom, sc->dir, "t060", interval, &sc->out));
   PetscCall(MbDomainRun(sc->dom, T));
@@ -296,7 +296,7 @@ static void test_empty(void **state)
     if (nb) {
       MB_OK(MbShapeCreate(&s));
       MB_OK(Box(s, 0, 0, 0, 1, 1, 1));
-      MB_OK(AddBody(dom, MB_BODY_OBSTACLE, s, "only", NULL, NULL, &id, NULL));
+      MB_OK(AddBody(dom, MBBODYOBSTACLE, s, "only", NULL, NULL, &id, NULL));
       MB_OK(MbShapeDestroy(&s));
     }
     MB_OK(MbOutputCreate(dom, tmp, "empty", 0, &out));

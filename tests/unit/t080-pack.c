@@ -33,7 +33,7 @@ static void MakeBody(MbDomain dom, PetscReal *kp, MbBody *b)
   MB_OK(MbShapeCreate(&s));
   MB_OK(MbShapeAddSphere(s, c, 0.4, 3, 7));
   MB_OK(MbShapeAddHex(s, nodes, surf, 4));
-  MB_OK(MbBodyCreate(42, MB_BODY_RIGID, s, 2500, "packed", b));
+  MB_OK(MbBodyCreate(42, MBBODYRIGID, s, 2500, "packed", b));
   MB_OK(MbShapeDestroy(&s));
   MB_OK(MbBodySetVelocity(*b, lin, ang));
   (*b)->work    = 1.25;

@@ -1086,14 +1086,20 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const MbBodyOps MbBodyOps_FiniteElement = {
-    .name            = "FINITE_ELEMENT",
-    .nq              = 0, /* per body: sizes */
-    .nu              = 0,
+/* Solfec-1.0's forms that FemForm takes, TL the default */
+static const char *const FemForms[] = {"TL", "total Lagrangian", "BC", "body co-rotational", NULL};
+
+static const MbBodyOps FiniteElementOps = {
+    .name            = MBBODYFINITEELEMENT,
+    .nq              = 3, /* per node: sizes gives a body's */
+    .nu              = 3,
+    .nodal           = PETSC_TRUE,
     .sizes           = FemSizes,
     .movable         = PETSC_TRUE,
     .pressure        = PETSC_TRUE,
+    .traits          = MB_BODY_TRAIT_LINEAR,
     .scheme          = "DEF_EXP",
+    .forms           = FemForms,
     .create          = FemCreate,
     .destroy         = FemDestroy,
     .reset           = FemReset,
@@ -1134,3 +1140,5 @@ const MbBodyOps MbBodyOps_FiniteElement = {
     .state_get       = FemStateGet,
     .state_set       = FemStateSet,
 };
+
+PetscErrorCode MbBodyKindRegister_FiniteElement(void) { return MbBodyKindRegister(MBBODYFINITEELEMENT, &FiniteElementOps); }

@@ -653,12 +653,14 @@ static PetscErrorCode PrbUnpack(MbBody b, const char *buf, size_t len)
 /* u = (Ḟ, v): the last three are lengths per time, Ḟ a rate */
 static PetscBool PrbLengthDof(MbBody b, PetscInt j) { return j >= 9 ? PETSC_TRUE : PETSC_FALSE; }
 
-const MbBodyOps MbBodyOps_PseudoRigid = {
-    .name           = "PSEUDO_RIGID",
+static const MbBodyOps PseudoRigidOps = {
+    .name           = MBBODYPSEUDORIGID,
     .length_dof     = PrbLengthDof,
     .nq             = 12,
     .nu             = 12,
     .movable        = PETSC_TRUE,
+    .torque         = PETSC_TRUE,
+    .traits         = MB_BODY_TRAIT_LINEAR,
     .scheme         = "DEF_EXP",
     .create         = PrbCreate,
     .destroy        = PrbDestroy,
@@ -689,3 +691,5 @@ const MbBodyOps MbBodyOps_PseudoRigid = {
     .pack           = PrbPack,
     .unpack         = PrbUnpack,
 };
+
+PetscErrorCode MbBodyKindRegister_PseudoRigid(void) { return MbBodyKindRegister(MBBODYPSEUDORIGID, &PseudoRigidOps); }

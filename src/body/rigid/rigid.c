@@ -237,12 +237,14 @@ static PetscErrorCode RigidBound(MbBody b, PetscReal c[3], PetscReal *r)
 /* u = (Ω, v): the last three are lengths per time */
 static PetscBool RigidLengthDof(MbBody b, PetscInt j) { return j >= 3 ? PETSC_TRUE : PETSC_FALSE; }
 
-const MbBodyOps MbBodyOps_Rigid = {
-    .name           = "RIGID",
+static const MbBodyOps RigidOps = {
+    .name           = MBBODYRIGID,
     .length_dof     = RigidLengthDof,
     .nq             = 12,
     .nu             = 6,
     .movable        = PETSC_TRUE,
+    .torque         = PETSC_TRUE,
+    .traits         = MB_BODY_TRAIT_ROTATION | MB_BODY_TRAIT_FORCE,
     .scheme         = NULL, /* the domain's rigid default, -mb_scheme */
     .create         = RigidCreate,
     .check_conf     = RigidCheckConf,
@@ -263,6 +265,8 @@ const MbBodyOps MbBodyOps_Rigid = {
     .advance        = RigidAdvance,
 };
 
+PetscErrorCode MbBodyKindRegister_Rigid(void) { return MbBodyKindRegister(MBBODYRIGID, &RigidOps); }
+
 /* Obstacles: fixed in space, infinite inertia. */
 static PetscErrorCode ObstacleZeroScalar(MbBody b, PetscReal *e)
 {
@@ -282,8 +286,9 @@ static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3])
   return PETSC_SUCCESS;
 }
 
-const MbBodyOps MbBodyOps_Obstacle = {
-    .name           = "OBSTACLE",
+/* No traits: no scheme applies to it. */
+static const MbBodyOps ObstacleOps = {
+    .name           = MBBODYOBSTACLE,
     .length_dof     = RigidLengthDof,
     .nq             = 12,
     .nu             = 6,
@@ -303,3 +308,5 @@ const MbBodyOps MbBodyOps_Obstacle = {
     .bound          = RigidBound,
     .affine         = RigidAffine,
 };
+
+PetscErrorCode MbBodyKindRegister_Obstacle(void) { return MbBodyKindRegister(MBBODYOBSTACLE, &ObstacleOps); }

@@ -5,10 +5,9 @@
    with A = M (DEF_EXP, explicit leap-frog) or A = M + (ηh/2 + h²/4) K(q(t+h/2)) (DEF_LIM,
    linearly implicit). Begin leaves the free velocity u + hA⁻¹f in the body, so that the
    constraint impulse hA⁻¹HᵀR, with the same A, adds to it (seed 001); end finishes q.
-   The body's kind supplies M, K, f_int and the factorization of A (its ops). */
+   The body's kind supplies M, K, f_int and the factorization of A (its ops); a kind without
+   internal forces has A = M and neither op. */
 #include "../schemeimpl.h"
-
-static PetscBool DefApplies(MbBodyKind kind) { return kind == MB_BODY_PSEUDO_RIGID || kind == MB_BODY_FEM; }
 
 /* A's coefficient of K */
 static PetscReal DefExpCoefficient(MbBody b, PetscReal h) { return 0; }
@@ -22,9 +21,12 @@ static PetscErrorCode DefBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, c
   for (PetscInt i = 0; i < b->nq; i++) b->q[i] = b->q0[i] + 0.5 * h * b->u0[i];
   PetscCall(b->ops->external(b, t + 0.5 * h, h, g, b->fext));
   if (nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc2(nu, &fi, nu, &du));
-  PetscCall(b->ops->internal(b, b->u0, fi));
-  for (PetscInt i = 0; i < nu; i++) fi[i] = b->fext[i] - fi[i];
-  PetscCall(b->ops->factor(b, coef(b, h)));
+  if (b->ops->internal) {
+    PetscCall(b->ops->internal(b, b->u0, fi));
+    for (PetscInt i = 0; i < nu; i++) fi[i] = b->fext[i] - fi[i];
+  } else
+    PetscCall(PetscArraycpy(fi, b->fext, nu)); /* a kind without internal forces (a point mass) */
+  if (b->ops->factor) PetscCall(b->ops->factor(b, coef(b, h)));
   PetscCall(b->ops->inverse(b, 1, fi, du));
   for (PetscInt i = 0; i < nu; i++) b->u[i] = b->u0[i] + h * du[i];
   if (fi != fs) PetscCall(PetscFree2(fi, du));
@@ -42,17 +44,17 @@ static PetscErrorCode DefEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h)
 
 PetscErrorCode MbSchemeCreate_DefExp(MbScheme s)
 {
-  s->ops.applies = DefApplies;
-  s->ops.begin   = DefExpBegin;
-  s->ops.end     = DefEnd;
-  s->bounded     = PETSC_TRUE;
+  s->requires  = MB_BODY_TRAIT_LINEAR;
+  s->ops.begin = DefExpBegin;
+  s->ops.end   = DefEnd;
+  s->bounded   = PETSC_TRUE;
   return PETSC_SUCCESS;
 }
 
 PetscErrorCode MbSchemeCreate_DefLim(MbScheme s)
 {
-  s->ops.applies = DefApplies;
-  s->ops.begin   = DefLimBegin;
-  s->ops.end     = DefEnd;
+  s->requires  = MB_BODY_TRAIT_LINEAR;
+  s->ops.begin = DefLimBegin;
+  s->ops.end   = DefEnd;
   return PETSC_SUCCESS;
 }

@@ -38,8 +38,6 @@ static const char ClCitation[]  = "@article{chung1994new,\n"
                                   "  volume  = {37}, number = {23}, pages = {3961--3976}, year = {1994}\n}\n";
 static PetscBool  CdmCited = PETSC_FALSE, EgaCited = PETSC_FALSE, ClCited = PETSC_FALSE;
 
-static PetscBool ExplicitApplies(MbBodyKind kind) { return kind == MB_BODY_RIGID; }
-
 /* Common correct: a* = A⁻¹f at the new state (at the body's current u). */
 static PetscErrorCode ExplicitCorrect(MbScheme s, MbBody b, PetscReal h)
 {
@@ -255,7 +253,7 @@ static PetscErrorCode ExplicitSetOps(MbScheme s, PetscErrorCode (*predict)(MbSch
   PetscCall(PetscNew(&e));
   s->data        = e;
   s->family      = MB_SCHEME_EXPLICIT;
-  s->ops.applies = ExplicitApplies;
+  s->requires    = MB_BODY_TRAIT_FORCE;
   s->ops.predict = predict;
   s->ops.correct = correct;
   s->ops.destroy = ExplicitDestroy;

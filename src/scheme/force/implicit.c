@@ -44,8 +44,6 @@ static const char GaCitation[] = "@article{chung1993generalized,\n"
                                  "  volume  = {60}, number = {2}, pages = {371--375}, year = {1993}\n}\n";
 static PetscBool  GaCited      = PETSC_FALSE;
 
-static PetscBool ImplicitApplies(MbBodyKind kind) { return kind == MB_BODY_RIGID; }
-
 /* ã(n) = w(n) + δ h s(n), a(n) lagged for this step h (the variable-step note above); at a
    start the two history vectors are equal and s = 0. */
 static void Lagged(const ImplicitData *e, MbBody b, PetscReal h, PetscReal an[])
@@ -164,7 +162,7 @@ static PetscErrorCode ImplicitSetOps(MbScheme s)
   PetscCall(PetscNew(&e));
   s->data         = e;
   s->family       = MB_SCHEME_IMPLICIT;
-  s->ops.applies  = ImplicitApplies;
+  s->requires     = MB_BODY_TRAIT_FORCE;
   s->ops.stage    = ImplicitStage;
   s->ops.residual = ImplicitResidual;
   s->ops.finish   = ImplicitFinish;

@@ -21,8 +21,6 @@ static const char RigCitation[] = "@article{koziara2010rotations,\n"
                                   "  volume  = {81}, number = {9}, pages = {1073--1092}, year = {2010}\n}\n";
 static PetscBool  RigCited      = PETSC_FALSE;
 
-static PetscBool RigApplies(MbBodyKind kind) { return kind == MB_BODY_RIGID; }
-
 /* L = Λ (row-major) from q (Λ column-wise) and back */
 static inline void GetLambda(const PetscReal q[], PetscReal L[9]) { MbM3Transpose(q, L); }
 static inline void PutLambda(const PetscReal L[9], PetscReal q[]) { MbM3Transpose(L, q); }
@@ -178,9 +176,9 @@ static PetscErrorCode RigImpEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h) 
 
 static PetscErrorCode RigSetOps(MbScheme s, PetscErrorCode (*end)(MbScheme, MbBody, PetscReal, PetscReal))
 {
-  s->ops.applies = RigApplies;
-  s->ops.begin   = RigBegin;
-  s->ops.end     = end;
+  s->requires  = MB_BODY_TRAIT_ROTATION;
+  s->ops.begin = RigBegin;
+  s->ops.end   = end;
   return PETSC_SUCCESS;
 }
 
