@@ -70,11 +70,12 @@ PETSC_INTERN PetscErrorCode MbConSetPushRow(MbConSet cs, MbCon **c);
 /** The rows of the joints this rank owns at time t (prescribed velocities at t + h), by
     joint number: the first rows of a step. */
 PETSC_INTERN PetscErrorCode MbConSetAddJoints(MbConSet cs, const MbBodyMap *map, PetscReal t, PetscReal h);
-/** A contact point of bodies b (master, slave; ids and primitives in c's key order) found by
-    the narrow phase: its record, the predecessor's warm start and frame, the material, the
-    restitution bias and — when the model makes forces — its force. surf: the master's and
-    the slave's surface ids. */
-PETSC_INTERN PetscErrorCode MbConSetAddContact(MbConSet cs, const PetscInt body[2], const PetscInt prim[2], const PetscInt surf[2], PetscInt feature, PetscReal gap, const PetscReal point[3], const PetscReal normal[3], MbBody b[2]);
+/** A contact point found by the narrow phase between body[0] (the master) and body[1] (the
+    slave; both held here, map->all), on their primitives prim and surfaces surf, with its
+    feature, gap, spatial point and normal (from the slave towards the master): its record,
+    the predecessor's warm start and frame, the material, the restitution bias and — when
+    the model makes forces — its force. Contacts that are rows come in key order. */
+PETSC_INTERN PetscErrorCode MbConSetAddContact(MbConSet cs, const MbBodyMap *map, const PetscInt body[2], const PetscInt prim[2], const PetscInt surf[2], PetscInt feature, PetscReal gap, const PetscReal point[3], const PetscReal normal[3]);
 /** End the step's rows: velocities at the start for the joints, counts, the global
     numbering, and every record shared with the owners of its other bodies. Collective. */
 PETSC_INTERN PetscErrorCode MbConSetEnd(MbConSet cs, const MbBodyMap *map);

@@ -179,8 +179,9 @@ PetscErrorCode MbConSetAddJoints(MbConSet cs, const MbBodyMap *map, PetscReal t,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbConSetAddContact(MbConSet cs, const PetscInt body[2], const PetscInt prim[2], const PetscInt surf[2], PetscInt feature, PetscReal gap, const PetscReal point[3], const PetscReal normal[3], MbBody b[2])
+PetscErrorCode MbConSetAddContact(MbConSet cs, const MbBodyMap *map, const PetscInt body[2], const PetscInt prim[2], const PetscInt surf[2], PetscInt feature, PetscReal gap, const PetscReal point[3], const PetscReal normal[3])
 {
+  MbBody           b[2] = {map->all[body[0]], map->all[body[1]]};
   MbCon           *c;
   const MbSurfMat *mat;
   PetscInt         prev;

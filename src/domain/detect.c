@@ -249,9 +249,8 @@ static PetscErrorCode Contacts(MbDomain d, PetscInt npairs, PairKey pk[], const 
     for (PetscInt m = 0; m < np; m++) {
       /* the normal points from A to B: B is the master, A the slave */
       const PetscInt body[2] = {Bi->body, A->body}, prim[2] = {Bi->prim, A->prim}, surf[2] = {pts[m].surf[1], pts[m].surf[0]};
-      MbBody         b[2] = {d->map.all[Bi->body], d->map.all[A->body]};
       if (MbDomainExcluded(d, MB_EXCLUDE_SURFACES, pts[m].surf[0], pts[m].surf[1])) continue; /* CONTACT_EXCLUDE_SURFACES */
-      PetscCall(MbConSetAddContact(d->cs, body, prim, surf, pts[m].feature, pts[m].gap, pts[m].point, pts[m].normal, b));
+      PetscCall(MbConSetAddContact(d->cs, &d->map, body, prim, surf, pts[m].feature, pts[m].gap, pts[m].point, pts[m].normal));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
