@@ -31,20 +31,7 @@ typedef struct {
 /* The view of body b. Not collective. */
 static inline PetscErrorCode MbBodyGetView(MbBody b, MbBodyView *v)
 {
-  v->id     = b->id;
-  v->nq     = b->nq;
-  v->nu     = b->nu;
-  v->q      = b->q;
-  v->u      = b->u;
-  v->q0     = b->q0;
-  v->u0     = b->u0;
-  v->fext   = b->fext;
-  v->force  = b->force;
-  v->acc    = b->acc;
-  v->accok  = b->accok;
-  v->scheme = b->scheme;
-  v->mass   = b->mp.mass;
-  v->center = b->mp.center;
+  *v = (MbBodyView){.id = b->id, .nq = b->nq, .nu = b->nu, .q = b->q, .u = b->u, .q0 = b->q0, .u0 = b->u0, .fext = b->fext, .force = b->force, .acc = b->acc, .accok = b->accok, .scheme = b->scheme, .mass = b->mp.mass, .center = b->mp.center};
   return PETSC_SUCCESS;
 }
 

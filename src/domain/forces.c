@@ -166,7 +166,7 @@ PetscErrorCode MbDomainForceFamily(MbDomain d, PetscBool *force)
       PetscBool ga;
       if (!name) {
         name = s->type;
-        id   = v.id;
+        PetscCall(MbBodyGetId(d->body[i], &id));
       }
       if (s->family == MB_SCHEME_EXPLICIT)
         l |= 2;
@@ -651,7 +651,11 @@ PetscErrorCode MbDomainBodyCriticalStep(MbDomain d, PetscReal *hcrit, PetscInt *
     PetscCall(MbSchemeIsBounded(v.scheme, &bounded));
     if (!bounded) continue;
     PetscCall(MbBodyCriticalStep(b, &h));
-    if (h < loc.v) loc.v = h, loc.i = (int)v.id;
+    if (h < loc.v) {
+      PetscInt id;
+      PetscCall(MbBodyGetId(b, &id));
+      loc.v = h, loc.i = (int)id;
+    }
   }
   PetscCallMPI(MPI_Allreduce(&loc, &glob, 1, MPI_DOUBLE_INT, MPI_MINLOC, d->comm));
   *hcrit = glob.v;
