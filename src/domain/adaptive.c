@@ -14,7 +14,7 @@
    monitor watches are not replayed. */
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
-#include "../body/bodyimpl.h"
+#include "../body/bodyview.h"
 
 typedef struct {
   PetscReal h, curvature, estimate; /* one step of the open interval, for its replay */
@@ -36,8 +36,11 @@ PetscErrorCode MbDomainAdaptBuffers(MbDomain d)
 {
   PetscInt n = 0;
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->nbody; i++)
-    if (d->body[i]->scheme) n += d->body[i]->nu;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    if (v.scheme) n += v.nu;
+  }
   if (n != d->nacc || !d->ubuf) {
     PetscCall(PetscFree(d->ubuf));
     PetscCall(PetscFree(d->aprev));
@@ -55,16 +58,17 @@ static PetscErrorCode KeepVelocities(MbDomain d)
   PetscInt k = 0;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    if (!b->scheme) continue;
-    PetscCall(PetscArraycpy(d->ubuf + k, b->u, b->nu));
-    k += b->nu;
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    if (!v.scheme) continue;
+    PetscCall(PetscArraycpy(d->ubuf + k, v.u, v.nu));
+    k += v.nu;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* After a step of size h: the global measurements of MbAdaptData. The acceleration is the
-   force schemes' A⁻¹f at the new state when they keep it (body->acc, body->accok), else
+   force schemes' A⁻¹f at the new state when they keep it (the view's acc and accok), else
    the step's mean (u(t+h) − u(t))/h (RIG_* schemes: the reactions of a constraint solve
    come only as impulses). Each rank sums its bodies; one MPI_Allreduce makes the sums
    global. */
@@ -75,22 +79,25 @@ static PetscErrorCode Measure(MbDomain d, PetscReal h, MbAdaptData *m)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody           b  = d->body[i];
-    const PetscReal *u0 = d->ubuf + k, *u = b->u;
+    const PetscReal *u0 = d->ubuf + k, *u;
     PetscReal        x[3];
-    if (!b->scheme) continue;
-    for (PetscInt j = 0; j < b->nu; j++) {
-      PetscReal a = (b->acc && b->accok) ? b->acc[j] : (u[j] - u0[j]) / h;
+    MbBodyView       v;
+    PetscCall(MbBodyGetView(b, &v));
+    if (!v.scheme) continue;
+    u = v.u;
+    for (PetscInt j = 0; j < v.nu; j++) {
+      PetscReal a = (v.acc && v.accok) ? v.acc[j] : (u[j] - u0[j]) / h;
       l[0] += u[j] * u[j];
       l[1] += a * a;
       l[2] += u[j] * a;
-      if (!b->ops->length_dof || b->ops->length_dof(b, j)) l[6] += u[j] * u[j], l[7] += a * a, l[8] += u[j] * a;
+      if (MbBodyIsLengthDof(b, j)) l[6] += u[j] * u[j], l[7] += a * a, l[8] += u[j] * a;
       if (d->hprev > 0) l[3] += (a - d->aprev[k + j]) * (a - d->aprev[k + j]);
       l[4] += u0[j] * u0[j];
       d->aprev[k + j] = a;
     }
-    PetscCall(b->ops->to_spatial(b, b->mp.center, x));
-    for (int c = 0; c < 3; c++) l[5] += (x[c] - b->mp.center[c]) * (x[c] - b->mp.center[c]);
-    k += b->nu;
+    PetscCall(MbBodyPointToSpatial(b, v.center, x));
+    for (int c = 0; c < 3; c++) l[5] += (x[c] - v.center[c]) * (x[c] - v.center[c]);
+    k += v.nu;
   }
   PetscCallMPI(MPI_Allreduce(l, g, 9, MPIU_REAL, MPIU_SUM, d->comm));
   m->t     = d->t;

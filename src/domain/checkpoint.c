@@ -17,13 +17,7 @@
    which then stops the run. */
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
-#include "../body/bodyimpl.h"
-
-/* A body's record: nq, nu, nacc (3 nu or 0), accok, nap (nu or 0), nkind, then q, u, the
-   external work, the force scheme's acceleration history (nacc), the adaptive runs' last
-   acceleration (nap) and the kind's own state (nkind: the body op state_get, such as
-   DEF_LIM's factor). */
-#define REC_HEAD 6
+#include "../body/bodyview.h"
 
 /* The global record: a head of G_N numbers, then the monitors' next times (nmon), per
    joint X (6), length, resolved, R (3) (J_N), per spring 12 (MbDomainSpringsTransfer),
@@ -60,64 +54,58 @@ enum {
 };
 #define J_N 11
 
-static PetscBool HasAprev(MbDomain d)
+static PetscErrorCode HasAprev(MbDomain d, PetscBool *has)
 {
   PetscInt n = 0;
-  if (!d->adapt || !d->aprev) return PETSC_FALSE;
-  for (PetscInt i = 0; i < d->nbody; i++)
-    if (d->body[i]->scheme) n += d->body[i]->nu;
-  return n == d->nacc ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  if (!d->adapt || !d->aprev) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    if (v.scheme) n += v.nu;
+  }
+  *has = n == d->nacc ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscInt KindStateLength(MbBody b)
+/* Per body its record (MbBodyRecordWrite, src/body/stepstate.c) with the adaptive runs'
+   last acceleration of the body as the caller's numbers (d->aprev: nu of a body with a
+   scheme, none without one or when the run keeps none, ap false): its length. */
+static PetscErrorCode BodyRecordSize(MbBody b, PetscBool ap, PetscInt *len)
 {
-  PetscInt n = 0;
-  if (b->ops->state_size) (void)b->ops->state_size(b, &n);
-  return n;
+  MbBodyView v;
+  PetscFunctionBegin;
+  PetscCall(MbBodyGetView(b, &v));
+  PetscCall(MbBodyRecordSize(b, ap && v.scheme ? v.nu : 0, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-static PetscInt RecordLength(MbBody b, PetscBool aprev) { return REC_HEAD + b->nq + b->nu + 1 + (b->acc ? 3 * b->nu : 0) + (aprev && b->scheme ? b->nu : 0) + KindStateLength(b); }
 
 PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
 {
-  PetscBool  ap = HasAprev(d);
+  PetscBool  ap;
   PetscInt   k = 0, ka = 0, ng;
   PetscReal *g, *gsum;
   PetscFunctionBegin;
+  PetscCall(HasAprev(d, &ap));
   PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscCall(MbDomainKnowBodies(d));
   /* bodies */
   c->nbody = d->nbody;
-  for (PetscInt i = 0; i < d->nbody; i++) c->nx += RecordLength(d->body[i], ap);
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    PetscInt len;
+    PetscCall(BodyRecordSize(d->body[i], ap, &len));
+    c->nx += len;
+  }
   PetscCall(PetscMalloc3(d->nbody + 1, &c->id, d->nbody + 1, &c->len, c->nx + 1, &c->x));
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody     b    = d->body[i];
-    PetscReal *r    = c->x + k;
-    PetscInt   nacc = b->acc ? 3 * b->nu : 0, nap = ap && b->scheme ? b->nu : 0, nk = KindStateLength(b), j = REC_HEAD;
-    c->id[i]  = b->id;
-    c->len[i] = RecordLength(b, ap);
-    r[0]      = (PetscReal)b->nq;
-    r[1]      = (PetscReal)b->nu;
-    r[2]      = (PetscReal)nacc;
-    r[3]      = b->accok ? 1 : 0;
-    r[4]      = (PetscReal)nap;
-    r[5]      = (PetscReal)nk;
-    PetscCall(PetscArraycpy(r + j, b->q, b->nq));
-    j += b->nq;
-    PetscCall(PetscArraycpy(r + j, b->u, b->nu));
-    j += b->nu;
-    r[j++] = b->work;
-    if (nacc) PetscCall(PetscArraycpy(r + j, b->acc, nacc));
-    j += nacc;
-    if (b->scheme && ap) {
-      PetscCall(PetscArraycpy(r + j, d->aprev + ka, nap));
-      j += nap;
-    }
-    if (b->scheme) ka += b->nu;
-    if (nk) PetscCall(b->ops->state_get(b, r + j));
-    j += nk;
-    PetscCheck(j == c->len[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "body %" PetscInt_FMT ": record of %" PetscInt_FMT " numbers, %" PetscInt_FMT " expected", b->id, j, c->len[i]);
-    k += j;
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    c->id[i] = v.id;
+    PetscCall(BodyRecordSize(d->body[i], ap, &c->len[i]));
+    PetscCall(MbBodyRecordWrite(d->body[i], ap && v.scheme ? v.nu : 0, ap ? d->aprev + ka : NULL, c->x + k));
+    if (v.scheme) ka += v.nu;
+    k += c->len[i];
   }
   /* constraints of the last step */
   c->ncon    = d->cs->ncon;
@@ -325,36 +313,16 @@ static PetscErrorCode RestoreBodies(MbDomain d, const MbCheckpoint *c)
   }
   if (d->adapt) PetscCall(MbDomainAdaptBuffers(d));
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody           b = d->body[i];
-    const PetscReal *r;
-    PetscInt         nacc, nap, nk, j = REC_HEAD;
-    PetscCheck(rec[b->id] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has no record of body %" PetscInt_FMT, b->id);
-    r    = c->x + off[rec[b->id]];
-    nacc = (PetscInt)r[2];
-    nap  = (PetscInt)r[4];
-    nk   = (PetscInt)r[5];
-    PetscCheck((PetscInt)r[0] == b->nq && (PetscInt)r[1] == b->nu, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
-               "restart: body %" PetscInt_FMT " has %" PetscInt_FMT " configuration and %" PetscInt_FMT " velocity numbers; its checkpoint record %g and %g: restart with the deck that wrote it", b->id, b->nq, b->nu, (double)r[0], (double)r[1]);
-    PetscCheck(c->len[rec[b->id]] == REC_HEAD + b->nq + b->nu + 1 + nacc + nap + nk, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's record of body %" PetscInt_FMT " has %" PetscInt_FMT " numbers; its head says %" PetscInt_FMT, b->id,
-               c->len[rec[b->id]], REC_HEAD + b->nq + b->nu + 1 + nacc + nap + nk);
-    PetscCall(PetscArraycpy(b->q, r + j, b->nq));
-    j += b->nq;
-    PetscCall(PetscArraycpy(b->u, r + j, b->nu));
-    j += b->nu;
-    b->work = r[j++];
-    if (nacc && b->acc) {
-      PetscCheck(nacc == 3 * b->nu, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "body %" PetscInt_FMT ": acceleration history of %" PetscInt_FMT " numbers in the checkpoint, %" PetscInt_FMT " expected", b->id, nacc, 3 * b->nu);
-      PetscCall(PetscArraycpy(b->acc, r + j, nacc));
-      b->accok = r[3] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
-    } else if (b->acc)
-      b->accok = PETSC_FALSE; /* recomputed by its scheme's next step */
-    j += nacc;
-    if (b->scheme && d->adapt) {
-      if (nap == b->nu) PetscCall(PetscArraycpy(d->aprev + ka, r + j, nap));
-      ka += b->nu;
+    MbBodyView       v;
+    const PetscReal *ap;
+    PetscInt         nap;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    PetscCheck(rec[v.id] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has no record of body %" PetscInt_FMT, v.id);
+    PetscCall(MbBodyRecordRead(d->body[i], c->x + off[rec[v.id]], c->len[rec[v.id]], &nap, &ap));
+    if (v.scheme && d->adapt) {
+      if (nap == v.nu) PetscCall(PetscArraycpy(d->aprev + ka, ap, nap));
+      ka += v.nu;
     }
-    j += nap;
-    if (nk && b->ops->state_set) PetscCall(b->ops->state_set(b, r + j, nk));
   }
   PetscCall(PetscFree2(rec, off));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -174,8 +174,7 @@ typedef struct {
   PetscInt   nhist;                                      /* history records */
   PetscInt   nbody;                                      /* local bodies when saved (no migration in between) */
   PetscInt   nreal;                                      /* length of x */
-  PetscReal *x;                                          /* per body q, u, work, acc (3 nu, when the body has it); then aprev */
-  PetscBool *accok;                                      /* per body */
+  PetscReal *x;                                          /* per body its step state (MbBodyStateSave), then aprev */
   PetscReal  work_contact, work_friction, espring, epot; /* energy accumulators of this rank */
   PetscReal  hprev;                                      /* d->hprev */
   PetscReal  fascale;                                    /* d->fascale */

@@ -20,12 +20,10 @@
 #include <petscsnes.h>
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
-#include "../body/bodyimpl.h"
+#include "../body/bodyview.h"
 #include "../scheme/schemeimpl.h"
 
 #define MAX_HALVINGS 12
-
-static PetscBool Integrated(MbBody b) { return MbBodyIsMovable(b) && b->scheme; }
 
 static PetscBool Owned(MbDomain d, PetscInt id)
 {
@@ -157,7 +155,10 @@ PetscErrorCode MbDomainForceFamily(MbDomain d, PetscBool *force)
   PetscFunctionBegin;
   if (d->nspring) PetscCall(SpringsResolve(d));
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbScheme s = d->body[i]->scheme;
+    MbBodyView v;
+    MbScheme   s;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    s = v.scheme;
     if (!s) continue;
     if (s->family == MB_SCHEME_STEP)
       l |= 1;
@@ -165,7 +166,7 @@ PetscErrorCode MbDomainForceFamily(MbDomain d, PetscBool *force)
       PetscBool ga;
       if (!name) {
         name = s->type;
-        id   = d->body[i]->id;
+        PetscCall(MbBodyGetId(d->body[i], &id));
       }
       if (s->family == MB_SCHEME_EXPLICIT)
         l |= 2;
@@ -220,18 +221,20 @@ static PetscErrorCode SpringForces(MbDomain d, PetscReal t, PetscBool impulse)
     SpringBodies(d, sp, b);
     PetscCall(MbSpringEvaluate(sp, j, b, impulse, t, n));
     for (int k = 0; k < 2; k++) {
-      if (!own[k] || !Integrated(b[k])) continue;
+      if (!own[k] || !MbBodyIsIntegrated(b[k])) continue;
+      MbBodyView v;
+      PetscCall(MbBodyGetView(b[k], &v));
       if (impulse) {
         PetscReal      fs[MB_BODY_SMALL_NU], dus[MB_BODY_SMALL_NU], *f = fs, *du = dus;
-        const PetscInt nu = b[k]->nu;
+        const PetscInt nu = v.nu;
         if (nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc2(nu, &f, nu, &du));
         PetscCall(PetscArrayzero(f, nu));
         PetscCall(MbSpringAddForce(sp, b[k], k, n, f));
-        PetscCall(b[k]->ops->inverse(b[k], 1, f, du));
-        for (PetscInt i = 0; i < nu; i++) b[k]->u[i] += d->h * du[i];
+        PetscCall(MbBodyInverseInertia(b[k], f, du));
+        for (PetscInt i = 0; i < nu; i++) v.u[i] += d->h * du[i];
         if (f != fs) PetscCall(PetscFree2(f, du));
       } else
-        PetscCall(MbSpringAddForce(sp, b[k], k, n, b[k]->force));
+        PetscCall(MbSpringAddForce(sp, b[k], k, n, v.force));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -277,10 +280,12 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
   PetscBool  contacts = d->nglobal > 1 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    if (!Integrated(b)) continue;
-    PetscCall(b->ops->external(b, t, h, d->g, b->fext));
-    PetscCall(PetscArraycpy(b->force, b->fext, b->nu));
+    MbBody     b = d->body[i];
+    MbBodyView v;
+    if (!MbBodyIsIntegrated(b)) continue;
+    PetscCall(MbBodyGetView(b, &v));
+    PetscCall(MbBodyExternalForce(b, t, h, d->g, v.fext));
+    PetscCall(PetscArraycpy(v.force, v.fext, v.nu));
   }
   if (!contacts && !d->nspring) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbDomainKnowBodies(d)); /* called before any step too */
@@ -290,14 +295,19 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
      contacts are found */
   {
     PetscInt n = 0;
-    for (PetscInt i = 0; i < d->nbody; i++) n += d->body[i]->nu;
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBodyView v;
+      PetscCall(MbBodyGetView(d->body[i], &v));
+      n += v.nu;
+    }
     PetscCall(PetscMalloc1(n + 1, &save));
     n = 0;
     for (PetscInt i = 0; i < d->nbody; i++) {
-      MbBody b = d->body[i];
-      PetscCall(PetscArraycpy(save + n, b->u0, b->nu));
-      PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
-      n += b->nu;
+      MbBodyView v;
+      PetscCall(MbBodyGetView(d->body[i], &v));
+      PetscCall(PetscArraycpy(save + n, v.u0, v.nu));
+      PetscCall(PetscArraycpy(v.u0, v.u, v.nu));
+      n += v.nu;
     }
   }
   PetscCall(MbDomainGhostRefresh(d));
@@ -315,14 +325,21 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
     for (PetscInt k = 0; k < d->cs->npen + d->cs->nfpen; k++) { /* this rank's and other ranks' contacts on its bodies */
       const MbCon *c = k < d->cs->npen ? &d->cs->pen[k] : &d->cs->fpen[k - d->cs->npen];
       for (int m = 0; m < 2; m++) {
-        PetscInt id = c->body[m];
-        if (!Owned(d, id) || !Integrated(d->map.all[id]) || (m == 1 && id == c->body[0])) continue;
+        PetscInt   id = c->body[m];
+        MbBodyView v;
+        if (!Owned(d, id) || !MbBodyIsIntegrated(d->map.all[id]) || (m == 1 && id == c->body[0])) continue;
+        PetscCall(MbBodyGetView(d->map.all[id], &v));
         /* local frame: f += ±Hᵀ R */
-        PetscCall(MbBodyAddPointForce(d->map.all[id], c->X[m], c->base, c->R, m ? -1.0 : 1.0, d->map.all[id]->force));
+        PetscCall(MbBodyAddPointForce(d->map.all[id], c->X[m], c->base, c->R, m ? -1.0 : 1.0, v.force));
       }
     }
   }
-  for (PetscInt i = 0, n = 0; i < d->nbody; n += d->body[i]->nu, i++) PetscCall(PetscArraycpy(d->body[i]->u0, save + n, d->body[i]->nu));
+  for (PetscInt i = 0, n = 0; i < d->nbody; i++) {
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    PetscCall(PetscArraycpy(v.u0, save + n, v.nu));
+    n += v.nu;
+  }
   PetscCall(PetscFree(save));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -339,19 +356,23 @@ static PetscErrorCode Residual(SNES snes, Vec X, Vec F, void *ctx)
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(X, &x));
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    if (!Integrated(b)) continue;
+    MbBody     b = d->body[i];
+    MbBodyView v;
+    if (!MbBodyIsIntegrated(b)) continue;
+    PetscCall(MbBodyGetView(b, &v));
     PetscCall(s->ops.stage(s, b, d->imp.fh, x + off));
-    off += b->nu;
+    off += v.nu;
   }
   PetscCall(MbDomainEvalForces(d, d->imp.ft + s->tshift * d->imp.fh, d->imp.fh));
   PetscCall(VecGetArray(F, &f));
   off = 0;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    if (!Integrated(b)) continue;
+    MbBody     b = d->body[i];
+    MbBodyView v;
+    if (!MbBodyIsIntegrated(b)) continue;
+    PetscCall(MbBodyGetView(b, &v));
     PetscCall(s->ops.residual(s, b, x + off, f + off));
-    off += b->nu;
+    off += v.nu;
   }
   PetscCall(VecRestoreArray(F, &f));
   PetscCall(VecRestoreArrayRead(X, &x));
@@ -362,8 +383,12 @@ static PetscErrorCode SetupNewton(MbDomain d, MbScheme s)
 {
   PetscInt n = 0;
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < d->nbody; i++)
-    if (Integrated(d->body[i])) n += d->body[i]->nu;
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBodyView v;
+    if (!MbBodyIsIntegrated(d->body[i])) continue;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    n += v.nu;
+  }
   if (d->imp.snes && n == d->imp.snesn) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MbDomainForcesDestroy(d));
   Mat            J;
@@ -398,17 +423,20 @@ static PetscErrorCode ImplicitStep(MbDomain d, MbScheme s, PetscReal t, PetscRea
   SNESConvergedReason reason;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
-    PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    PetscCall(PetscArraycpy(v.q0, v.q, v.nq));
+    PetscCall(PetscArraycpy(v.u0, v.u, v.nu));
   }
   PetscCall(SetupNewton(d, s));
   PetscCall(VecGetArray(d->imp.snesx, &x)); /* first guess: a(n) */
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    if (!Integrated(b)) continue;
-    PetscCall(PetscArraycpy(x + off, b->acc + b->nu, b->nu));
-    off += b->nu;
+    MbBody     b = d->body[i];
+    MbBodyView v;
+    if (!MbBodyIsIntegrated(b)) continue;
+    PetscCall(MbBodyGetView(b, &v));
+    PetscCall(PetscArraycpy(x + off, v.acc + v.nu, v.nu));
+    off += v.nu;
   }
   PetscCall(VecRestoreArray(d->imp.snesx, &x));
   /* converged when ‖R‖ <= rtol ‖R(a(n))‖ or ‖R‖ <= 1e-10 of the largest acceleration met so
@@ -429,10 +457,12 @@ static PetscErrorCode ImplicitStep(MbDomain d, MbScheme s, PetscReal t, PetscRea
     off = 0;
     PetscCall(VecGetArrayRead(d->imp.snesx, &xa));
     for (PetscInt i = 0; i < d->nbody; i++) {
-      MbBody b = d->body[i];
-      if (!Integrated(b)) continue;
+      MbBody     b = d->body[i];
+      MbBodyView v;
+      if (!MbBodyIsIntegrated(b)) continue;
+      PetscCall(MbBodyGetView(b, &v));
       PetscCall(s->ops.finish(s, b, h, xa + off));
-      off += b->nu;
+      off += v.nu;
     }
     PetscCall(VecRestoreArrayRead(d->imp.snesx, &xa));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -442,9 +472,10 @@ static PetscErrorCode ImplicitStep(MbDomain d, MbScheme s, PetscReal t, PetscRea
   PetscCheck(depth < MAX_HALVINGS, d->comm, PETSC_ERR_NOT_CONVERGED, "%s: Newton did not converge at t = %g even after halving the step %d times (h = %g; last: %s)", s->type, (double)t, MAX_HALVINGS, (double)h, SNESConvergedReasons[reason]);
   PetscCall(PetscInfo(NULL, "%s: Newton failed (%s) at t = %g, h = %g: redoing the step as two halves\n", s->type, SNESConvergedReasons[reason], (double)t, (double)h));
   for (PetscInt i = 0; i < d->nbody; i++) { /* back to the start of the step */
-    MbBody b = d->body[i];
-    PetscCall(PetscArraycpy(b->q, b->q0, b->nq));
-    PetscCall(PetscArraycpy(b->u, b->u0, b->nu));
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    PetscCall(PetscArraycpy(v.q, v.q0, v.nq));
+    PetscCall(PetscArraycpy(v.u, v.u0, v.nu));
   }
   PetscCall(ImplicitStep(d, s, t, 0.5 * h, depth + 1));
   PetscCall(ImplicitStep(d, s, t + 0.5 * h, 0.5 * h, depth + 1));
@@ -471,10 +502,12 @@ PetscErrorCode MbDomainStepForces(MbDomain d)
   PetscReal *start;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    if (!Integrated(b)) continue;
-    if (!b->accok) need = 1;
-    if (!s) s = b->scheme;
+    MbBody     b = d->body[i];
+    MbBodyView v;
+    if (!MbBodyIsIntegrated(b)) continue;
+    PetscCall(MbBodyGetView(b, &v));
+    if (!v.accok) need = 1;
+    if (!s) s = v.scheme;
   }
   { /* any rank needs the acceleration, any rank integrates implicitly: one reduction */
     int l[2] = {need, s && s->family == MB_SCHEME_IMPLICIT ? 1 : 0}, g[2];
@@ -485,34 +518,46 @@ PetscErrorCode MbDomainStepForces(MbDomain d)
   if (any) { /* the acceleration of the current state, and the schemes' history from it */
     PetscCall(MbDomainEvalForces(d, d->t, d->h));
     for (PetscInt i = 0; i < d->nbody; i++) {
-      MbBody b = d->body[i];
-      if (!Integrated(b) || b->accok) continue;
-      PetscCall(b->ops->acceleration(b, b->force, b->acc));
-      PetscCall(PetscArraycpy(b->acc + b->nu, b->acc, b->nu));
-      PetscCall(PetscArraycpy(b->acc + 2 * b->nu, b->acc, b->nu));
-      b->accok = PETSC_TRUE;
+      MbBody     b = d->body[i];
+      MbBodyView v;
+      if (!MbBodyIsIntegrated(b)) continue;
+      PetscCall(MbBodyGetView(b, &v));
+      if (!v.accok) PetscCall(MbBodyAccelerationStart(b));
     }
   }
   {
     PetscInt n = 0;
-    for (PetscInt i = 0; i < d->nbody; i++) n += d->body[i]->nq + d->body[i]->nu;
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBodyView v;
+      PetscCall(MbBodyGetView(d->body[i], &v));
+      n += v.nq + v.nu;
+    }
     PetscCall(PetscMalloc1(n + 1, &start)); /* q, u at the start of the step */
     n = 0;
     for (PetscInt i = 0; i < d->nbody; i++) {
-      MbBody b = d->body[i];
-      PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
-      PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
-      PetscCall(PetscArraycpy(start + n, b->q, b->nq));
-      PetscCall(PetscArraycpy(start + n + b->nq, b->u, b->nu));
-      n += b->nq + b->nu;
+      MbBodyView v;
+      PetscCall(MbBodyGetView(d->body[i], &v));
+      PetscCall(PetscArraycpy(v.q0, v.q, v.nq));
+      PetscCall(PetscArraycpy(v.u0, v.u, v.nu));
+      PetscCall(PetscArraycpy(start + n, v.q, v.nq));
+      PetscCall(PetscArraycpy(start + n + v.nq, v.u, v.nu));
+      n += v.nq + v.nu;
     }
   }
   if (fam == MB_SCHEME_EXPLICIT) {
-    for (PetscInt i = 0; i < d->nbody; i++)
-      if (Integrated(d->body[i])) PetscCall(d->body[i]->scheme->ops.predict(d->body[i]->scheme, d->body[i], d->h));
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBodyView v;
+      if (!MbBodyIsIntegrated(d->body[i])) continue;
+      PetscCall(MbBodyGetView(d->body[i], &v));
+      PetscCall(v.scheme->ops.predict(v.scheme, d->body[i], d->h));
+    }
     PetscCall(MbDomainEvalForces(d, d->t + d->h, d->h));
-    for (PetscInt i = 0; i < d->nbody; i++)
-      if (Integrated(d->body[i])) PetscCall(d->body[i]->scheme->ops.correct(d->body[i]->scheme, d->body[i], d->h));
+    for (PetscInt i = 0; i < d->nbody; i++) {
+      MbBodyView v;
+      if (!MbBodyIsIntegrated(d->body[i])) continue;
+      PetscCall(MbBodyGetView(d->body[i], &v));
+      PetscCall(v.scheme->ops.correct(v.scheme, d->body[i], d->h));
+    }
   } else {
     if (!s) { /* no bodies here: take part in the collective Newton with an empty share */
       PetscInt n = d->nscheme;
@@ -523,14 +568,13 @@ PetscErrorCode MbDomainStepForces(MbDomain d)
     PetscCall(ImplicitStep(d, s, d->t, d->h, 0));
   }
   for (PetscInt i = 0, n = 0; i < d->nbody; i++) { /* start-of-step state for whoever reads it, and the work */
-    MbBody    b = d->body[i];
-    PetscReal p = 0;
-    PetscCall(PetscArraycpy(b->q0, start + n, b->nq));
-    PetscCall(PetscArraycpy(b->u0, start + n + b->nq, b->nu));
-    n += b->nq + b->nu;
-    if (!Integrated(b)) continue;
-    for (PetscInt k = 0; k < b->nu; k++) p += b->fext[k] * 0.5 * (b->u0[k] + b->u[k]);
-    b->work += d->h * p;
+    MbBody     b = d->body[i];
+    MbBodyView v;
+    PetscCall(MbBodyGetView(b, &v));
+    PetscCall(PetscArraycpy(v.q0, start + n, v.nq));
+    PetscCall(PetscArraycpy(v.u0, start + n + v.nq, v.nu));
+    n += v.nq + v.nu;
+    if (MbBodyIsIntegrated(b)) MbBodyAddStepWork(b, d->h);
   }
   PetscCall(PetscFree(start));
   for (PetscInt k = 0; k < d->cs->npen; k++) { /* penalty contacts: h R·V at the last evaluation */
@@ -549,11 +593,13 @@ PetscErrorCode MbDomainCriticalStep(MbDomain d, PetscReal *hcrit)
   PetscInt  nmov = 0, gmov;
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
-  for (PetscInt i = 0; i < d->nbody; i++)
-    if (MbBodyIsMovable(d->body[i])) {
-      mmin = PetscMin(mmin, d->body[i]->mp.mass);
-      nmov++;
-    }
+  for (PetscInt i = 0; i < d->nbody; i++) {
+    MbBodyView v;
+    PetscCall(MbBodyGetView(d->body[i], &v));
+    if (!MbBodyIsMovable(d->body[i])) continue;
+    mmin = PetscMin(mmin, v.mass);
+    nmov++;
+  }
   PetscCallMPI(MPI_Allreduce(&mmin, &g, 1, MPIU_REAL, MPIU_MIN, d->comm));
   PetscCallMPI(MPI_Allreduce(&nmov, &gmov, 1, MPIU_INT, MPI_SUM, d->comm));
   mmin = g;
@@ -563,8 +609,11 @@ PetscErrorCode MbDomainCriticalStep(MbDomain d, PetscReal *hcrit)
     PetscCall(PetscCalloc2(d->nspring, &im, d->nspring, &gim));
     for (PetscInt j = 0; j < d->nspring; j++)
       for (int k = 0; k < 2; k++) {
-        PetscInt id = d->spring[j].body[k];
-        if (id >= 0 && d->map.movable[id] && Owned(d, id)) im[j] += 1.0 / d->map.all[id]->mp.mass;
+        PetscInt   id = d->spring[j].body[k];
+        MbBodyView v;
+        if (id < 0 || !d->map.movable[id] || !Owned(d, id)) continue;
+        PetscCall(MbBodyGetView(d->map.all[id], &v));
+        im[j] += 1.0 / v.mass;
       }
     PetscCall(MPIU_Allreduce(im, gim, d->nspring, MPIU_REAL, MPIU_SUM, d->comm));
     for (PetscInt j = 0; j < d->nspring; j++) w2 = PetscMax(w2, d->spring[j].k * gim[j]);
@@ -593,14 +642,20 @@ PetscErrorCode MbDomainBodyCriticalStep(MbDomain d, PetscReal *hcrit, PetscInt *
   } loc = {PETSC_MAX_REAL, -1}, glob;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody    b = d->body[i];
-    PetscBool bounded;
-    PetscReal h;
-    if (!b->scheme) continue;
-    PetscCall(MbSchemeIsBounded(b->scheme, &bounded));
+    MbBody     b = d->body[i];
+    MbBodyView v;
+    PetscBool  bounded;
+    PetscReal  h;
+    PetscCall(MbBodyGetView(b, &v));
+    if (!v.scheme) continue;
+    PetscCall(MbSchemeIsBounded(v.scheme, &bounded));
     if (!bounded) continue;
     PetscCall(MbBodyCriticalStep(b, &h));
-    if (h < loc.v) loc.v = h, loc.i = (int)b->id;
+    if (h < loc.v) {
+      PetscInt id;
+      PetscCall(MbBodyGetId(b, &id));
+      loc.v = h, loc.i = (int)id;
+    }
   }
   PetscCallMPI(MPI_Allreduce(&loc, &glob, 1, MPI_DOUBLE_INT, MPI_MINLOC, d->comm));
   *hcrit = glob.v;

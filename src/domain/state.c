@@ -2,8 +2,8 @@
    that implement the strategy must be able to store the entire dynamic system
    configuration in at least two instants: t_m and t"). What a step changes and later
    steps read:
-   - per body: q, u, the external work, and the force schemes' acceleration history
-     (body->acc, 3 nu, and body->accok, see NOTES-6 / src/scheme/force/);
+   - per body: q, u, the external work, and the force schemes' acceleration history and
+     whether it is current (MbBodyStateSave, src/body/stepstate.c; NOTES-6 / src/scheme/force/);
    - the domain: time, step count, history length, contact, friction and spring work
      (d->espring; d->epot, the springs' potential, for the energies read before the next
      step), solver failure count, the implicit schemes' Newton scale (d->imp.fascale: the
@@ -13,16 +13,18 @@
    Scratch that every step rewrites before reading (q0, u0, fext, aux, W, B, R, the penalty
    list) is not saved. Bodies must not migrate between a save and its restore. */
 #include "domainimpl.h"
-#include "../body/bodyimpl.h"
+#include "../body/bodyview.h"
 
-static PetscInt StateLength(MbDomain d)
+static PetscErrorCode StateLength(MbDomain d, PetscInt *n)
 {
-  PetscInt n = d->nacc;
+  PetscFunctionBegin;
+  *n = d->nacc;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    n += b->nq + b->nu + 1 + (b->acc ? 3 * b->nu : 0);
+    PetscInt nb;
+    PetscCall(MbBodyStateSize(d->body[i], &nb));
+    *n += nb;
   }
-  return n;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One list for both directions: save copies the domain into s, restore s into the domain. */
@@ -33,25 +35,19 @@ static void Move(PetscReal *kept, PetscReal *live, PetscInt n, PetscBool save)
 
 #define MOVE(field) (save ? (void)(s->field = d->field) : (void)(d->field = s->field))
 
-static void Transfer(MbDomain d, MbState *s, PetscBool save)
+static PetscErrorCode Transfer(MbDomain d, MbState *s, PetscBool save)
 {
   PetscInt k = 0;
+  PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBody b = d->body[i];
-    Move(s->x + k, b->q, b->nq, save);
-    k += b->nq;
-    Move(s->x + k, b->u, b->nu, save);
-    k += b->nu;
-    Move(s->x + k, &b->work, 1, save);
-    k += 1;
-    if (b->acc) {
-      Move(s->x + k, b->acc, 3 * b->nu, save);
-      k += 3 * b->nu;
-    }
+    MbBody   b = d->body[i];
+    PetscInt nb;
     if (save)
-      s->accok[i] = b->accok;
+      PetscCall(MbBodyStateSave(b, s->x + k));
     else
-      b->accok = s->accok[i];
+      PetscCall(MbBodyStateRestore(b, s->x + k));
+    PetscCall(MbBodyStateSize(b, &nb));
+    k += nb;
   }
   Move(s->x + k, d->aprev, d->nacc, save);
   MOVE(t);
@@ -68,19 +64,19 @@ static void Transfer(MbDomain d, MbState *s, PetscBool save)
   else
     d->imp.fascale = s->fascale;
   for (PetscInt j = 0; j < d->cs->njoint; j++) Move(s->jointR + 3 * j, d->cs->joint[j].R, 3, save);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 #undef MOVE
 
 PetscErrorCode MbDomainStateSave(MbDomain d, MbState *s)
 {
-  PetscInt n = StateLength(d);
+  PetscInt n;
   PetscFunctionBegin;
-  if (n > s->nreal || d->nbody > s->nbody || !s->x) {
+  PetscCall(StateLength(d, &n));
+  if (n > s->nreal || !s->x) {
     PetscCall(PetscFree(s->x));
-    PetscCall(PetscFree(s->accok));
     PetscCall(PetscMalloc1(n + 1, &s->x));
-    PetscCall(PetscMalloc1(d->nbody + 1, &s->accok));
   }
   s->nreal = n;
   s->nbody = d->nbody;
@@ -96,18 +92,20 @@ PetscErrorCode MbDomainStateSave(MbDomain d, MbState *s)
     PetscCall(PetscMalloc1(3 * d->cs->njoint + 1, &s->jointR));
     s->jcap = d->cs->njoint;
   }
-  Transfer(d, s, PETSC_TRUE);
+  PetscCall(Transfer(d, s, PETSC_TRUE));
   s->valid = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbDomainStateRestore(MbDomain d, const MbState *s)
 {
+  PetscInt n;
   PetscFunctionBegin;
   PetscCheck(s->valid, d->comm, PETSC_ERR_ORDER, "no saved state to restore");
-  PetscCheck(s->nbody == d->nbody && s->nreal == StateLength(d), PETSC_COMM_SELF, PETSC_ERR_PLIB, "the bodies changed since the state was saved (%" PetscInt_FMT " then, %" PetscInt_FMT " now)", s->nbody, d->nbody);
+  PetscCall(StateLength(d, &n));
+  PetscCheck(s->nbody == d->nbody && s->nreal == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the bodies changed since the state was saved (%" PetscInt_FMT " then, %" PetscInt_FMT " now)", s->nbody, d->nbody);
   PetscCheck(s->nhist <= d->nhist, PETSC_COMM_SELF, PETSC_ERR_PLIB, "history has %" PetscInt_FMT " records, fewer than the %" PetscInt_FMT " saved", d->nhist, s->nhist);
-  Transfer(d, (MbState *)s, PETSC_FALSE); /* reads s only */
+  PetscCall(Transfer(d, (MbState *)s, PETSC_FALSE)); /* reads s only */
   if (s->ncon > d->cs->ncon) PetscCall(PetscRealloc(sizeof(MbCon) * s->ncon, &d->cs->con));
   d->cs->ncon = s->ncon;
   if (s->ncon) PetscCall(PetscArraycpy(d->cs->con, s->con, s->ncon));
@@ -120,7 +118,6 @@ PetscErrorCode MbDomainStateDestroy(MbState *s)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(s->x));
-  PetscCall(PetscFree(s->accok));
   PetscCall(PetscFree(s->con));
   PetscCall(PetscFree(s->jointR));
   PetscCall(PetscMemzero(s, sizeof(*s)));

@@ -1,6 +1,7 @@
 /* MbScheme: the registry and the generic driver around each implementation's ops. */
 #include <moreau/mbmath.h>
 #include "schemeimpl.h"
+#include "../body/bodyview.h"
 
 static PetscFunctionList MbSchemeList       = NULL;
 static PetscBool         MbSchemeRegistered = PETSC_FALSE;
@@ -155,13 +156,10 @@ PetscErrorCode MbSchemeStepBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h,
 
 PetscErrorCode MbSchemeStepEnd(MbScheme s, MbBody b, PetscReal t, PetscReal h)
 {
-  PetscReal p = 0;
   PetscFunctionBegin;
   if (s->family != MB_SCHEME_STEP) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(s->ops.end(s, b, t, h));
-  /* work of external forces over the step: h f·(u(t) + u(t+h))/2, f at the half step */
-  for (PetscInt i = 0; i < b->nu; i++) p += b->fext[i] * 0.5 * (b->u0[i] + b->u[i]);
-  b->work += h * p;
+  MbBodyAddStepWork(b, h); /* f at the half step */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

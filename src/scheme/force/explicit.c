@@ -1,7 +1,7 @@
 /* Explicit force schemes: EULER_EXP, CDM, EGALPHA and CHUNG_LEE. Each step is
    predict → force evaluation at the new state (src/domain/forces.c) → correct, so that
    every scheme takes one evaluation of all forces (gravity, loads, springs, penalty
-   contacts) per step. Per body (bodyimpl.h): acc[0..nu) holds a* = A⁻¹f at the current
+   contacts) per step. Per body (its view, src/body/bodyview.h): acc[0..nu) holds a* = A⁻¹f at the current
    state; acc[nu..2nu) and acc[2nu..3nu) are the history the scheme keeps (the algorithmic
    acceleration a_n of EGALPHA, the previous a_(n−1) of CHUNG_LEE). The configuration moves
    by the body's advance op, q ⊕ Δ, where Δ is the increment a linear-space scheme would
@@ -15,6 +15,7 @@
    the saved state of a rejected interval (state.c), checkpoints. */
 #include <moreau/mbmath.h>
 #include "../schemeimpl.h"
+#include "../../body/bodyview.h"
 
 typedef struct {
   PetscReal rho;             /* EGALPHA: ρ_b, the spectral radius at the bifurcation frequency */
@@ -41,20 +42,24 @@ static PetscBool  CdmCited = PETSC_FALSE, EgaCited = PETSC_FALSE, ClCited = PETS
 /* Common correct: a* = A⁻¹f at the new state (at the body's current u). */
 static PetscErrorCode ExplicitCorrect(MbScheme s, MbBody b, PetscReal h)
 {
+  MbBodyView v;
   PetscFunctionBegin;
-  PetscCall(b->ops->acceleration(b, b->force, b->acc));
+  PetscCall(MbBodyGetView(b, &v));
+  PetscCall(MbBodyAcceleration(b, v.force, v.acc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* EULER_EXP (seed 002, forward Euler): q(t+h) = q ⊕ h u, u(t+h) = u + h a*(q, u, t). */
 static PetscErrorCode EulerExpPredict(MbScheme s, MbBody b, PetscReal h)
 {
-  PetscReal d[6];
+  MbBodyView v;
+  PetscReal  d[6] = {0}; /* zeroed: GCC cannot tell that the body has velocities (nu > 0) and warns */
   PetscFunctionBegin;
-  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
-  for (PetscInt i = 0; i < b->nu; i++) d[i] = h * b->u[i];
-  PetscCall(b->ops->advance(b, b->q, d, b->q));
-  for (PetscInt i = 0; i < b->nu; i++) b->u[i] += h * b->acc[i];
+  PetscCall(MbBodyGetView(b, &v));
+  PetscCheck(v.nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", v.id, v.nu);
+  for (PetscInt i = 0; i < v.nu; i++) d[i] = h * v.u[i];
+  PetscCall(MbBodyAdvance(b, v.q, d, v.q));
+  for (PetscInt i = 0; i < v.nu; i++) v.u[i] += h * v.acc[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,24 +73,29 @@ static PetscErrorCode EulerExpPredict(MbScheme s, MbBody b, PetscReal h)
    tumbling body, measured). u(t+h/2) waits in acc[nu..2nu) for the correction. */
 static PetscErrorCode CdmPredict(MbScheme s, MbBody b, PetscReal h)
 {
-  PetscReal d[6], *uh = b->acc + b->nu;
+  MbBodyView v;
+  PetscReal  d[6], *uh;
   PetscFunctionBegin;
   if (!CdmCited) PetscCall(PetscCitationsRegister(CdmCitation, &CdmCited));
-  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
-  for (PetscInt i = 0; i < b->nu; i++) {
-    uh[i]   = b->u[i] + 0.5 * h * b->acc[i];
-    d[i]    = h * uh[i];
-    b->u[i] = uh[i] + 0.5 * h * b->acc[i];
+  PetscCall(MbBodyGetView(b, &v));
+  uh = v.acc + v.nu;
+  PetscCheck(v.nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", v.id, v.nu);
+  for (PetscInt i = 0; i < v.nu; i++) {
+    uh[i]  = v.u[i] + 0.5 * h * v.acc[i];
+    d[i]   = h * uh[i];
+    v.u[i] = uh[i] + 0.5 * h * v.acc[i];
   }
-  PetscCall(b->ops->advance(b, b->q, d, b->q));
+  PetscCall(MbBodyAdvance(b, v.q, d, v.q));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CdmCorrect(MbScheme s, MbBody b, PetscReal h)
 {
+  MbBodyView v;
   PetscFunctionBegin;
-  PetscCall(b->ops->acceleration(b, b->force, b->acc)); /* at ũ(t+h) */
-  for (PetscInt i = 0; i < b->nu; i++) b->u[i] = b->acc[b->nu + i] + 0.5 * h * b->acc[i];
+  PetscCall(MbBodyGetView(b, &v));
+  PetscCall(MbBodyAcceleration(b, v.force, v.acc)); /* at ũ(t+h) */
+  for (PetscInt i = 0; i < v.nu; i++) v.u[i] = v.acc[v.nu + i] + 0.5 * h * v.acc[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -131,19 +141,23 @@ static PetscReal StepRatio(const PetscReal x[], const PetscReal y[], PetscInt n,
 static PetscErrorCode EgaPredict(MbScheme s, MbBody b, PetscReal h)
 {
   ExplicitData *e = (ExplicitData *)s->data;
-  PetscReal     d[6], a1[6], at[6], *an = b->acc + b->nu, *hprev = b->acc + 2 * b->nu, r;
+  MbBodyView    v;
+  PetscReal     d[6], a1[6], at[6], *an, *hprev, r;
   PetscFunctionBegin;
   if (!EgaCited) PetscCall(PetscCitationsRegister(EgaCitation, &EgaCited));
-  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
-  r = StepRatio(an, b->acc, b->nu, *hprev, h);
-  for (PetscInt i = 0; i < b->nu; i++) {
-    at[i] = an[i] + (r - 1) * (an[i] - b->acc[i]);
-    a1[i] = (b->acc[i] - e->am * at[i]) / (1.0 - e->am);
-    d[i]  = h * b->u[i] + h * h * ((0.5 - e->beta) * at[i] + e->beta * a1[i]);
+  PetscCall(MbBodyGetView(b, &v));
+  an    = v.acc + v.nu;
+  hprev = v.acc + 2 * v.nu;
+  PetscCheck(v.nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", v.id, v.nu);
+  r = StepRatio(an, v.acc, v.nu, *hprev, h);
+  for (PetscInt i = 0; i < v.nu; i++) {
+    at[i] = an[i] + (r - 1) * (an[i] - v.acc[i]);
+    a1[i] = (v.acc[i] - e->am * at[i]) / (1.0 - e->am);
+    d[i]  = h * v.u[i] + h * h * ((0.5 - e->beta) * at[i] + e->beta * a1[i]);
   }
-  PetscCall(b->ops->advance(b, b->q, d, b->q));
-  for (PetscInt i = 0; i < b->nu; i++) {
-    b->u[i] += h * ((1.0 - e->gamma) * at[i] + e->gamma * a1[i]);
+  PetscCall(MbBodyAdvance(b, v.q, d, v.q));
+  for (PetscInt i = 0; i < v.nu; i++) {
+    v.u[i] += h * ((1.0 - e->gamma) * at[i] + e->gamma * a1[i]);
     an[i] = a1[i];
   }
   *hprev = h;
@@ -170,19 +184,23 @@ static PetscErrorCode EgaPredict(MbScheme s, MbBody b, PetscReal h)
 static PetscErrorCode ClPredict(MbScheme s, MbBody b, PetscReal h)
 {
   ExplicitData *e = (ExplicitData *)s->data;
-  PetscReal     d[6], dd[6], *ap = b->acc + 2 * b->nu, *hprev = b->acc + b->nu, r;
+  MbBodyView    v;
+  PetscReal     d[6], dd[6], *ap, *hprev, r;
   PetscFunctionBegin;
   if (!ClCited) PetscCall(PetscCitationsRegister(ClCitation, &ClCited));
-  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
-  r = StepRatio(b->acc, ap, b->nu, *hprev, h);
-  for (PetscInt i = 0; i < b->nu; i++) {
-    dd[i] = (r - 1) * (b->acc[i] - ap[i]);
-    d[i]  = h * b->u[i] + h * h * (e->beta * b->acc[i] + (0.5 - e->beta) * ap[i] + (e->beta - 0.5) * dd[i]);
+  PetscCall(MbBodyGetView(b, &v));
+  ap    = v.acc + 2 * v.nu;
+  hprev = v.acc + v.nu;
+  PetscCheck(v.nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", v.id, v.nu);
+  r = StepRatio(v.acc, ap, v.nu, *hprev, h);
+  for (PetscInt i = 0; i < v.nu; i++) {
+    dd[i] = (r - 1) * (v.acc[i] - ap[i]);
+    d[i]  = h * v.u[i] + h * h * (e->beta * v.acc[i] + (0.5 - e->beta) * ap[i] + (e->beta - 0.5) * dd[i]);
   }
-  PetscCall(b->ops->advance(b, b->q, d, b->q));
-  for (PetscInt i = 0; i < b->nu; i++) {
-    b->u[i] += h * (1.5 * b->acc[i] - 0.5 * ap[i] + 0.5 * dd[i]);
-    ap[i] = b->acc[i];
+  PetscCall(MbBodyAdvance(b, v.q, d, v.q));
+  for (PetscInt i = 0; i < v.nu; i++) {
+    v.u[i] += h * (1.5 * v.acc[i] - 0.5 * ap[i] + 0.5 * dd[i]);
+    ap[i] = v.acc[i];
   }
   *hprev = h;
   PetscFunctionReturn(PETSC_SUCCESS);

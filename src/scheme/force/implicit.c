@@ -28,6 +28,7 @@
    bit. */
 #include <moreau/mbmath.h>
 #include "../schemeimpl.h"
+#include "../../body/bodyview.h"
 
 typedef struct {
   PetscReal rho;                         /* GALPHA: ρ∞, the spectral radius at infinite frequency */
@@ -46,69 +47,75 @@ static PetscBool  GaCited      = PETSC_FALSE;
 
 /* ã(n) = w(n) + δ h s(n), a(n) lagged for this step h (the variable-step note above); at a
    start the two history vectors are equal and s = 0. */
-static void Lagged(const ImplicitData *e, MbBody b, PetscReal h, PetscReal an[])
+static void Lagged(const ImplicitData *e, const MbBodyView *v, PetscReal h, PetscReal an[])
 {
-  const PetscReal *w = b->acc + b->nu, *sl = b->acc + 2 * b->nu;
+  const PetscReal *w = v->acc + v->nu, *sl = v->acc + 2 * v->nu;
   PetscBool        start = PETSC_TRUE;
-  for (PetscInt i = 0; i < b->nu && start; i++) start = w[i] == sl[i] ? PETSC_TRUE : PETSC_FALSE;
-  for (PetscInt i = 0; i < b->nu; i++) an[i] = start || e->delta == 0 ? w[i] : w[i] + e->delta * h * sl[i];
+  for (PetscInt i = 0; i < v->nu && start; i++) start = w[i] == sl[i] ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt i = 0; i < v->nu; i++) an[i] = start || e->delta == 0 ? w[i] : w[i] + e->delta * h * sl[i];
 }
 
 /* The full increment Δ = h v(n) + h²(c_a a(n) + β x) and v(n+1), from q0, u0 (an: ã(n)). */
-static void Increment(const ImplicitData *e, MbBody b, PetscReal h, const PetscReal an[], const PetscReal x[], PetscReal d[], PetscReal v[])
+static void Increment(const ImplicitData *e, const MbBodyView *bv, PetscReal h, const PetscReal an[], const PetscReal x[], PetscReal d[], PetscReal v[])
 {
-  for (PetscInt i = 0; i < b->nu; i++) {
-    d[i] = h * b->u0[i] + h * h * (e->ca * an[i] + e->beta * x[i]);
-    v[i] = b->u0[i] + h * (e->cv * an[i] + e->gamma * x[i]);
+  for (PetscInt i = 0; i < bv->nu; i++) {
+    d[i] = h * bv->u0[i] + h * h * (e->ca * an[i] + e->beta * x[i]);
+    v[i] = bv->u0[i] + h * (e->cv * an[i] + e->gamma * x[i]);
   }
 }
 
 static PetscErrorCode ImplicitStage(MbScheme s, MbBody b, PetscReal h, const PetscReal x[])
 {
   ImplicitData *e = (ImplicitData *)s->data;
+  MbBodyView    bv;
   PetscReal     d[6], v[6], an[6];
   PetscFunctionBegin;
-  PetscCheck(b->nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", b->id, b->nu);
+  PetscCall(MbBodyGetView(b, &bv));
+  PetscCheck(bv.nu <= 6, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " has %" PetscInt_FMT " velocities; the force schemes handle up to 6 for now", bv.id, bv.nu);
   e->h = h;
-  Lagged(e, b, h, an);
-  Increment(e, b, h, an, x, d, v);
-  for (PetscInt i = 0; i < b->nu; i++) {
+  Lagged(e, &bv, h, an);
+  Increment(e, &bv, h, an, x, d, v);
+  for (PetscInt i = 0; i < bv.nu; i++) {
     d[i] *= 1.0 - e->af;
-    b->u[i] = (1.0 - e->af) * v[i] + e->af * b->u0[i];
+    bv.u[i] = (1.0 - e->af) * v[i] + e->af * bv.u0[i];
   }
-  PetscCall(b->ops->advance(b, b->q0, d, b->q));
+  PetscCall(MbBodyAdvance(b, bv.q0, d, bv.q));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ImplicitResidual(MbScheme s, MbBody b, const PetscReal x[], PetscReal r[])
 {
   ImplicitData *e = (ImplicitData *)s->data;
+  MbBodyView    bv;
   PetscReal     a[6], an[6];
   PetscFunctionBegin;
-  PetscCall(b->ops->acceleration(b, b->force, a)); /* at the staged u */
-  Lagged(e, b, e->h, an);
-  for (PetscInt i = 0; i < b->nu; i++) r[i] = (1.0 - e->am) * x[i] + e->am * an[i] - a[i];
+  PetscCall(MbBodyGetView(b, &bv));
+  PetscCall(MbBodyAcceleration(b, bv.force, a)); /* at the staged u */
+  Lagged(e, &bv, e->h, an);
+  for (PetscInt i = 0; i < bv.nu; i++) r[i] = (1.0 - e->am) * x[i] + e->am * an[i] - a[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ImplicitFinish(MbScheme s, MbBody b, PetscReal h, const PetscReal x[])
 {
   ImplicitData *e = (ImplicitData *)s->data;
+  MbBodyView    bv;
   PetscReal     d[6], v[6], an[6];
   PetscFunctionBegin;
   if (!GaCited && e->af > 0) PetscCall(PetscCitationsRegister(GaCitation, &GaCited));
-  Lagged(e, b, h, an);
-  Increment(e, b, h, an, x, d, v);
-  PetscCall(b->ops->advance(b, b->q0, d, b->q));
-  for (PetscInt i = 0; i < b->nu; i++) {
-    b->u[i] = v[i];
+  PetscCall(MbBodyGetView(b, &bv));
+  Lagged(e, &bv, h, an);
+  Increment(e, &bv, h, an, x, d, v);
+  PetscCall(MbBodyAdvance(b, bv.q0, d, bv.q));
+  for (PetscInt i = 0; i < bv.nu; i++) {
+    bv.u[i] = v[i];
     if (e->delta == 0)
-      b->acc[b->nu + i] = x[i]; /* no lag: w(n+1) = a(n+1) */
+      bv.acc[bv.nu + i] = x[i]; /* no lag: w(n+1) = a(n+1) */
     else {
-      b->acc[2 * b->nu + i] = (x[i] - an[i]) / h;                       /* s(n+1) */
-      b->acc[b->nu + i]     = (1 - e->delta) * x[i] + e->delta * an[i]; /* w(n+1) */
+      bv.acc[2 * bv.nu + i] = (x[i] - an[i]) / h;                       /* s(n+1) */
+      bv.acc[bv.nu + i]     = (1 - e->delta) * x[i] + e->delta * an[i]; /* w(n+1) */
     }
-    b->acc[i] = x[i]; /* a(n+1) stands for A⁻¹f at the new state (curvature, output) */
+    bv.acc[i] = x[i]; /* a(n+1) stands for A⁻¹f at the new state (curvature, output) */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
