@@ -205,11 +205,11 @@ def RUN(solfec, solver, duration):
                 cb = failed
             else:
                 cb = None
-            _m.solfec_solver(solfec._h, 'gauss_seidel', a['epsilon'], a['maxiter'], _FAILURE[a['failure']], cb, None)
+            _m.solfec_solver(solfec._h, 'gauss_seidel', 'signorini_coulomb', a['epsilon'], a['maxiter'], _FAILURE[a['failure']], cb, None)
         elif solver.kind == 'NEWTON_SOLVER':
-            _m.solfec_solver(solfec._h, 'newton', a['meritval'], a['maxiter'], 0, None, None)
+            _m.solfec_solver(solfec._h, 'newton', 'signorini_coulomb', a['meritval'], a['maxiter'], 0, None, None)
         else:  # contacts as spring-dashpot forces, joints by Gauss-Seidel
-            _m.solfec_solver(solfec._h, 'penalty', 1e-6, 1000, 0, None, None)
+            _m.solfec_solver(solfec._h, 'gauss_seidel', 'spring_dashpot', 1e-6, 1000, 0, None, None)
     _m.solfec_run(solfec._h, duration)
 
 

@@ -510,9 +510,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
     PetscCall(PhaseEnd(d, MB_PHASE_DETECT, t0));
     if (d->cs->npen || d->cs->nfpen || d->cs->njoint) {
       PetscCall(MbDomainApplyForceContacts(d));
-      PetscBool forces;
-      PetscCall(MbContactModelIsForce(d->cs->contact, &forces));
-      if (forces && d->cs->njoint) { /* joints see the velocities with the penalty forces */
+      if (!MbConSetContactRows(d->cs) && d->cs->njoint) { /* joints see the velocities with the force contacts' impulses */
         PetscCall(PhaseBegin(d, MB_PHASE_GHOST, &t0));
         PetscCall(MbDomainGhostRefresh(d));
         PetscCall(PhaseEnd(d, MB_PHASE_GHOST, t0));

@@ -188,24 +188,24 @@ static PetscErrorCode PyFailureCall(MbDomain dom, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* solfec_solver(h, type, epsilon, maxit, failure, callback, data): before each RUN */
+/* solfec_solver(h, type, model, epsilon, maxit, failure, callback, data): before each RUN,
+   the constraint solver's type and the contact model (what a contact becomes: a row for the
+   solver, or a force; PENALTY_SOLVER is Gauss-Seidel for the joints with spring_dashpot) */
 static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
 {
   int            h, maxit, failure;
-  const char    *type;
+  const char    *type, *model;
   double         eps;
   PyObject      *fn, *data;
   Sol           *s;
   MbSolver       sv;
   MbContactModel cm;
-  if (!PyArg_ParseTuple(args, "isdiiOO", &h, &type, &eps, &maxit, &failure, &fn, &data) || !(s = MbModuleGetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "issdiiOO", &h, &type, &model, &eps, &maxit, &failure, &fn, &data) || !(s = MbModuleGetSol(h))) return NULL;
   MB_TRY(PyExc_RuntimeError, MbDomainGetSolver(s->dom, &sv));
   MB_TRY(PyExc_RuntimeError, MbDomainGetContactModel(s->dom, &cm));
-  /* PENALTY_SOLVER: contacts are spring-dashpot forces, joints rows for Gauss-Seidel */
-  MB_TRY(PyExc_RuntimeError, MbContactModelSetType(cm, strcmp(type, "penalty") ? MBCONTACTROWS : MBCONTACTPENALTY));
+  MB_TRY(PyExc_ValueError, MbContactModelSetType(cm, model));
   MB_TRY(PyExc_ValueError, MbContactModelSetFromOptions(cm)); /* options override the deck */
-  if (!strcmp(type, "penalty")) type = MBSOLVERGS;
-  MB_TRY(PyExc_ValueError, MbSolverSetType(sv, type)); /* the deck's choice reaches the solver */
+  MB_TRY(PyExc_ValueError, MbSolverSetType(sv, type));        /* the deck's choice reaches the solver */
   MB_TRY(PyExc_ValueError, MbSolverSetTolerances(sv, eps, maxit));
   MB_TRY(PyExc_ValueError, MbSolverSetFromOptions(sv)); /* options override the deck */
   Py_CLEAR(Failure.fn);
@@ -293,7 +293,7 @@ PyMethodDef MbModuleRunMethods[] = {
     {"solfec_callback", py_solfec_callback, METH_VARARGS, "solfec_callback(h, interval, fn, args)"},
     {"solfec_run", py_solfec_run, METH_VARARGS, "solfec_run(h, duration) (collective)"},
     {"solfec_adapt", py_solfec_adapt, METH_VARARGS, "solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio)"},
-    {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, epsilon, maxit, failure, callback, data)"},
+    {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, model, epsilon, maxit, failure, callback, data)"},
     {"solfec_critical_step", py_solfec_critical_step, METH_VARARGS, "solfec_critical_step(h) -> estimate of the explicit critical step (collective)"},
     {"solfec_scheme_param", py_solfec_scheme_param, METH_VARARGS, "solfec_scheme_param(h, scheme, name, value)"},
     {NULL, NULL, 0, NULL},
