@@ -51,3 +51,22 @@ out=$(cd "$TMP" && timeout 120 $MPIRUN -np 3 "$MOREAU" "$TMP/mech.py" "$TMP/mech
 n=$(grep -c "STOP rank [012] t 0.250000" <<<"$out")
 check "CALLBACK returning 0 on one rank stops every rank at the same time (3 ranks)" test "$n" -eq 3
 check "RUN twice continues time on 3 ranks" bash -c '[ $(grep -c "RUN2 0.100000000000 0.200000000000 20 True" <<<"$0") -eq 3 ]' "$out"
+
+# Solfec-1.0's module name: a deck helper that does `from solfec import *` (as Solfec's own
+# helpers do, e.g. inp/cores/inc/simple_core_base.py) gets moreau's API
+mkdir -p "$TMP/solfecmod"
+cat >"$TMP/solfecmod/helper.py" <<'PY'
+from solfec import *
+def ball(s, z):
+    return BODY(s, 'RIGID', SPHERE((0, 0, z), 0.5, 1, 1), BULK_MATERIAL(s, density=1000), label='ball%g' % z)
+PY
+cat >"$TMP/solfecmod/deck.py" <<'PY'
+import solfec, moreau
+from helper import ball
+s = SOLFEC('DYNAMIC', 0.01, 'out')
+s.verbose = 'OFF'
+b = ball(s, 2.0)
+print('SOLFECMOD', solfec.BODY is moreau.BODY, sorted(solfec.__all__) == sorted(moreau.__all__), b.label)
+PY
+out=$(cd "$TMP/solfecmod" && "$MOREAU" -mb_output_dir "$TMP/solfecmod/out" deck.py 2>&1)
+check "from solfec import * in a deck's helper gives moreau's API (Solfec-1.0's module name)" grep -q "SOLFECMOD True True ball2" <<<"$out"
