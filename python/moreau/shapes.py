@@ -21,13 +21,64 @@ class Sphere:
 
 
 class Shape:
-    """A shape held by the C layer: CONVEX, HULL, HEX or MESH (a compound of convex pieces)."""
-    __slots__ = ('_cap', 'kind', '_nn')
+    """A shape held by the C layer: CONVEX, HULL, HEX or MESH (a compound of convex pieces).
+    Solfec-1.0's members (its lng.c): a MESH's (HEX's) nnod, node(n) and nodes_on_surface
+    (surfid), a CONVEX's (HULL's) nver and vertex(n)."""
+    __slots__ = ('_cap', 'kind', '_nn', '_surf')
 
     def __init__(self, kind):
         self.kind = kind
         self._cap = _m.shape_new()
         self._nn = 0  # nodes of its mesh (MESH, HEX): a FINITE_ELEMENT body's
+        self._surf = {}  # surfid -> the sorted numbers of the nodes of the mesh's boundary faces with it
+
+    def _mesh(self, what):
+        if not self._nn:
+            raise ValueError('%s: a %s has no mesh nodes (MESH and HEX have)' % (what, self.kind))
+
+    @property
+    def nnod(self):
+        """The number of the mesh's nodes (MESH, HEX)."""
+        self._mesh('MESH.nnod')
+        return self._nn
+
+    def node(self, n, x=None, y=None, z=None):
+        """node(n): node n of the mesh (MESH, HEX) as (x, y, z), where TRANSLATE, ROTATE and
+        SCALE have put it. Solfec's x, y, z arguments, which move the node, are refused."""
+        self._mesh('MESH.node')
+        if x is not None or y is not None or z is not None:
+            raise ValueError('MESH.node: moving node %r (x, y, z given) is not supported in moreau: give the node where it belongs in MESH\'s nodes' % (n,))
+        try:
+            return _m.shape_point(self._cap, True, _int('MESH.node', 'n', n))
+        except ValueError as e:
+            raise ValueError('MESH.node: %s' % e) from None
+
+    def nodes_on_surface(self, surfid):
+        """nodes_on_surface(surfid): the numbers of the nodes on the mesh's boundary faces with
+        surface id surfid, ascending, or None when no face has it (as Solfec-1.0)."""
+        self._mesh('MESH.nodes_on_surface')
+        nodes = self._surf.get(_int('MESH.nodes_on_surface', 'surfid', surfid))
+        return list(nodes) if nodes else None
+
+    def _convex(self, what):
+        if self.kind not in ('CONVEX', 'HULL'):
+            raise ValueError('%s: a %s is not a CONVEX' % (what, self.kind))
+
+    @property
+    def nver(self):
+        """The number of the convex's vertices (CONVEX, HULL)."""
+        self._convex('CONVEX.nver')
+        return _m.shape_point(self._cap, False, -1)
+
+    def vertex(self, n):
+        """vertex(n): vertex n of the convex (CONVEX, HULL) as (x, y, z), where TRANSLATE,
+        ROTATE and SCALE have put it."""
+        self._convex('CONVEX.vertex')
+        try:
+            return _m.shape_point(self._cap, False, _int('CONVEX.vertex', 'n', n))
+        except ValueError as e:
+            raise ValueError('CONVEX.vertex: %s' % e) from None
+
 
     def _validate(self, fn):
         try:
@@ -38,6 +89,21 @@ class Shape:
 
     def __repr__(self):
         return '<%s shape>' % self.kind
+
+
+def _surface_nodes(faces):
+    """{surfid: sorted node numbers} of the boundary faces among faces, a list of (nodes,
+    surfid) of every element's faces: a boundary face belongs to one element only (Solfec's
+    mesh keeps only those as faces; an inner face's id means nothing)."""
+    count = {}
+    for nodes, _ in faces:
+        key = frozenset(nodes)
+        count[key] = count.get(key, 0) + 1
+    out = {}
+    for nodes, sid in faces:
+        if count[frozenset(nodes)] == 1:
+            out.setdefault(sid, set()).update(nodes)
+    return {sid: sorted(v) for sid, v in out.items()}
 
 
 def SPHERE(center, radius, volid=0, surfid=0):
@@ -105,7 +171,7 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
         for b in uy:
             for a in ux:
                 X += point(a, b, c)
-    eptr, enode = [0], []
+    eptr, enode, faces = [0], [], []
 
     def node(a, b, c):
         return (c * (j + 1) + b) * (i + 1) + a
@@ -128,8 +194,10 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
                     _m.shape_element(shp._cap, 8, cell, sid, volid)
                 except ValueError as e:
                     raise ValueError('%s: %s' % (fn, e)) from None
+                faces += [(tuple(enode[-8 + a] for a in f), sid[m]) for m, f in enumerate(_ELEMENT_FACE_NODES[8])]
     _m.shape_mesh(shp._cap, X, eptr, enode)
     shp._nn = len(X) // 3
+    shp._surf = _surface_nodes(faces)
     return shp._validate(fn)
 
 
@@ -234,7 +302,7 @@ def MESH(nodes, elements, surfids):
             pos += k + 2
     e = list(elements)
     shp, pos = Shape('MESH'), 0
-    eptr, enode = [0], []
+    eptr, enode, efaces = [0], [], []
     while pos < len(e):
         t = e[pos]
         if t not in _ELEMENT_FACES or pos + t + 1 >= len(e):
@@ -251,11 +319,13 @@ def MESH(nodes, elements, surfids):
             raise ValueError('%s: element at position %d: %s' % (fn, pos, err)) from None
         enode += [int(v) for v in idx]
         eptr.append(len(enode))
+        efaces += [(tuple(int(idx[a]) for a in f), sid[m]) for m, f in enumerate(_ELEMENT_FACE_NODES[t])]
         pos += t + 2
     if pos == 0:
         raise ValueError('%s: elements must not be empty' % fn)
     _m.shape_mesh(shp._cap, x, eptr, enode)
     shp._nn = nn
+    shp._surf = _surface_nodes(efaces)
     return shp._validate(fn)
 
 
@@ -279,7 +349,7 @@ def COPY(shape):
         return SPHERE(shape.center, shape.radius, shape.volid, shape.surfid)
     if isinstance(shape, Shape):
         s = Shape.__new__(Shape)
-        s.kind, s._cap, s._nn = shape.kind, _m.shape_copy(shape._cap), shape._nn
+        s.kind, s._cap, s._nn, s._surf = shape.kind, _m.shape_copy(shape._cap), shape._nn, shape._surf
         return s
     if isinstance(shape, list):
         return [COPY(s) for s in shape]
@@ -353,5 +423,5 @@ def MESH2CONVEX(mesh):
     if not (isinstance(mesh, Shape) and mesh._nn):
         raise TypeError('MESH2CONVEX: mesh must be a MESH (or HEX) object, got %r' % (mesh,))
     s = COPY(mesh)
-    s.kind, s._nn = 'CONVEX', 0
+    s.kind, s._nn, s._surf = 'CONVEX', 0, {}
     return s

@@ -218,6 +218,31 @@ static PyObject *py_shape_copy(PyObject *self, PyObject *args)
   return ShapeCapsule(s);
 }
 
+/* shape_point(cap, mesh, n): Solfec's MESH.node(n) (mesh true: node n of the shape's mesh,
+   where TRANSLATE/ROTATE/SCALE have put it) or CONVEX.vertex(n) (vertex n of its first
+   convex) as (x, y, z); n = -1: their count (MESH.nnod, CONVEX.nver). */
+static PyObject *py_shape_point(PyObject *self, PyObject *args)
+{
+  PyObject        *a;
+  int              mesh;
+  long             n;
+  PetscInt         nn = 0, ne, nf, size;
+  const PetscReal *X  = NULL;
+  const PetscInt  *ep, *en, *fp, *fv, *fs;
+  MbPrimKind       kind;
+  if (!PyArg_ParseTuple(args, "Opl", &a, &mesh, &n)) return NULL;
+  if (mesh)
+    MB_TRY(PyExc_RuntimeError, MbShapeGetMesh(CapsuleShape(a), &nn, &X, &ne, &ep, &en));
+  else {
+    MB_TRY(PyExc_RuntimeError, MbShapeGetSize(CapsuleShape(a), &size));
+    if (size > 0) MB_TRY(PyExc_RuntimeError, MbShapeGetPrimKind(CapsuleShape(a), 0, &kind));
+    if (size > 0 && kind == MB_PRIM_CONVEX) MB_TRY(PyExc_RuntimeError, MbShapeGetConvex(CapsuleShape(a), 0, &nn, &X, &nf, &fp, &fv, &fs));
+  }
+  if (n == -1) return PyLong_FromLong((long)nn);
+  if (n < 0 || n >= nn) return PyErr_Format(PyExc_ValueError, "%s index %ld is out of bounds: the %s has %ld", mesh ? "node" : "vertex", n, mesh ? "mesh" : "convex", (long)nn);
+  return Py_BuildValue("(ddd)", (double)X[3 * n], (double)X[3 * n + 1], (double)X[3 * n + 2]);
+}
+
 /* shape_transform(cap, R(9, row-major), c(3), d(3)): x -> R(x - c) + c + d */
 static PyObject *py_shape_transform(PyObject *self, PyObject *args)
 {
@@ -313,6 +338,7 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_append", py_shape_append, METH_VARARGS, "shape_append(dst, src)"},
     {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
     {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
+    {"shape_point", py_shape_point, METH_VARARGS, "shape_point(shape, mesh, n) -> (x, y, z), or the count for n = -1"},
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
     {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
     {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},

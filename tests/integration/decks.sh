@@ -70,3 +70,36 @@ print('SOLFECMOD', solfec.BODY is moreau.BODY, sorted(solfec.__all__) == sorted(
 PY
 out=$(cd "$TMP/solfecmod" && "$MOREAU" -mb_output_dir "$TMP/solfecmod/out" deck.py 2>&1)
 check "from solfec import * in a deck's helper gives moreau's API (Solfec-1.0's module name)" grep -q "SOLFECMOD True True ball2" <<<"$out"
+
+# Solfec-1.0's shape members (its lng.c): MESH/HEX nnod, node(n) where TRANSLATE put it,
+# nodes_on_surface(surfid) over the boundary faces (None when no face has the id), and
+# CONVEX/HULL nver, vertex(n); bad indices and the wrong kind are errors naming them
+cat >"$TMP/members.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out')
+h = HEX([0,0,0, 2,0,0, 2,1,0, 0,1,0, 0,0,1, 2,0,1, 2,1,1, 0,1,1], 2, 1, 1, 1, [10, 11, 12, 13, 14, 15])
+print('NNOD', h.nnod, h.node(0), h.node(11))
+print('SURF', h.nodes_on_surface(10), h.nodes_on_surface(13), h.nodes_on_surface(99))
+TRANSLATE(h, (1, 2, 3))
+print('MOVED', h.node(11))
+m = MESH([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1, 0,0,2, 1,0,2, 1,1,2, 0,1,2], [8, 0,1,2,3,4,5,6,7, 1, 8, 4,5,6,7,8,9,10,11, 1], [1, 4, 8,9,10,11, 7])
+print('MESHTOP', m.nodes_on_surface(7), COPY(m).nodes_on_surface(7))
+c = HULL([0,0,0, 1,0,0, 0,1,0, 0,0,1], 1, 1)
+print('NVER', c.nver, c.vertex(3))
+for f in (lambda: h.node(12), lambda: c.nnod, lambda: c.vertex(4), lambda: h.node(0, x=1.0)):
+    try:
+        f()
+    except ValueError as e:
+        print('ERR', e)
+PY
+out=$(cd "$TMP" && "$MOREAU" -mb_output_dir "$TMP/members" members.py 2>&1)
+echo "$out" | grep -E '^(NNOD|SURF|MOVED|MESHTOP|NVER|ERR)' | sed 's/^/# /'
+check "MESH.nnod and MESH.node(n) of a HEX" grep -qF "NNOD 12 (0.0, 0.0, 0.0) (2.0, 1.0, 1.0)" <<<"$out"
+check "MESH.nodes_on_surface: bottom, the x = max side, None for an id no face has" grep -qF "SURF [0, 1, 2, 3, 4, 5] [2, 5, 8, 11] None" <<<"$out"
+check "MESH.node after TRANSLATE" grep -qF "MOVED (3.0, 3.0, 4.0)" <<<"$out"
+check "MESH.nodes_on_surface of a MESH's own face ids (boundary faces only), kept by COPY" grep -qF "MESHTOP [8, 9, 10, 11] [8, 9, 10, 11]" <<<"$out"
+check "CONVEX.nver and vertex(n) of a HULL" grep -qF "NVER 4 (0.0, 0.0, 1.0)" <<<"$out"
+check "bad node and vertex indices, nnod of a HULL and a moved node are errors naming them" bash -c '
+  grep -qF "ERR MESH.node: node index 12 is out of bounds: the mesh has 12" <<<"$0" &&
+  grep -qF "ERR MESH.nnod: a HULL has no mesh nodes" <<<"$0" &&
+  grep -qF "ERR CONVEX.vertex: vertex index 4 is out of bounds: the convex has 4" <<<"$0" &&
+  grep -qF "ERR MESH.node: moving node 0 (x, y, z given) is not supported" <<<"$0"' "$out"

@@ -18,8 +18,8 @@
 #define RAD 0.5
 
 typedef struct {
-  MbBody    b[2];
-  MbBodyMap map;
+  MbBody      b[2];
+  MbBodyMap   map;
   PetscMPIInt owner[2];
   char        movable[2];
   MbBody      all[2];
@@ -136,7 +136,7 @@ static void test_force_contacts(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-  cmocka_unit_test(test_rows_and_persistence),
-  cmocka_unit_test(test_force_contacts),
+    cmocka_unit_test(test_rows_and_persistence),
+    cmocka_unit_test(test_force_contacts),
 };
 MB_TEST_MAIN(tests)
