@@ -57,19 +57,22 @@ static inline void MbBodyAddStepWork(MbBody b, PetscReal h)
   b->work += h * p;
 }
 
-/* state.c: what a step changes of the body and later steps read (q, u, the external work,
+/* stepstate.c: what a step changes of the body and later steps read (q, u, the external work,
    the force schemes' acceleration history and whether it is current), for step rejection:
    its count, a copy into x, and the body's state back from such a copy. Not collective. */
 PETSC_INTERN PetscErrorCode MbBodyStateSize(MbBody, PetscInt *n);
 PETSC_INTERN PetscErrorCode MbBodyStateSave(MbBody, PetscReal x[]);
 PETSC_INTERN PetscErrorCode MbBodyStateRestore(MbBody, const PetscReal x[]);
 
-/* state.c: force schemes, at a state whose acceleration is not current (the first step, a
+/* stepstate.c: the start of a step, which the step schemes keep: q0 ← q, u0 ← u. */
+PETSC_INTERN PetscErrorCode MbBodyStepStart(MbBody);
+
+/* stepstate.c: force schemes, at a state whose acceleration is not current (the first step, a
    restart without it): a* = A⁻¹f from the body's force, which becomes both history vectors
    as well (a history starts from the current acceleration). */
 PETSC_INTERN PetscErrorCode MbBodyAccelerationStart(MbBody);
 
-/* state.c: a body's checkpoint record: a head of MB_BODY_RECORD_HEAD numbers (nq, nu, nacc
+/* stepstate.c: a body's checkpoint record: a head of MB_BODY_RECORD_HEAD numbers (nq, nu, nacc
    (3 nu or 0), accok, nextra, nkind), then q, u, the external work, the force scheme's
    acceleration history (nacc), the caller's nextra numbers about the body (the adaptive
    runs' last acceleration) and the kind's own state (nkind: the body op state_get, such as

@@ -41,6 +41,14 @@ PetscErrorCode MbBodyStateRestore(MbBody b, const PetscReal x[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodyStepStart(MbBody b)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
+  PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyAccelerationStart(MbBody b)
 {
   PetscFunctionBegin;

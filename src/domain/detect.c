@@ -196,7 +196,7 @@ static PetscErrorCode MakeItems(MbDomain d, PetscInt *nitem_, Item **item_, MbBo
 
 /* The broad phase's pairs this rank owns, each in canonical order (the same on any number
    of ranks), with the key of the rows it makes. */
-static PetscErrorCode FindPairs(MbDomain d, PetscInt nitem, Item item[], const MbBox box[], PetscInt *npairs_, PairKey **pk_)
+static PetscErrorCode OwnedPairs(MbDomain d, PetscInt nitem, Item item[], const MbBox box[], PetscInt *npairs_, PairKey **pk_)
 {
   PetscInt *pairs = NULL, npairs = 0;
   PairKey  *pk;
@@ -270,7 +270,7 @@ PetscErrorCode MbDomainDetect(MbDomain d)
   PetscCall(SpringStops(d));
   PetscCall(MakeItems(d, &nitem, &item, &box, &vbuf, &byid));
   if (!byid) PetscCall(OrderSlots(d, nitem, item));
-  PetscCall(FindPairs(d, nitem, item, box, &npairs, &pk));
+  PetscCall(OwnedPairs(d, nitem, item, box, &npairs, &pk));
   PetscCall(MbConSetReserve(d->cs, npairs));
   PetscCall(Contacts(d, npairs, pk, item, d->nbody + d->gh.nghost));
   PetscCall(PetscFree(pk));

@@ -148,8 +148,7 @@ PetscErrorCode MbSchemeStepBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h,
 {
   PetscFunctionBegin;
   if (s->family != MB_SCHEME_STEP) PetscFunctionReturn(PETSC_SUCCESS); /* forces.c drives it */
-  PetscCall(PetscArraycpy(b->q0, b->q, b->nq));
-  PetscCall(PetscArraycpy(b->u0, b->u, b->nu));
+  PetscCall(MbBodyStepStart(b));
   PetscCall(s->ops.begin(s, b, t, h, g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
