@@ -31,6 +31,6 @@ if bar.conf is not None:
     q = bar.conf
     tip = sum(q[3 * n] for n in range(len(q) // 3) if n % 11 == 10) / 4  # the four nodes at x = L
     want = F * L / (E * a * a)
-    print('fe_bar_pull: elongation %.6e, F L / (E A) = %.6e, relative error %.2e' % (tip, want, abs(tip - want) / want))
+    print('fe_bar_pull (form %s): elongation %.6e, F L / (E A) = %.6e, relative error %.2e' % (form, tip, want, abs(tip - want) / want))
     print('fe_bar_pull: HISTORY DX at the tip face centre against the nodes: %.2e' % abs(dx[-1] - tip))
     print('PASSED' if abs(tip - want) < 1e-2 * want and hist and abs(dx[-1] - tip) < 1e-12 else 'FAILED')

@@ -35,5 +35,5 @@ dur, out = t1 - t0, vx[-1]
 force = rho * a * a * L * (out + v) / dur
 ok = abs(dur - 2 * L / c) < 0.05 * 2 * L / c and abs(out - v) < 0.06 * v and abs(force - rho * c * a * a * v) < 0.06 * rho * c * a * a * v
 if RANK() == 0:
-    print('fe_bar_wall: contact %.5f s (2L/c %.5f), exit speed %.5f (in %.5f), mean force %.3f N (rho c A v %.3f)' % (dur, 2 * L / c, out, v, force, rho * c * a * a * v))
+    print('fe_bar_wall (form %s): contact %.5f s (2L/c %.5f), exit speed %.5f (in %.5f), mean force %.3f N (rho c A v %.3f)' % (form, dur, 2 * L / c, out, v, force, rho * c * a * a * v))
     print('PASSED' if ok else 'FAILED')

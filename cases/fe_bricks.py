@@ -27,5 +27,5 @@ kin, internal, external, contact, friction = ENERGY(s)
 start = E0[0]
 balance = kin + internal - (start + external + contact - friction)
 if RANK() == 0:
-    print('fe_bricks: kinetic %.4f + strain %.4f against %.4f + gravity %.4f + contacts %.4f - friction %.4f: off by %.2e of the ball energy %.4f' % (kin, internal, start, external, contact, friction, abs(balance) / start, start))
+    print('fe_bricks (form %s, %s): kinetic %.4f + strain %.4f against %.4f + gravity %.4f + contacts %.4f - friction %.4f: off by %.2e of the ball energy %.4f' % (form, scheme, kin, internal, start, external, contact, friction, abs(balance) / start, start))
     print('PASSED' if abs(balance) < 1e-2 * start else 'FAILED')

@@ -238,13 +238,14 @@ check "a step doubled past CRITICAL_STEP between RUNs: the second RUN warns, nam
 # 1 and 3 ranks (relative 1e-9)
 out=$(cd "$TMP" && timeout 300 "$MOREAU" -mb_output_dir bcwall "$MB_ROOT/cases/fe_bar_wall.py" BC 2>&1)
 echo "$out" | grep '^fe_bar_wall' | sed 's/^/# BC: /'
-check "form 'BC': a bar hitting a wall leaves as cases/fe_bar_wall.py says (PASSED)" grep -q '^PASSED' <<<"$out"
+check "form 'BC': a bar hitting a wall leaves as cases/fe_bar_wall.py says (PASSED, run in the BC form)" bash -c 'grep -q "^fe_bar_wall (form BC):" <<<"$0" && grep -q "^PASSED" <<<"$0"' "$out"
 out=$(cd "$TMP" && timeout 300 "$MOREAU" -mb_output_dir bcpull "$MB_ROOT/cases/fe_bar_pull.py" BC 2>&1)
 echo "$out" | grep '^fe_bar_pull' | sed 's/^/# BC: /'
 check "form 'BC': the pulled bar of cases/fe_bar_pull.py (elongation FL/(EA) and HISTORY's SX = F/A from the frames, 1 %: PASSED)" \
-  grep -q "^PASSED" <<<"$out"
+  bash -c 'grep -q "^fe_bar_pull (form BC):" <<<"$0" && grep -q "^PASSED" <<<"$0"' "$out"
 for np in 1 3; do
   (cd "$TMP" && timeout 300 $MPIRUN -np $np "$MOREAU" -mb_output_dir bcbricks$np "$MB_ROOT/cases/fe_bricks.py" BC >bcbricks$np.log 2>&1)
 done
+check "form 'BC': the bricks ran in the BC form on 1 and 3 ranks" bash -c 'grep -q "^fe_bricks (form BC, DEF_EXP):" "$0" && grep -q "^fe_bricks (form BC, DEF_EXP):" "$1"' "$TMP/bcbricks1.log" "$TMP/bcbricks3.log"
 check "form 'BC': three bricks knocked by a ball, the same energies on 1 and 3 ranks (1e-9)" \
   awk '/energy kinetic/ { n++; for (i = 4; i <= NF; i += 3) v[n, i] = $i } END { if (n != 2) exit 1; for (i = 4; i <= 13; i += 3) { d = v[1, i] - v[2, i]; if (d < 0) d = -d; s = v[1, i] < 0 ? -v[1, i] : v[1, i]; if (d > 1e-9 * (s + 1e-12)) exit 1 } }' "$TMP/bcbricks1.log" "$TMP/bcbricks3.log"
