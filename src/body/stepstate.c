@@ -82,7 +82,7 @@ PetscErrorCode MbBodyRecordWrite(MbBody b, PetscInt nextra, const PetscReal extr
   PetscInt nacc = AccLength(b), nk, len, j = MB_BODY_RECORD_HEAD;
   PetscFunctionBegin;
   PetscCall(KindStateSize(b, &nk));
-  len  = MB_BODY_RECORD_HEAD + b->nq + b->nu + 1 + nacc + nextra + nk;
+  PetscCall(MbBodyRecordSize(b, nextra, &len));
   r[0] = (PetscReal)b->nq;
   r[1] = (PetscReal)b->nu;
   r[2] = (PetscReal)nacc;

@@ -6,8 +6,8 @@
    bodies, the persistence of contacts from one step to the next (warm start, tangent frame)
    and their restitution, the joints and surface materials of the deck, and the contact
    model. Detection (src/domain/detect.c) finds pairs and points and hands them here; the
-   local dynamics (src/locdyn/) forms W and B over the rows. Not public: the domain, the
-   local dynamics and the output read the layout. */
+   local dynamics (src/locdyn/) forms W and B over the rows. Not public: the domain and the
+   local dynamics read the layout (the output through the domain's constraint queries). */
 #ifndef MOREAU_CONSET_H
 #define MOREAU_CONSET_H
 

@@ -1,5 +1,7 @@
-/* The domain's interactions: surface materials, joints, the constraint solver and what
-   output reads of the constraints. The work per step is in detect.c and locdyn.c. */
+/* The domain's interactions: surface materials, joints, the constraint solver and its
+   failure policy, what output reads of the constraints, and the step's calls into the local
+   dynamics (the force contacts' impulses, the solve, the reactions). Detection is detect.c,
+   the rows are the constraint set's (src/constraint/set.c), W and its solve src/locdyn/. */
 #include <moreau/mbmath.h>
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
