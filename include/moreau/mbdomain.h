@@ -204,31 +204,29 @@ PETSC_EXTERN PetscErrorCode MbDomainAddLoadCallback(MbDomain dom, PetscInt id, P
 /** Print the end-of-run summary (steps, wall time, time per phase) on rank 0. Collective. */
 PETSC_EXTERN PetscErrorCode MbDomainSummary(MbDomain dom);
 
-/** What a stopped run continues from (checkpoint.c; MbOutput writes it to
-    DIR/<name>.chk.h5, doc/output.md "Restart data"). Per rank: the records of the bodies
-    and constraints it owns; global (the same on every rank): the rest. Read back on a
-    restart, every rank holds every record and keeps its own. */
+/** One part of a checkpoint (src/domain/component.c names them): its bytes from this rank
+    when written; read back, every writing rank's, one after another. */
 typedef struct {
-  PetscInt   nbody; /* body records */
-  PetscInt  *id;    /* their body ids */
-  PetscInt  *len;   /* length of each record in x */
-  PetscInt   nx;    /* length of x */
-  PetscReal *x;     /* the records, body after body (checkpoint.c, BodyRecord) */
-  PetscInt   ncon;  /* constraint records (the warm starts of the next step) */
-  size_t     consize;
-  void      *con;      /* ncon records of consize bytes */
-  PetscReal  acc[4];   /* this rank's energy accumulators (contact, friction, spring work, potential) */
-  PetscInt   nranks;   /* ranks that wrote it (read back: racc has 4 nranks entries) */
-  PetscReal *racc;     /* read back: every writing rank's acc */
-  PetscInt   nglob;    /* the global part (checkpoint.c, GlobalRecord) */
-  PetscReal *glob;     /* */
-  size_t     nadapt;   /* the step-size controller's state, bytes (0: none) */
-  char      *adapt;    /* */
-  PetscInt   run;      /* the RUN call it was taken in (0, 1, ...) */
-  PetscBool  run_done; /* at that RUN's end */
-  PetscReal  run_end;  /* that RUN's end time */
-  PetscReal  t;        /* time and steps taken */
-  PetscInt   nsteps;
+  char        name[32]; /* the part (MbOutput writes it to /state/<name>) */
+  int         dist;     /* how the ranks' bytes combine: 0 rank 0's (the same on every rank), 1 each rank's own, 2 records that say whose they are */
+  size_t      n;        /* bytes */
+  char       *bytes;    /* */
+  PetscInt64 *count;    /* read back: the bytes each writing rank gave (nranks) */
+} MbCheckpointPart;
+
+/** What a stopped run continues from (checkpoint.c; MbOutput writes it to DIR/<name>.chk,
+    doc/output.md "Restart data"): the parts of the domain's state, and where the deck
+    was. Read back on a restart, every rank holds every rank's parts and keeps its own. */
+typedef struct {
+  PetscInt          npart; /* the parts */
+  MbCheckpointPart *part;
+  PetscInt          nranks;       /* ranks that wrote it */
+  PetscInt          run;          /* the RUN call it was taken in (0, 1, ...) */
+  PetscBool         run_done;     /* at that RUN's end */
+  PetscReal         run_end;      /* that RUN's end time */
+  PetscReal         run_duration; /* its duration as the deck gave it */
+  PetscReal         t;            /* time and steps taken */
+  PetscInt          nsteps;
 } MbCheckpoint;
 
 /** Ask for checkpoints every `steps` steps, every `dt` of simulated time, every `wall`

@@ -14,6 +14,7 @@
 #include <moreau/mbcontactmodel.h>
 #include "constraint.h"
 #include "../body/bodymap.h"
+#include "../core/exchange.h"
 
 typedef struct _p_MbConSet *MbConSet;
 
@@ -79,6 +80,13 @@ PETSC_INTERN PetscErrorCode MbConSetAddContact(MbConSet cs, const MbBodyMap *map
 /** End the step's rows: velocities at the start for the joints, counts, the global
     numbering, and every record shared with the owners of its other bodies. Collective. */
 PETSC_INTERN PetscErrorCode MbConSetEnd(MbConSet cs, const MbBodyMap *map);
+/** The saved state (setstate.c, for src/domain/component.c): the joints' resolved points and
+    last reactions (every rank's copy, the row owner's accounted), and the rows this rank
+    owns (warm starts). Restoring rows keeps those this rank owns among nrec ranks' records. */
+PETSC_INTERN PetscErrorCode MbConSetSaveJoints(MbConSet cs, const MbBodyMap *map, MbBuf *b);
+PETSC_INTERN PetscErrorCode MbConSetRestoreJoints(MbConSet cs, MbBuf *b);
+PETSC_INTERN PetscErrorCode MbConSetSaveRows(MbConSet cs, MbBuf *b);
+PETSC_INTERN PetscErrorCode MbConSetRestoreRows(MbConSet cs, const MbBodyMap *map, MbBuf *b, PetscInt nrec);
 /** Lexicographic order of n keys. */
 static inline int MbCompareKeys(PetscInt n, const PetscInt a[], const PetscInt b[])
 {

@@ -44,6 +44,36 @@ PetscErrorCode MbBufFree(MbBuf *b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBufPutItem(MbBuf *b, PetscInt index, PetscBool accounted, PetscInt n, const PetscReal x[])
+{
+  const PetscReal head[2] = {(PetscReal)index, accounted ? 1 : 0};
+  PetscFunctionBegin;
+  PetscCall(MbBufPut(b, head, sizeof(head)));
+  PetscCall(MbBufPut(b, x, (size_t)n * sizeof(PetscReal)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBufItemsRead(MbBuf *b, PetscInt n, PetscInt nitems, PetscErrorCode (*set)(void *, PetscInt, const PetscReal[]), void *ctx)
+{
+  const size_t rec = (size_t)(n + 2) * sizeof(PetscReal);
+  PetscFunctionBegin;
+  PetscCheck(b->n % rec == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%zu bytes of items of %zu bytes each", b->n, rec);
+  for (int pass = 0; pass < 2; pass++) /* the other ranks' copies, then the accounted ones */
+    for (size_t pos = 0; pos < b->n; pos += rec) {
+      PetscReal head[2];
+      memcpy(head, b->buf + pos, sizeof(head));
+      PetscCheck(head[0] >= 0 && head[0] < nitems, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "item %g of %" PetscInt_FMT, (double)head[0], nitems);
+      if ((head[1] > 0.5) != (pass == 1)) continue;
+      {
+        PetscReal x[32];
+        PetscCheck(n <= 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "items of %" PetscInt_FMT " numbers, at most 32", n);
+        memcpy(x, b->buf + pos + sizeof(head), (size_t)n * sizeof(PetscReal));
+        PetscCall(set(ctx, (PetscInt)head[0], x));
+      }
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MbExchange when each rank already knows what it receives: rsize[r] bytes from rank r
    (the ghost states of a set both sides know). No MPI_Alltoall of the counts, only the
    neighbours talk, and each message is checked to be that long. rsize NULL: MbExchange. */

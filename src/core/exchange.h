@@ -18,6 +18,13 @@ PETSC_INTERN PetscErrorCode MbBufReserve(MbBuf *, size_t len);
 PETSC_INTERN PetscErrorCode MbBufPut(MbBuf *, const void *, size_t);
 PETSC_INTERN PetscErrorCode MbBufGet(MbBuf *, size_t *, void *, size_t);
 PETSC_INTERN PetscErrorCode MbBufFree(MbBuf *);
+/* Numbered items every rank holds a copy of, one rank's copy authoritative (the rank that
+   accounts the item: a joint's or spring's last reaction): each copy saved as its index, a
+   flag "accounted" and n reals. MbBufItemsRead applies the copies of other ranks first and
+   the accounted ones last, so where a checkpoint gathered every rank's copies the accounted
+   one wins, and a rank's own saved copies all come back after a step rejection. */
+PETSC_INTERN PetscErrorCode MbBufPutItem(MbBuf *, PetscInt index, PetscBool accounted, PetscInt n, const PetscReal x[]);
+PETSC_INTERN PetscErrorCode MbBufItemsRead(MbBuf *, PetscInt n, PetscInt nitems, PetscErrorCode (*set)(void *ctx, PetscInt index, const PetscReal x[]), void *ctx);
 /* Sparse all-to-all: send[size] emptied, recv[size] filled (collective). The sized form
    takes the byte counts each rank will receive when the caller knows them already. */
 PETSC_INTERN PetscErrorCode MbExchange(MPI_Comm, MbBuf[], MbBuf[]);

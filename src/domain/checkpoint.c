@@ -1,10 +1,9 @@
 /* Checkpoints and restart (README, "Long runs"; doc/output.md, "Restart data"). A
-   checkpoint holds what state.c saves for a step rejection — all that a step changes and
-   later steps read — made global: per body its record (below), the constraints of the last
-   step (warm starts), the joints' and springs' resolved points and last reactions, the
-   monitors' next times, the step-size controller's state, the time, step and counters, the
-   owner of every body (a restart on as many ranks puts each body where it was, so the run
-   goes on bit for bit), and where the deck was: the RUN call and its end.
+   checkpoint holds every part of the domain's state (component.c: the parts a step
+   rejection keeps, and the run's bookkeeping) made global by each part's distribution —
+   body records carry their ids, constraint records their bodies, the owner of every body
+   is kept (a restart on as many ranks puts each body where it was, so the run goes on bit
+   for bit) — and where the deck was: the RUN call and its end.
 
    A restart runs the deck again, so that its materials, callbacks and monitors exist; the
    RUN calls before the checkpoint's do nothing, and the checkpoint's RUN call restores the
@@ -19,170 +18,41 @@
 #include "domainimpl.h"
 #include "../body/bodyview.h"
 
-/* The global record: a head of G_N numbers, then the monitors' next times (nmon), per
-   joint X (6), length, resolved, R (3) (J_N), per spring 12 (MbDomainSpringsTransfer),
-   and the owner of every body (nglobal). */
-enum {
-  G_LAYOUT,
-  G_T,
-  G_H,
-  G_HNEXT,
-  G_NSTEPS,
-  G_HPREV,
-  G_FASCALE,
-  G_FAILURES,
-  G_DISCARDED,
-  G_NREPART,
-  G_NGLOBAL,
-  G_SIZE,
-  G_NMON,
-  G_NJOINT,
-  G_NSPRING,
-  G_RUN,
-  G_RUN_DONE,
-  G_RUN_END,
-  G_RUN_DURATION,
-  G_CKPT_NEXT_T,
-  /* the balance's memory: the imbalance METIS's last partition gave (a repartition is
-     skipped while the imbalance stays near it), the last measured one, the edge cut and
-     the bodies moved so far */
-  G_IMB_PART,
-  G_IMBALANCE,
-  G_EDGECUT,
-  G_NMIGRATED,
-  G_N
-};
-#define J_N 11
-
-static PetscErrorCode HasAprev(MbDomain d, PetscBool *has)
-{
-  PetscInt n = 0;
-  PetscFunctionBegin;
-  *has = PETSC_FALSE;
-  if (!d->adapt || !d->aprev) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBodyView v;
-    PetscCall(MbBodyGetView(d->body[i], &v));
-    if (v.scheme) n += v.nu;
-  }
-  *has = n == d->nacc ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Per body its record (MbBodyRecordWrite, src/body/stepstate.c) with the adaptive runs'
-   last acceleration of the body as the caller's numbers (d->aprev: nu of a body with a
-   scheme, none without one or when the run keeps none, ap false): its length. */
-static PetscErrorCode BodyRecordSize(MbBody b, PetscBool ap, PetscInt *len)
-{
-  MbBodyView v;
-  PetscFunctionBegin;
-  PetscCall(MbBodyGetView(b, &v));
-  PetscCall(MbBodyRecordSize(b, ap && v.scheme ? v.nu : 0, len));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode MbDomainCheckpointGet(MbDomain d, MbCheckpoint *c)
 {
-  PetscBool  ap;
-  PetscInt   k = 0, ka = 0, ng;
-  PetscReal *g, *gsum;
   PetscFunctionBegin;
-  PetscCall(HasAprev(d, &ap));
   PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscCall(MbDomainKnowBodies(d));
-  /* bodies */
-  c->nbody = d->nbody;
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    PetscInt len;
-    PetscCall(BodyRecordSize(d->body[i], ap, &len));
-    c->nx += len;
+  PetscCall(PetscCalloc1(MbDomainNParts, &c->part));
+  c->npart = MbDomainNParts;
+  for (PetscInt k = 0; k < MbDomainNParts; k++) {
+    MbCheckpointPart *p = &c->part[k];
+    MbBuf             b = {NULL, 0, 0};
+    PetscCall(PetscStrncpy(p->name, MbDomainParts[k].name, sizeof(p->name)));
+    p->dist = (int)MbDomainParts[k].dist;
+    PetscCall(MbDomainParts[k].save(d, &b));
+    if (MbDomainParts[k].dist == MB_PART_SHARED && d->rank > 0) b.n = 0; /* rank 0's copy is kept */
+    p->n     = b.n;
+    p->bytes = b.buf;
   }
-  PetscCall(PetscMalloc3(d->nbody + 1, &c->id, d->nbody + 1, &c->len, c->nx + 1, &c->x));
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBodyView v;
-    PetscCall(MbBodyGetView(d->body[i], &v));
-    c->id[i] = v.id;
-    PetscCall(BodyRecordSize(d->body[i], ap, &c->len[i]));
-    PetscCall(MbBodyRecordWrite(d->body[i], ap && v.scheme ? v.nu : 0, ap ? d->aprev + ka : NULL, c->x + k));
-    if (v.scheme) ka += v.nu;
-    k += c->len[i];
-  }
-  /* constraints of the last step */
-  c->ncon    = d->cs->ncon;
-  c->consize = sizeof(MbCon);
-  PetscCall(PetscMalloc(sizeof(MbCon) * (size_t)(d->cs->ncon + 1), &c->con));
-  if (d->cs->ncon) PetscCall(PetscArraycpy((MbCon *)c->con, d->cs->con, d->cs->ncon));
-  c->acc[0] = d->work_contact;
-  c->acc[1] = d->work_friction;
-  c->acc[2] = d->espring;
-  c->acc[3] = d->epot;
-  /* the global record: rank 0's copy of what every rank holds, the accounting rank's of
-     joints and springs, summed */
-  ng = G_N + d->nmon + J_N * d->cs->njoint + 12 * d->nspring + d->nglobal;
-  PetscCall(PetscCalloc2(ng, &g, ng, &gsum));
-  if (d->rank == 0) {
-    g[G_LAYOUT]       = 1;
-    g[G_T]            = d->t;
-    g[G_H]            = d->h;
-    g[G_HNEXT]        = d->hnext > 0 ? d->hnext : d->h;
-    g[G_NSTEPS]       = (PetscReal)d->nsteps;
-    g[G_HPREV]        = d->hprev;
-    g[G_FASCALE]      = d->imp.fascale;
-    g[G_FAILURES]     = (PetscReal)d->solver_failures;
-    g[G_DISCARDED]    = (PetscReal)d->discarded;
-    g[G_NREPART]      = (PetscReal)d->bal.nrepart;
-    g[G_NGLOBAL]      = (PetscReal)d->nglobal;
-    g[G_SIZE]         = (PetscReal)d->size;
-    g[G_NMON]         = (PetscReal)d->nmon;
-    g[G_NJOINT]       = (PetscReal)d->cs->njoint;
-    g[G_NSPRING]      = (PetscReal)d->nspring;
-    g[G_RUN]          = (PetscReal)(d->run.nrun - 1);
-    g[G_RUN_DONE]     = d->run.run_done ? 1 : 0;
-    g[G_RUN_END]      = d->run.run_end;
-    g[G_RUN_DURATION] = d->run.run_duration;
-    g[G_CKPT_NEXT_T]  = d->run.ckpt_next_t;
-    g[G_IMB_PART]     = d->bal.imbalance_part;
-    g[G_IMBALANCE]    = d->bal.imbalance;
-    g[G_EDGECUT]      = (PetscReal)d->bal.edgecut;
-    g[G_NMIGRATED]    = (PetscReal)d->bal.nmigrated;
-    for (PetscInt i = 0; i < d->nmon; i++) g[G_N + i] = d->mon[i].next;
-    for (PetscInt id = 0; id < d->nglobal; id++) g[ng - d->nglobal + id] = (PetscReal)d->map.owner[id];
-  }
-  for (PetscInt j = 0; j < d->cs->njoint; j++) {
-    MbJoint    *jt = &d->cs->joint[j];
-    PetscReal  *r  = g + G_N + d->nmon + J_N * j;
-    PetscMPIInt owner;
-    PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, jt->body[0], jt->body[1]), &owner));
-    if (owner != d->rank) continue; /* its row's owner holds the last reaction */
-    PetscCall(PetscArraycpy(r, &jt->X[0][0], 6));
-    r[6] = jt->length;
-    r[7] = jt->resolved ? 1 : 0;
-    PetscCall(PetscArraycpy(r + 8, jt->R, 3));
-  }
-  PetscCall(MbDomainSpringsTransfer(d, g + G_N + d->nmon + J_N * d->cs->njoint, PETSC_TRUE));
-  PetscCall(MPIU_Allreduce(g, gsum, ng, MPIU_REAL, MPIU_SUM, d->comm));
-  PetscCall(PetscMalloc1(ng, &c->glob));
-  PetscCall(PetscArraycpy(c->glob, gsum, ng));
-  c->nglob = ng;
-  PetscCall(PetscFree2(g, gsum));
-  if (d->adapt) PetscCall(MbAdaptGetState(d->adapt, &c->nadapt, &c->adapt));
-  c->run      = d->run.nrun - 1;
-  c->run_done = d->run.run_done;
-  c->run_end  = d->run.run_end;
-  c->t        = d->t;
-  c->nsteps   = d->nsteps;
-  c->nranks   = d->size;
+  c->run          = d->run.nrun - 1;
+  c->run_done     = d->run.run_done;
+  c->run_end      = d->run.run_end;
+  c->run_duration = d->run.run_duration;
+  c->t            = d->t;
+  c->nsteps       = d->nsteps;
+  c->nranks       = d->size;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MbDomainCheckpointFree(MbCheckpoint *c)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree3(c->id, c->len, c->x));
-  PetscCall(PetscFree(c->con));
-  PetscCall(PetscFree(c->racc));
-  PetscCall(PetscFree(c->glob));
-  PetscCall(PetscFree(c->adapt));
+  for (PetscInt k = 0; k < c->npart; k++) {
+    PetscCall(PetscFree(c->part[k].bytes));
+    PetscCall(PetscFree(c->part[k].count));
+  }
+  PetscCall(PetscFree(c->part));
   PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -190,7 +60,6 @@ PetscErrorCode MbDomainCheckpointFree(MbCheckpoint *c)
 PetscErrorCode MbDomainSetResume(MbDomain d, MbCheckpoint *c)
 {
   PetscFunctionBegin;
-  PetscCheck(c->nglob >= G_N && c->glob[G_LAYOUT] == 1, d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's global record has %" PetscInt_FMT " numbers and layout %g; moreau reads layout 1", c->nglob, c->nglob ? (double)c->glob[0] : 0.0);
   if (d->run.resume) {
     PetscCall(MbDomainCheckpointFree(d->run.resume));
     PetscCall(PetscFree(d->run.resume));
@@ -248,153 +117,30 @@ PetscErrorCode MbDomainSetCheckpointer(MbDomain d, PetscErrorCode (*fn)(MbDomain
   return PETSC_SUCCESS;
 }
 
-/* Restore's check that the deck made the same bodies, joints, springs, monitors and
-   step-size controller as the deck that wrote checkpoint c. Collective. */
-static PetscErrorCode RestoreCheckCounts(MbDomain d, const MbCheckpoint *c)
+/* The part of checkpoint c that this rank restores from: part k's bytes as a view, and how
+   many ranks' bytes it holds. Not collective. */
+static PetscErrorCode PartView(MbDomain d, const MbCheckpoint *c, PetscInt k, MbBuf *b, PetscInt *nrec)
 {
-  const PetscReal *g       = c->glob;
-  PetscInt         nglobal = (PetscInt)g[G_NGLOBAL], nmon = (PetscInt)g[G_NMON], njoint = (PetscInt)g[G_NJOINT], nspring = (PetscInt)g[G_NSPRING];
+  const MbPart           *part = &MbDomainParts[k];
+  const MbCheckpointPart *p    = NULL;
   PetscFunctionBegin;
-  PetscCheck(nglobal == d->nglobal && njoint == d->cs->njoint && nspring == d->nspring, d->comm, PETSC_ERR_ARG_WRONG,
-             "restart: the deck made %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints and %" PetscInt_FMT " springs before RUN call %" PetscInt_FMT "; the checkpoint has %" PetscInt_FMT ", %" PetscInt_FMT " and %" PetscInt_FMT
-             ": restart with the deck that wrote it",
-             d->nglobal, d->cs->njoint, d->nspring, c->run + 1, nglobal, njoint, nspring);
-  PetscCheck(nmon == d->nmon, d->comm, PETSC_ERR_ARG_WRONG, "restart: the deck set up %" PetscInt_FMT " monitors (output, CALLBACK) before RUN call %" PetscInt_FMT "; the checkpoint has %" PetscInt_FMT ": restart with the deck that wrote it",
-             d->nmon, c->run + 1, nmon);
-  PetscCheck(c->nglob == G_N + nmon + J_N * njoint + 12 * nspring + nglobal, d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's global record has %" PetscInt_FMT " numbers; %" PetscInt_FMT " expected", c->nglob,
-             G_N + nmon + J_N * njoint + 12 * nspring + nglobal);
-  PetscCheck((c->nadapt > 0) == (d->adapt != NULL), d->comm, PETSC_ERR_ARG_WRONG, "restart: the checkpoint was written %s a step-size controller (TIME_ADAPT) and the deck runs %s one", c->nadapt ? "with" : "without", d->adapt ? "with" : "without");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Restore's bodies back to the ranks that owned them when c was written (with as many
-   ranks), and the partition's statistics; another rank count partitions anew. Collective. */
-static PetscErrorCode RestoreOwners(MbDomain d, const MbCheckpoint *c)
-{
-  const PetscReal *g       = c->glob;
-  PetscInt         nglobal = (PetscInt)g[G_NGLOBAL];
-  PetscBool        same;
-  PetscFunctionBegin;
-  same = (PetscInt)g[G_SIZE] == d->size ? PETSC_TRUE : PETSC_FALSE;
-  if (same && d->size > 1) {
-    PetscMPIInt *newowner;
-    PetscBool    moved = PETSC_FALSE;
-    PetscCall(PetscMalloc1(nglobal + 1, &newowner));
-    for (PetscInt id = 0; id < nglobal; id++) {
-      newowner[id] = (PetscMPIInt)g[c->nglob - nglobal + id];
-      if (newowner[id] != d->map.owner[id]) moved = PETSC_TRUE;
-    }
-    if (moved) PetscCall(MbDomainMigrate(d, newowner));
-    PetscCall(PetscFree(newowner));
-  }
-  d->bal.nrepart = same ? (PetscInt)g[G_NREPART] : 0; /* another rank count: partition anew */
-  if (same) {
-    d->bal.imbalance_part = g[G_IMB_PART];
-    d->bal.imbalance      = g[G_IMBALANCE];
-    d->bal.edgecut        = (PetscInt)g[G_EDGECUT];
-    d->bal.nmigrated      = (PetscInt)g[G_NMIGRATED];
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Restore's body records, found by id, into this rank's bodies: q, u, work, acceleration
-   history, the controller's previous accelerations, the kind's own state. */
-static PetscErrorCode RestoreBodies(MbDomain d, const MbCheckpoint *c)
-{
-  PetscInt nglobal = (PetscInt)c->glob[G_NGLOBAL], *rec, *off, ka = 0;
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc2(nglobal + 1, &rec, c->nbody + 1, &off));
-  for (PetscInt id = 0; id < nglobal; id++) rec[id] = -1;
-  for (PetscInt i = 0, k = 0; i < c->nbody; i++) {
-    PetscCheck(c->id[i] >= 0 && c->id[i] < nglobal, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has a record of body %" PetscInt_FMT "; its deck made %" PetscInt_FMT " bodies", c->id[i], nglobal);
-    rec[c->id[i]] = i;
-    off[i]        = k;
-    k += c->len[i];
-  }
-  if (d->adapt) PetscCall(MbDomainAdaptBuffers(d));
-  for (PetscInt i = 0; i < d->nbody; i++) {
-    MbBodyView       v;
-    const PetscReal *ap;
-    PetscInt         nap;
-    PetscCall(MbBodyGetView(d->body[i], &v));
-    PetscCheck(rec[v.id] >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has no record of body %" PetscInt_FMT, v.id);
-    PetscCall(MbBodyRecordRead(d->body[i], c->x + off[rec[v.id]], c->len[rec[v.id]], &nap, &ap));
-    if (v.scheme && d->adapt) {
-      if (nap == v.nu) PetscCall(PetscArraycpy(d->aprev + ka, ap, nap));
-      ka += v.nu;
-    }
-  }
-  PetscCall(PetscFree2(rec, off));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Restore's clock, step sizes, counters and this rank's energy accumulators. */
-static void RestoreClock(MbDomain d, const MbCheckpoint *c)
-{
-  const PetscReal *g = c->glob;
-  d->t               = g[G_T];
-  d->h               = g[G_H];
-  d->hnext           = g[G_HNEXT];
-  d->nsteps          = (PetscInt)g[G_NSTEPS];
-  d->hprev           = g[G_HPREV];
-  d->imp.fascale     = g[G_FASCALE];
-  d->solver_failures = (PetscInt)g[G_FAILURES];
-  d->discarded       = (PetscInt)g[G_DISCARDED];
-  d->run.ckpt_next_t = g[G_CKPT_NEXT_T];
-  if (c->run_done) d->h = d->hnext; /* where the RUN left it: the controller's next step */
-  d->run.ckpt_last_step = d->nsteps;
-  if (c->nranks == d->size && c->racc) {
-    d->work_contact  = c->racc[4 * d->rank + 0];
-    d->work_friction = c->racc[4 * d->rank + 1];
-    d->espring       = c->racc[4 * d->rank + 2];
-    d->epot          = c->racc[4 * d->rank + 3];
-  } else { /* the sums on rank 0 */
-    d->work_contact = d->work_friction = d->espring = d->epot = 0;
-    for (PetscInt r = 0; d->rank == 0 && c->racc && r < c->nranks; r++) {
-      d->work_contact += c->racc[4 * r + 0];
-      d->work_friction += c->racc[4 * r + 1];
-      d->espring += c->racc[4 * r + 2];
-      d->epot += c->racc[4 * r + 3];
-    }
-  }
-}
-
-/* Restore's monitor times, joints and springs. */
-static PetscErrorCode RestoreInteractions(MbDomain d, const MbCheckpoint *c)
-{
-  const PetscReal *g    = c->glob;
-  PetscInt         nmon = (PetscInt)g[G_NMON], njoint = (PetscInt)g[G_NJOINT];
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < nmon; i++) d->mon[i].next = g[G_N + i];
-  for (PetscInt j = 0; j < njoint; j++) {
-    MbJoint         *jt = &d->cs->joint[j];
-    const PetscReal *r  = g + G_N + nmon + J_N * j;
-    PetscCall(PetscArraycpy(&jt->X[0][0], r, 6));
-    jt->length   = r[6];
-    jt->resolved = r[7] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
-    PetscCall(PetscArraycpy(jt->R, r + 8, 3));
-  }
-  PetscCall(MbDomainSpringsTransfer(d, (PetscReal *)g + G_N + nmon + J_N * njoint, PETSC_FALSE));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Restore's constraints of the last step: each rank keeps those whose owner it now is. */
-static PetscErrorCode RestoreConstraints(MbDomain d, const MbCheckpoint *c)
-{
-  PetscFunctionBegin;
-  PetscCheck(c->ncon == 0 || c->consize == sizeof(MbCon), d->comm, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's constraint records have %zu bytes; this build's have %zu: restart with the build that wrote it", c->consize, sizeof(MbCon));
-  d->cs->ncon = 0;
-  if (c->ncon) {
-    const MbCon *all = (const MbCon *)c->con;
-    PetscCall(PetscFree(d->cs->con));
-    PetscCall(PetscMalloc1(c->ncon, &d->cs->con));
-    for (PetscInt k = 0; k < c->ncon; k++) {
-      PetscMPIInt owner;
-      PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, all[k].body[0], all[k].body[1]), &owner));
-      if (owner != d->rank) continue;
-      d->cs->con[d->cs->ncon]       = all[k];
-      d->cs->con[d->cs->ncon].owner = d->rank;
-      d->cs->ncon++;
+  for (PetscInt i = 0; i < c->npart && !p; i++)
+    if (!strcmp(c->part[i].name, part->name)) p = &c->part[i];
+  PetscCheck(p, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint has no part '%s': restart with the build that wrote it", part->name);
+  PetscCheck(p->dist == (int)part->dist, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's part '%s' has distribution %d; this build's %d: restart with the build that wrote it", part->name, p->dist, (int)part->dist);
+  b->buf = p->bytes;
+  b->n   = p->n;
+  b->cap = 0;
+  *nrec  = part->dist == MB_PART_GATHER ? c->nranks : 1;
+  if (part->dist == MB_PART_RANK) {
+    if (c->nranks == d->size) { /* each rank its own */
+      size_t off = 0;
+      for (PetscMPIInt r = 0; r < d->rank; r++) off += (size_t)p->count[r];
+      b->buf += off;
+      b->n = (size_t)p->count[d->rank];
+    } else { /* another rank count: every rank's to rank 0 */
+      *nrec = d->rank == 0 ? c->nranks : 0;
+      if (d->rank > 0) b->n = 0;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -406,19 +152,17 @@ static PetscErrorCode Restore(MbDomain d, const MbCheckpoint *c)
 {
   PetscFunctionBegin;
   PetscCall(MbDomainKnowBodies(d));
-  PetscCall(RestoreCheckCounts(d, c));
-  PetscCall(RestoreOwners(d, c));
-  PetscCall(RestoreBodies(d, c));
-  RestoreClock(d, c);
-  PetscCall(RestoreInteractions(d, c));
-  PetscCall(RestoreConstraints(d, c));
-  if (c->nadapt) PetscCall(MbAdaptSetState(d->adapt, c->nadapt, c->adapt));
+  for (PetscInt k = 0; k < MbDomainNParts; k++) {
+    MbBuf    b;
+    PetscInt nrec;
+    PetscCall(PartView(d, c, k, &b, &nrec));
+    PetscCall(MbDomainParts[k].restore(d, &b, nrec));
+  }
   if (!d->run.started) {
     PetscCall(PetscTime(&d->run.run_start));
     d->run.started = PETSC_TRUE;
   }
   d->run.ckpt_last_wall = d->run.run_start;
-  if (d->nglobal > 1) PetscCall(MbDomainGhostRefresh(d)); /* copies of the restored owners */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -434,8 +178,8 @@ PetscErrorCode MbDomainRunResume(MbDomain d, PetscReal duration, PetscBool *skip
     *skip = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(duration == c->glob[G_RUN_DURATION], d->comm, PETSC_ERR_ARG_WRONG, "restart: RUN call %" PetscInt_FMT " asks for a duration of %.10g; in the run that wrote the checkpoint it asked for %.10g: restart with the deck that wrote it", k + 1,
-             (double)duration, (double)c->glob[G_RUN_DURATION]);
+  PetscCheck(duration == c->run_duration, d->comm, PETSC_ERR_ARG_WRONG, "restart: RUN call %" PetscInt_FMT " asks for a duration of %.10g; in the run that wrote the checkpoint it asked for %.10g: restart with the deck that wrote it", k + 1,
+             (double)duration, (double)c->run_duration);
   PetscCall(Restore(d, c));
   *t_end         = c->run_end;
   d->run.run_end = c->run_end;

@@ -165,24 +165,35 @@ PETSC_INTERN PetscErrorCode MbDomainMaybeBalance(MbDomain); /* domain.c: when du
 /* METIS on the body graph, w[] the number of constraints on each owned body (its loads: BodyLoad in partition.c): the new owner of every body id */
 PETSC_INTERN PetscErrorCode MbDomainPartition(MbDomain, const PetscInt w[], PetscMPIInt newowner[]);
 PETSC_INTERN PetscErrorCode MbDomainMigrate(MbDomain, const PetscMPIInt newowner[]);
-/* A saved state of the domain at the start of an adaptive interval (state.c): all that a
-   step changes and the next steps read. */
+/* The parts of the domain's state (component.c): one list, read by step rejection
+   (state.c) and by the checkpoint (checkpoint.c), so that what a step changes cannot be
+   saved by one and forgotten by the other. Each part saves itself into a byte buffer and
+   restores itself from one; how a checkpoint combines the ranks' buffers is its
+   distribution. */
+typedef enum {
+  MB_PART_SHARED, /* the same on every rank (the clock): a checkpoint keeps rank 0's, a restart gives it to every rank */
+  MB_PART_RANK,   /* each rank's own (energy accumulators): a restart on as many ranks gives each its own; on another count rank 0 gets every rank's (nrec of them), the others none */
+  MB_PART_GATHER  /* records that say whose they are (a body id, a row's bodies, a joint's number): a restart gives every rank every rank's records and each keeps its own */
+} MbPartDist;
+
 typedef struct {
-  PetscBool  valid;                                      /* something is saved */
-  PetscReal  t;                                          /* time */
-  PetscInt   nsteps;                                     /* steps taken */
-  PetscInt   nhist;                                      /* history records */
-  PetscInt   nbody;                                      /* local bodies when saved (no migration in between) */
-  PetscInt   nreal;                                      /* length of x */
-  PetscReal *x;                                          /* per body its step state (MbBodyStateSave), then aprev */
-  PetscReal  work_contact, work_friction, espring, epot; /* energy accumulators of this rank */
-  PetscReal  hprev;                                      /* d->hprev */
-  PetscReal  fascale;                                    /* d->fascale */
-  PetscInt   solver_failures;
-  PetscInt   ncon, ccap; /* constraints of the last step (warm starts, frames) */
-  MbCon     *con;
-  PetscReal *jointR; /* 3 per joint: last reactions (warm starts) */
-  PetscInt   jcap;   /* joints jointR has room for */
+  const char *name;                                    /* its name in a checkpoint (/state/<name>) */
+  MbPartDist  dist;                                    /* how a checkpoint combines the ranks' buffers */
+  PetscBool   step;                                    /* a step rejection puts it back; else it is the run's bookkeeping, which a rejection keeps (the rejections counted, the controller, the next checkpoint's time) */
+  PetscErrorCode (*save)(MbDomain, MbBuf *);           /* append this rank's bytes */
+  PetscErrorCode (*restore)(MbDomain, MbBuf *, PetscInt nrec); /* from nrec ranks' bytes (MB_PART_RANK; otherwise 1), all of them read */
+} MbPart;
+
+/* component.c: the parts, in the order they are restored */
+PETSC_INTERN const MbPart  MbDomainParts[];
+PETSC_INTERN const PetscInt MbDomainNParts;
+
+/* A saved state of the domain at the start of an adaptive interval (state.c): the parts a
+   step changes, one buffer each. */
+typedef struct {
+  PetscBool valid; /* something is saved */
+  PetscInt  nbody; /* local bodies when saved (no migration in between) */
+  MbBuf    *part;  /* MbDomainNParts buffers (those of step parts used) */
 } MbState;
 
 /* checkpoint.c: at a state the run can continue from (after a step, or an accepted
@@ -194,9 +205,10 @@ PETSC_INTERN PetscErrorCode MbDomainMaybeCheckpoint(MbDomain, PetscBool end, Pet
 PETSC_INTERN PetscErrorCode MbDomainRunResume(MbDomain, PetscReal duration, PetscBool *skip, PetscBool *resumed, PetscReal *t_end);
 /* adaptive.c: the per-velocity buffers of adaptive runs for the current bodies */
 PETSC_INTERN PetscErrorCode MbDomainAdaptBuffers(MbDomain);
-/* forces.c: springs' resolved points, rest lengths and last evaluation, 12 per spring, from
-   the rank that accounts each (save: into buf, summed over ranks by the caller) */
-PETSC_INTERN PetscErrorCode MbDomainSpringsTransfer(MbDomain, PetscReal buf[], PetscBool save);
+/* forces.c: the springs' part of the saved state: resolved points, rest lengths and last
+   evaluation (every rank's copy, the accounting rank's kept) */
+PETSC_INTERN PetscErrorCode MbDomainSaveSprings(MbDomain, MbBuf *);
+PETSC_INTERN PetscErrorCode MbDomainRestoreSprings(MbDomain, MbBuf *, PetscInt nrec);
 
 /* state.c */
 PETSC_INTERN PetscErrorCode MbDomainStateSave(MbDomain, MbState *);

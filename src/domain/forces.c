@@ -33,6 +33,8 @@ static PetscBool Owned(MbDomain d, PetscInt id)
   return r == d->rank ? PETSC_TRUE : PETSC_FALSE;
 }
 
+#define SPRING_N 11 /* a spring's saved state: X (6), rest length, resolved, stroke, velocity, force */
+
 /* The rank that accounts a spring's energy: the owner of its first movable end. */
 static PetscBool SpringMine(MbDomain d, const MbSpring *sp)
 {
@@ -663,29 +665,38 @@ PetscErrorCode MbDomainBodyCriticalStep(MbDomain d, PetscReal *hcrit, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbDomainSpringsTransfer(MbDomain d, PetscReal buf[], PetscBool save)
+PetscErrorCode MbDomainSaveSprings(MbDomain d, MbBuf *b)
 {
   PetscFunctionBegin;
   for (PetscInt j = 0; j < d->nspring; j++) {
-    MbSpring  *sp = &d->spring[j];
-    PetscReal *r  = buf + 12 * j;
-    if (save) {
-      PetscCall(PetscArrayzero(r, 12));
-      if (!SpringMine(d, sp)) continue; /* the accounting rank's copy is the one summed */
-      PetscCall(PetscArraycpy(r, &sp->X[0][0], 6));
-      r[6]  = sp->length0;
-      r[7]  = sp->resolved ? 1 : 0;
-      r[8]  = sp->stroke;
-      r[9]  = sp->velocity;
-      r[10] = sp->force;
-    } else {
-      PetscCall(PetscArraycpy(&sp->X[0][0], r, 6));
-      sp->length0  = r[6];
-      sp->resolved = r[7] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
-      sp->stroke   = r[8];
-      sp->velocity = r[9];
-      sp->force    = r[10];
-    }
+    const MbSpring *sp = &d->spring[j];
+    PetscReal       r[SPRING_N];
+    PetscCall(PetscArraycpy(r, &sp->X[0][0], 6));
+    r[6]  = sp->length0;
+    r[7]  = sp->resolved ? 1 : 0;
+    r[8]  = sp->stroke;
+    r[9]  = sp->velocity;
+    r[10] = sp->force;
+    PetscCall(MbBufPutItem(b, j, SpringMine(d, sp), SPRING_N, r)); /* the accounting rank's evaluation is the one kept */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SetSpring(void *ctx, PetscInt j, const PetscReal r[])
+{
+  MbSpring *sp = &((MbDomain)ctx)->spring[j];
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(&sp->X[0][0], r, 6));
+  sp->length0  = r[6];
+  sp->resolved = r[7] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
+  sp->stroke   = r[8];
+  sp->velocity = r[9];
+  sp->force    = r[10];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainRestoreSprings(MbDomain d, MbBuf *b, PetscInt nrec)
+{
+  (void)nrec;
+  return MbBufItemsRead(b, SPRING_N, d->nspring, SetSpring, d);
 }

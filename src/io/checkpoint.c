@@ -12,7 +12,7 @@
 #include <moreau/mbbody.h>
 #include "outputimpl.h"
 
-#define CHK_FORMAT 1
+#define CHK_FORMAT 2
 
 /* This rank's offset into, and the total of, n over the ranks. */
 static PetscErrorCode Place(MbOutput out, int64_t n, int64_t *off, int64_t *tot)
@@ -31,7 +31,7 @@ enum { O_NEXT, O_LAST_STEP, O_BODY_IDS, O_BODY_ROWS, O_NHIST, O_INTERVAL, O_NOTI
 static PetscErrorCode WriteChk(MbOutput out, const MbCheckpoint *c, const char *path)
 {
   hid_t   fapl, f, g;
-  int64_t off, tot, *id64, *len64;
+  int64_t off, tot;
   double  o[O_N];
   PetscFunctionBegin;
   MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), path);
@@ -46,29 +46,23 @@ static PetscErrorCode WriteChk(MbOutput out, const MbCheckpoint *c, const char *
   PetscCall(MbH5WriteAttrInt(f, "run", c->run, path));
   PetscCall(MbH5WriteAttrInt(f, "run_done", c->run_done ? 1 : 0, path));
   PetscCall(MbH5WriteAttr(f, "run_end", H5T_NATIVE_DOUBLE, &c->run_end, path));
-  PetscCall(MbH5WriteAttrInt(f, "constraint_bytes", (int64_t)c->consize, path));
-  /* bodies */
-  PetscCall(PetscMalloc2(c->nbody + 1, &id64, c->nbody + 1, &len64));
-  for (PetscInt i = 0; i < c->nbody; i++) {
-    id64[i]  = c->id[i];
-    len64[i] = c->len[i];
+  PetscCall(MbH5WriteAttr(f, "run_duration", H5T_NATIVE_DOUBLE, &c->run_duration, path));
+  /* the domain's parts: each rank's bytes one after another, and how many each gave */
+  MbH5Get(g, H5Gcreate2, (f, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/state");
+  for (PetscInt k = 0; k < c->npart; k++) {
+    const MbCheckpointPart *p = &c->part[k];
+    char                    gpath[64];
+    hid_t                   pg;
+    int64_t                 n = (int64_t)p->n;
+    PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "/state/%s", p->name));
+    MbH5Get(pg, H5Gcreate2, (g, p->name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), gpath);
+    PetscCall(MbH5WriteAttrInt(pg, "distribution", p->dist, gpath));
+    PetscCall(Place(out, n, &off, &tot));
+    PetscCall(MbH5WriteDataset(out, pg, gpath, "bytes", H5T_NATIVE_UINT8, 0, tot, off, n, p->bytes));
+    PetscCall(MbH5WriteDataset(out, pg, gpath, "count", H5T_NATIVE_INT64, 0, out->size, out->rank, 1, &n));
+    MbH5Call(H5Gclose, (pg), gpath);
   }
-  MbH5Get(g, H5Gcreate2, (f, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "/bodies");
-  PetscCall(Place(out, c->nbody, &off, &tot));
-  PetscCall(MbH5WriteDataset(out, g, "/bodies", "id", H5T_NATIVE_INT64, 0, tot, off, c->nbody, id64));
-  PetscCall(MbH5WriteDataset(out, g, "/bodies", "len", H5T_NATIVE_INT64, 0, tot, off, c->nbody, len64));
-  PetscCall(Place(out, c->nx, &off, &tot));
-  PetscCall(MbH5WriteDataset(out, g, "/bodies", "x", H5T_NATIVE_DOUBLE, 0, tot, off, c->nx, c->x));
-  MbH5Call(H5Gclose, (g), "/bodies");
-  PetscCall(PetscFree2(id64, len64));
-  /* constraint records, opaque bytes of this build (constraint_bytes each) */
-  PetscCall(Place(out, (int64_t)(c->ncon * c->consize), &off, &tot));
-  PetscCall(MbH5WriteDataset(out, f, "", "constraints", H5T_NATIVE_UINT8, 0, tot, off, (int64_t)(c->ncon * c->consize), c->con));
-  /* per rank: the energy accumulators */
-  PetscCall(MbH5WriteDataset(out, f, "", "rank_work", H5T_NATIVE_DOUBLE, 4, out->size, out->rank, 1, c->acc));
-  /* global */
-  PetscCall(MbH5WriteDataset(out, f, "", "global", H5T_NATIVE_DOUBLE, 0, c->nglob, 0, out->rank == 0 ? c->nglob : 0, c->glob));
-  PetscCall(MbH5WriteDataset(out, f, "", "adapt", H5T_NATIVE_UINT8, 0, (int64_t)c->nadapt, 0, out->rank == 0 ? (int64_t)c->nadapt : 0, c->adapt));
+  MbH5Call(H5Gclose, (g), "/state");
   /* the output's clock and tables */
   o[O_NEXT]       = out->next;
   o[O_LAST_STEP]  = (double)out->last_step;
@@ -118,7 +112,11 @@ PetscErrorCode MbOutputCheckpoint(MbDomain dom, void *ctx)
   PetscCall(MbDomainCheckpointGet(dom, &c));
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp", out->chk));
   PetscCall(PetscSNPrintf(what, sizeof(what), "cannot write checkpoint %s", out->chk));
-  PetscCall(MbOutputCheckRoom(out, out->dir, 8.0 * (double)(c.nx + c.nglob) * out->size + (double)c.ncon * (double)c.consize * out->size + 65536.0, what));
+  {
+    double bytes = 65536.0;
+    for (PetscInt k = 0; k < c.npart; k++) bytes += (double)c.part[k].n * out->size;
+    PetscCall(MbOutputCheckRoom(out, out->dir, bytes, what));
+  }
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   e = WriteChk(out, &c, tmp);
   PetscCall(PetscPopErrorHandler());
@@ -151,13 +149,45 @@ static PetscErrorCode ReadWhole(MbOutput out, hid_t f, const char *path, hid_t t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The domain's parts (/state/<name>/bytes and count), every writing rank's. */
+static PetscErrorCode ReadParts(MbOutput out, hid_t f, const char *path, MbCheckpoint *c)
+{
+  hid_t      g;
+  H5G_info_t info;
+  PetscFunctionBegin;
+  MbH5Get(g, H5Gopen2, (f, "state", H5P_DEFAULT), "/state");
+  MbH5Call(H5Gget_info, (g, &info), "/state");
+  PetscCall(PetscCalloc1(info.nlinks + 1, &c->part));
+  c->npart = (PetscInt)info.nlinks;
+  for (hsize_t k = 0; k < info.nlinks; k++) {
+    MbCheckpointPart *p = &c->part[k];
+    char              gpath[96];
+    hid_t             pg;
+    int64_t           dist, n, nc, sum = 0;
+    if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, k, p->name, sizeof(p->name), H5P_DEFAULT) < 0) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "checkpoint %s: cannot read the name of part %d of /state", path, (int)k);
+    PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "/state/%s", p->name));
+    MbH5Get(pg, H5Gopen2, (g, p->name, H5P_DEFAULT), gpath);
+    PetscCall(MbH5ReadAttr(pg, "distribution", H5T_NATIVE_INT64, &dist, gpath));
+    MbH5Call(H5Gclose, (pg), gpath);
+    p->dist = (int)dist;
+    PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "/state/%s/bytes", p->name));
+    PetscCall(ReadWhole(out, f, gpath, H5T_NATIVE_UINT8, 1, &n, (void **)&p->bytes));
+    p->n = (size_t)n;
+    PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "/state/%s/count", p->name));
+    PetscCall(ReadWhole(out, f, gpath, H5T_NATIVE_INT64, sizeof(PetscInt64), &nc, (void **)&p->count));
+    for (int64_t r = 0; r < nc; r++) sum += p->count[r];
+    PetscCheck(nc == c->nranks && sum == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /state/%s has %lld bytes from %lld ranks, which gave %lld; %" PetscInt_FMT " ranks wrote the file", path, p->name, (long long)n, (long long)nc, (long long)sum, c->nranks);
+  }
+  MbH5Call(H5Gclose, (g), "/state");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The checkpoint into c and the output's part into o, frames and meshes. */
 static PetscErrorCode ReadChk(MbOutput out, const char *path, MbCheckpoint *c, double o[O_N], double **fr, int64_t **me)
 {
   hid_t    fapl, f;
-  int64_t  fmt, v, n, nid, nlen;
-  int64_t *id64, *len64;
-  double  *od;
+  int64_t fmt, v, n;
+  double *od;
   PetscFunctionBegin;
   MbH5Get(fapl, H5Pcreate, (H5P_FILE_ACCESS), path);
   MbH5Call(H5Pset_fapl_mpio, (fapl, out->comm, MPI_INFO_NULL), path);
@@ -175,38 +205,8 @@ static PetscErrorCode ReadChk(MbOutput out, const char *path, MbCheckpoint *c, d
   PetscCall(MbH5ReadAttr(f, "run_done", H5T_NATIVE_INT64, &v, path));
   c->run_done = v ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MbH5ReadAttr(f, "run_end", H5T_NATIVE_DOUBLE, &c->run_end, path));
-  PetscCall(MbH5ReadAttr(f, "constraint_bytes", H5T_NATIVE_INT64, &v, path));
-  c->consize = (size_t)v;
-  PetscCall(ReadWhole(out, f, "/bodies/id", H5T_NATIVE_INT64, sizeof(int64_t), &nid, (void **)&id64));
-  PetscCall(ReadWhole(out, f, "/bodies/len", H5T_NATIVE_INT64, sizeof(int64_t), &nlen, (void **)&len64));
-  PetscCheck(nid == nlen, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: %lld body ids and %lld record lengths", path, (long long)nid, (long long)nlen);
-  c->nbody = (PetscInt)nid;
-  {
-    PetscReal *x;
-    int64_t    nx, sum = 0;
-    PetscCall(ReadWhole(out, f, "/bodies/x", H5T_NATIVE_DOUBLE, sizeof(PetscReal), &nx, (void **)&x));
-    PetscCall(PetscMalloc3(nid + 1, &c->id, nid + 1, &c->len, nx + 1, &c->x));
-    for (int64_t i = 0; i < nid; i++) {
-      c->id[i]  = (PetscInt)id64[i];
-      c->len[i] = (PetscInt)len64[i];
-      sum += len64[i];
-    }
-    PetscCheck(sum == nx, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: the body records add up to %lld numbers; /bodies/x has %lld", path, (long long)sum, (long long)nx);
-    if (nx) PetscCall(PetscArraycpy(c->x, x, nx));
-    c->nx = (PetscInt)nx;
-    PetscCall(PetscFree(x));
-  }
-  PetscCall(PetscFree(id64));
-  PetscCall(PetscFree(len64));
-  PetscCall(ReadWhole(out, f, "/constraints", H5T_NATIVE_UINT8, 1, &n, &c->con));
-  PetscCheck(c->consize > 0 && n % (int64_t)c->consize == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: %lld bytes of constraint records of %zu bytes each", path, (long long)n, c->consize);
-  c->ncon = (PetscInt)(n / (int64_t)c->consize);
-  PetscCall(ReadWhole(out, f, "/rank_work", H5T_NATIVE_DOUBLE, sizeof(PetscReal), &n, (void **)&c->racc));
-  PetscCheck(n == 4 * c->nranks, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /rank_work has %lld numbers for %" PetscInt_FMT " ranks", path, (long long)n, c->nranks);
-  PetscCall(ReadWhole(out, f, "/global", H5T_NATIVE_DOUBLE, sizeof(PetscReal), &n, (void **)&c->glob));
-  c->nglob = (PetscInt)n;
-  PetscCall(ReadWhole(out, f, "/adapt", H5T_NATIVE_UINT8, 1, &n, (void **)&c->adapt));
-  c->nadapt = (size_t)n;
+  PetscCall(MbH5ReadAttr(f, "run_duration", H5T_NATIVE_DOUBLE, &c->run_duration, path));
+  PetscCall(ReadParts(out, f, path, c));
   PetscCall(ReadWhole(out, f, "/output", H5T_NATIVE_DOUBLE, sizeof(double), &n, (void **)&od));
   PetscCheck(n == O_N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /output has %lld numbers; %d expected", path, (long long)n, O_N);
   PetscCall(PetscArraycpy(o, od, O_N));

@@ -543,6 +543,10 @@ PetscErrorCode MbFemFactorStateSet(Fem *m, const PetscReal x[], PetscInt n)
 {
   PetscFunctionBegin;
   PetscCheck(n >= 1 && (x[0] == 0 || n == 5 + 3 * m->nn), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint: a finite-element body's factor state has %" PetscInt_FMT " numbers; 1 or %" PetscInt_FMT " expected", n, 5 + 3 * m->nn);
+  if (x[0] != 0 && m->factored && !m->pending && m->qF && m->cF == x[2] && m->lu == (x[3] > 0.5) && ((m->multi ? 1 : 0) + (m->inv ? 2 : 0)) == (int)(x[4] + 0.5) && !memcmp(m->qF, x + 5, 3 * (size_t)m->nn * sizeof(PetscReal))) {
+    m->age = (PetscInt)x[1]; /* the factor held is the one described (a step rejection's restore): kept, not made again */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   m->factored = PETSC_FALSE;
   m->pending  = PETSC_FALSE;
   if (x[0] == 0) PetscFunctionReturn(PETSC_SUCCESS);
