@@ -29,6 +29,8 @@ static void Usage(FILE *f)
           "  -mb_scheme_rho_inf R               GALPHA's spectral radius at infinity, in [0, 1] (default 0.8)\n"
           "  -mb_scheme_rho_b R                 EGALPHA's spectral radius at bifurcation, in [0, 1] (default 0.5)\n"
           "  -mb_scheme_beta B                  CHUNG_LEE's beta, in [1, 28/27] (default 1)\n"
+          "  -mb_keep_step                      keep the deck's step above half a DEF_EXP body's critical step (a\n"
+          "                                     warning above it) instead of lowering it to that half as Solfec does\n"
           "  -mb_quiet                          no progress lines (overrides solfec.verbose)\n"
           "  -mb_progress S                     seconds of wall time between progress lines (default 1)\n"
           "  -mb_output_dir DIR                 write results under DIR instead of the deck's SOLFEC output directory\n"

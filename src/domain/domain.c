@@ -122,6 +122,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
       PetscCall(PetscOptionsReal("-mb_blowup_factor", "Stop a run whose energy made from nothing exceeds this many times the energy the start and the forces gave (0: no check)", "MbDomainSetBlowupFactor", f, &f, &set));
       if (set) PetscCall(MbDomainSetBlowupFactor(d, f));
     }
+    PetscCall(PetscOptionsBool("-mb_keep_step", "Keep the deck's step when it is above half the critical step of a DEF_EXP body (a warning above the critical step) instead of lowering it to that half as Solfec-1.0 does", "MbDomainRun", d->keep_step, &d->keep_step, NULL));
     PetscCall(PetscOptionsInt("-mb_signal_at_step", "Raise SIGTERM on rank 0 after this step (tests of restarts; -1: never)", "MbDomainRun", d->run.sigstep, &d->run.sigstep, NULL));
   }
   PetscOptionsEnd();
@@ -573,10 +574,14 @@ static void FormatSeconds(double s, char buf[32])
   snprintf(buf, 32, "%ld:%02ld:%02ld", n / 3600, (n / 60) % 60, n % 60);
 }
 
-/* A step above a body's critical step is a warning naming the body and both steps, not a
-   silent clamp (Solfec-1.0 halves and clamps silently). Checked at the first RUN and at
-   every later one whose step differs from the one checked. Collective. */
-static PetscErrorCode WarnCriticalStep(MbDomain d)
+/* The step against the smallest critical step of the DEF_EXP bodies (forces.c), at the first
+   RUN and at every later one whose step differs from the one checked. As Solfec-1.0 does
+   (dom.c: step = min(step, ½ h_crit) over the bodies at each RUN), a step above half of it
+   is lowered to that half — with a line naming the body and both steps, so that a Solfec
+   deck runs unchanged and nothing happens unsaid. With -mb_keep_step, or under a
+   step-size controller (TIME_ADAPT chooses the steps), the step stays and one above the
+   critical step is a warning. Collective. */
+static PetscErrorCode CheckCriticalStep(MbDomain d)
 {
   PetscReal hc;
   PetscInt  id;
@@ -584,9 +589,12 @@ static PetscErrorCode WarnCriticalStep(MbDomain d)
   PetscCall(MbDomainBodyCriticalStep(d, &hc, &id));
   d->hcrit      = hc;
   d->hcrit_body = id;
-  d->hcrit_h    = d->h;
-  if (id >= 0 && d->h > hc)
+  if (id >= 0 && !d->keep_step && !d->adapt && d->h > 0.5 * hc) {
+    PetscCall(PetscPrintf(d->comm, "moreau: the step %g is above half the critical step %g of body %" PetscInt_FMT " (DEF_EXP): lowered to %g, as Solfec-1.0 does (-mb_keep_step keeps the deck's step)\n", (double)d->h, (double)hc, id, (double)(0.5 * hc)));
+    d->h = 0.5 * hc;
+  } else if (id >= 0 && d->h > hc)
     PetscCall(PetscPrintf(d->comm, "moreau: WARNING: the step %g is above the critical step %g of body %" PetscInt_FMT " (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body\n", (double)d->h, (double)hc, id));
+  d->hcrit_h = d->h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -605,7 +613,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   if (!resumed) d->run.run_end = t_end;
   d->ebase = PETSC_TRUE; /* blowup.c: the deck may have changed the state since the last RUN */
   steps0   = d->nsteps;
-  if (!d->run.started || d->h != d->hcrit_h) PetscCall(WarnCriticalStep(d));
+  if (!d->run.started || d->h != d->hcrit_h) PetscCall(CheckCriticalStep(d));
   PetscCall(MbSignalInstall());
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
     PetscErrorCode e = MbDomainRunAdaptive(d, t_end, resumed);

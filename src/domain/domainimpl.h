@@ -107,6 +107,7 @@ struct _p_MbDomain {
   PetscReal      hcrit;                 /* smallest critical step of the DEF_EXP bodies when the run began ... */
   PetscInt       hcrit_body;            /* ... and its body (−1: none) */
   PetscReal      hcrit_h;               /* the step it was checked against (0: not yet) */
+  PetscBool      keep_step;             /* -mb_keep_step: a step above half the critical step is warned of, not lowered */
   MbBodyMap      map;                   /* owner, movable and the body by id, the same table on every rank (owner.c) */
   MbGhosts       gh;                    /* the ghosts (ghost.c) */
   MbBalance      bal;                   /* the load balance (partition.c, migrate.c) */

@@ -185,12 +185,15 @@ for sc in DEF_LIM DEF_EXP; do
   fi
 done
 
-# CRITICAL_STEP and its warning: a rigid sphere (body 0) and two DEF_EXP bars, the second
-# (body 2) 4 times as stiff (E = 4e7: c doubles, its bound halves, 1e-9), so the smallest bound
-# is body 2's; its nodes start with small velocities (1e-3 m/s) to feed an instability. A
-# step 1.2 times CRITICAL_STEP prints the warning naming body 2 and both steps (as %g), once,
-# on 1 and on 3 ranks (body 2 on rank 2 there), and the run does blow up; 0.95 times it runs
-# its 100 steps without a warning, the summary naming body 2's bound.
+# CRITICAL_STEP, the step lowered as Solfec-1.0 lowers it, and the warning: a rigid sphere
+# (body 0) and two DEF_EXP bars, the second (body 2) 4 times as stiff (E = 4e7: c doubles,
+# its bound halves, 1e-9), so the smallest bound is body 2's; its nodes start with small
+# velocities (1e-3 m/s) to feed an instability. A step 1.2 times CRITICAL_STEP is lowered to
+# half of it (Solfec's dom.c: step = min(step, h_crit/2)) with one line naming body 2 and
+# the three steps (as %g), on 1 and on 3 ranks (body 2 on rank 2 there), and the run ends
+# in its duration (240 steps); with -mb_keep_step the step stays, the warning names body 2
+# and both steps, once, and the run does blow up. 0.45 times it runs its 100 steps with
+# neither line, and so does 0.95 times it with -mb_keep_step, the summary naming body 2's bound.
 cat >"$TMP/fecs.py" <<PY
 import sys, math
 s = SOLFEC('DYNAMIC', 1e-5, 'out-fecs-' + sys.argv[1])
@@ -203,34 +206,47 @@ b.velo = [1e-3 * math.sin(7 * i) for i in range(60)]
 hc = CRITICAL_STEP(s)
 s.step = float(sys.argv[1]) * hc
 if RANK() == 0:  # one rank's line: mpirun interleaves lines that several ranks print at once
-    print('FECS %.3e %g %g' % (abs(hc - h1 / 2) / hc, s.step, hc))
+    print('FECS %.3e %g %g %g' % (abs(hc - h1 / 2) / hc, s.step, hc, hc / 2))
 RUN(s, None, 100 * s.step)
 PY
 for np in 1 3; do
-  out=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/fecs.py" 1.2 2>&1); rc=$?
+  out=$(timeout 120 $MPIRUN -np $np "$MOREAU" -mb_keep_step "$TMP/fecs.py" 1.2 2>&1); rc=$?
   want=$(awk '/^FECS/ { printf "moreau: WARNING: the step %s is above the critical step %s of body 2 (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body", $3, $4; exit }' <<<"$out")
   n=$(grep -cxF -- "$want" <<<"$out")
-  echo "# 1.2 CRITICAL_STEP on $np rank(s): exit $rc, $n x '$want'; $(grep -m1 -o 'the run has blown up at step [0-9]*' <<<"$out"); body 2's bound off half body 1's by $(awk '/^FECS/ { print $2; exit }' <<<"$out")"
-  check "FE DEF_EXP step above CRITICAL_STEP on $np rank(s): one warning naming body 2 and both steps, the run blows up" \
+  echo "# 1.2 CRITICAL_STEP -mb_keep_step on $np rank(s): exit $rc, $n x '$want'; $(grep -m1 -o 'the run has blown up at step [0-9]*' <<<"$out"); body 2's bound off half body 1's by $(awk '/^FECS/ { print $2; exit }' <<<"$out")"
+  check "FE DEF_EXP step above CRITICAL_STEP with -mb_keep_step on $np rank(s): one warning naming body 2 and both steps, the run blows up" \
     bash -c '[ '$n' -eq 1 ] && [ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "the run has blown up" <<<"$0" && awk "/^FECS/ { exit !(\$2 < 1e-9) }" <<<"$0"' "$out"
+  out=$(timeout 120 $MPIRUN -np $np "$MOREAU" "$TMP/fecs.py" 1.2 2>&1); rc=$?
+  want=$(awk '/^FECS/ { printf "moreau: the step %s is above half the critical step %s of body 2 (DEF_EXP): lowered to %s, as Solfec-1.0 does (-mb_keep_step keeps the deck'"'"'s step)", $3, $4, $5; exit }' <<<"$out")
+  n=$(grep -cxF -- "$want" <<<"$out")
+  echo "# 1.2 CRITICAL_STEP on $np rank(s): exit $rc, $n x '$want'; $(grep -m1 '^moreau: [0-9]* steps to' <<<"$out")"
+  check "FE DEF_EXP step above half CRITICAL_STEP on $np rank(s): lowered to the half, one line naming body 2 and the steps, 240 steps, no warning" \
+    bash -c '[ '$n' -eq 1 ] && [ '$rc' -eq 0 ] && ! grep -q WARNING <<<"$0" && grep -q "^moreau: 240 steps to" <<<"$0"' "$out"
 done
-out=$(timeout 120 "$MOREAU" "$TMP/fecs.py" 0.95 2>&1); rc=$?
-hc=$(awk '/^FECS/ { print $4; exit }' <<<"$out")
-echo "# 0.95 CRITICAL_STEP: exit $rc, $(grep -c WARNING <<<"$out") warnings; $(grep -m1 'critical step of the DEF_EXP' <<<"$out")"
-check "FE DEF_EXP step below CRITICAL_STEP: no warning, 100 steps, the summary names body 2's bound" \
-  bash -c '[ '$rc' -eq 0 ] && ! grep -q WARNING <<<"$0" && grep -q "^moreau: 100 steps to" <<<"$0" && grep -q "^moreau: critical step of the DEF_EXP bodies '$hc' (body 2) at the start" <<<"$0"' "$out"
+for run in "0.45" "-mb_keep_step 0.95"; do
+  set -- $run; f=${!#}
+  out=$(timeout 120 "$MOREAU" "${@:1:$#-1}" "$TMP/fecs.py" $f 2>&1); rc=$?
+  hc=$(awk '/^FECS/ { print $4; exit }' <<<"$out")
+  echo "# $run CRITICAL_STEP: exit $rc, $(grep -c 'WARNING\|lowered' <<<"$out") warnings or notices; $(grep -m1 'critical step of the DEF_EXP' <<<"$out")"
+  check "FE DEF_EXP step $run CRITICAL_STEP: the deck's step, no warning, 100 steps, the summary names body 2's bound" \
+    bash -c '[ '$rc' -eq 0 ] && ! grep -q "WARNING\|lowered" <<<"$0" && grep -q "^moreau: 100 steps to" <<<"$0" && grep -q "^moreau: critical step of the DEF_EXP bodies '$hc' (body 2) at the start" <<<"$0"' "$out"
+done
 
-# --- a step raised between RUNs above the critical step is warned of at that RUN
+# --- a step raised between RUNs above the critical step is checked at that RUN
 cat >"$TMP/cs2.py" <<'PY'
 s = SOLFEC('DYNAMIC', 1e-4, 'out-cs2'); s.verbose = 'OFF'
 bar = [0,0,0, 1,0,0, 1,0.1,0, 0,0.1,0, 0,0,0.1, 1,0,0.1, 1,0.1,0.1, 0,0.1,0.1]
 b = BODY(s, 'FINITE_ELEMENT', HEX(bar, 4,1,1, 1, [1]*6), BULK_MATERIAL(s, young=1e7, poisson=0.25, density=1000))
 GRAVITY(s, (0,0,-10)); hc = CRITICAL_STEP(s)
 RUN(s, None, 5*s.step); s.step = 2*hc; RUN(s, None, 20*s.step)
+print('CS2 step %g' % s.step)
 PY
-out=$(cd "$TMP" && timeout 120 "$MOREAU" cs2.py 2>&1)
-check "a step doubled past CRITICAL_STEP between RUNs: the second RUN warns, naming body 0" \
+out=$(cd "$TMP" && timeout 120 "$MOREAU" -mb_keep_step cs2.py 2>&1)
+check "a step doubled past CRITICAL_STEP between RUNs, -mb_keep_step: the second RUN warns, naming body 0" \
   grep -q "^moreau: WARNING: the step 0.00150756 is above the critical step 0.000753778 of body 0 (DEF_EXP)" <<<"$out"
+out=$(cd "$TMP" && timeout 120 "$MOREAU" cs2.py 2>&1)
+check "a step doubled past CRITICAL_STEP between RUNs: the second RUN lowers it to half, naming body 0; the deck reads the lowered step" \
+  bash -c 'grep -q "^moreau: the step 0.00150756 is above half the critical step 0.000753778 of body 0 (DEF_EXP): lowered to 0.000376889" <<<"$0" && grep -q "^CS2 step 0.000376889" <<<"$0"' "$out"
 
 # --- the 'BC' form (body co-rotational): the bar hitting a wall (cases/fe_bar_wall.py's own
 # checks: contact 2L/c within 5 %, exit speed and mean force rho c A v within 6 %), and the
