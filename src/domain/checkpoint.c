@@ -180,11 +180,13 @@ PetscErrorCode MbDomainRunResume(MbDomain d, PetscReal duration, PetscBool *skip
   }
   PetscCheck(duration == c->run_duration, d->comm, PETSC_ERR_ARG_WRONG, "restart: RUN call %" PetscInt_FMT " asks for a duration of %.10g; in the run that wrote the checkpoint it asked for %.10g: restart with the deck that wrote it", k + 1,
              (double)duration, (double)c->run_duration);
+  d->run.run_done = c->run_done; /* the run part reads it */
   PetscCall(Restore(d, c));
-  *t_end         = c->run_end;
-  d->run.run_end = c->run_end;
-  *skip          = c->run_done;
-  *resumed       = PETSC_TRUE;
+  d->run.run_done = PETSC_FALSE;
+  *t_end          = c->run_end;
+  d->run.run_end  = c->run_end;
+  *skip           = c->run_done;
+  *resumed        = PETSC_TRUE;
   PetscCall(PetscPrintf(d->comm, "moreau: restart: continuing from t = %.9g, step %" PetscInt_FMT " (RUN call %" PetscInt_FMT "%s)\n", (double)d->t, d->nsteps, k + 1, c->run_done ? ", at its end" : ""));
   PetscCall(MbDomainCheckpointFree(c));
   PetscCall(PetscFree(d->run.resume));

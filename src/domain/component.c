@@ -11,9 +11,16 @@
 #include "domainimpl.h"
 #include "../body/bodyview.h"
 
-/* Fixed-size numbers in and out of a part's buffer. */
+/* Fixed-size numbers in and out of a part's buffer: n reals then m integers. */
 static PetscErrorCode PutReals(MbBuf *b, PetscInt n, const PetscReal x[]) { return MbBufPut(b, x, (size_t)n * sizeof(PetscReal)); }
 static PetscErrorCode PutInts(MbBuf *b, PetscInt n, const PetscInt64 x[]) { return MbBufPut(b, x, (size_t)n * sizeof(PetscInt64)); }
+static PetscErrorCode PutAll(MbBuf *b, PetscInt n, const PetscReal x[], PetscInt m, const PetscInt64 k[])
+{
+  PetscFunctionBegin;
+  PetscCall(PutReals(b, n, x));
+  PetscCall(PutInts(b, m, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Read exactly the buffer: n reals then m integers (a part of fixed length). */
 static PetscErrorCode GetAll(const char *part, MbBuf *b, PetscInt n, PetscReal x[], PetscInt m, PetscInt64 k[])
@@ -33,7 +40,7 @@ enum { L_NGLOBAL, L_NJOINT, L_NSPRING, L_NMON, L_ADAPT, L_N };
 static PetscErrorCode SaveLayout(MbDomain d, MbBuf *b)
 {
   const PetscInt64 k[L_N] = {d->nglobal, d->cs->njoint, d->nspring, d->nmon, d->adapt ? 1 : 0};
-  return PutInts(b, L_N, k);
+  return PutAll(b, 0, NULL, L_N, k);
 }
 
 static PetscErrorCode RestoreLayout(MbDomain d, MbBuf *b, PetscInt nrec)
@@ -45,9 +52,10 @@ static PetscErrorCode RestoreLayout(MbDomain d, MbBuf *b, PetscInt nrec)
   PetscCheck(k[L_NGLOBAL] == d->nglobal && k[L_NJOINT] == d->cs->njoint && k[L_NSPRING] == d->nspring, d->comm, PETSC_ERR_ARG_WRONG,
              "restart: the deck made %" PetscInt_FMT " bodies, %" PetscInt_FMT " joints and %" PetscInt_FMT " springs before RUN call %" PetscInt_FMT "; the checkpoint has %lld, %lld and %lld: restart with the deck that wrote it", d->nglobal,
              d->cs->njoint, d->nspring, d->run.nrun, (long long)k[L_NGLOBAL], (long long)k[L_NJOINT], (long long)k[L_NSPRING]);
-  PetscCheck(k[L_NMON] == d->nmon, d->comm, PETSC_ERR_ARG_WRONG, "restart: the deck set up %" PetscInt_FMT " monitors (output, CALLBACK) before RUN call %" PetscInt_FMT "; the checkpoint has %lld: restart with the deck that wrote it", d->nmon, d->run.nrun,
-             (long long)k[L_NMON]);
-  PetscCheck((k[L_ADAPT] != 0) == (d->adapt != NULL), d->comm, PETSC_ERR_ARG_WRONG, "restart: the checkpoint was written %s a step-size controller (TIME_ADAPT) and the deck runs %s one", k[L_ADAPT] ? "with" : "without", d->adapt ? "with" : "without");
+  PetscCheck(k[L_NMON] == d->nmon, d->comm, PETSC_ERR_ARG_WRONG, "restart: the deck set up %" PetscInt_FMT " monitors (output, CALLBACK) before RUN call %" PetscInt_FMT "; the checkpoint has %lld: restart with the deck that wrote it", d->nmon,
+             d->run.nrun, (long long)k[L_NMON]);
+  PetscCheck((k[L_ADAPT] != 0) == (d->adapt != NULL), d->comm, PETSC_ERR_ARG_WRONG, "restart: the checkpoint was written %s a step-size controller (TIME_ADAPT) and the deck runs %s one", k[L_ADAPT] ? "with" : "without",
+             d->adapt ? "with" : "without");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,7 +86,8 @@ static PetscErrorCode RestoreOwners(MbDomain d, MbBuf *b, PetscInt nrec)
   PetscBool    same, moved = PETSC_FALSE;
   PetscFunctionBegin;
   (void)nrec;
-  PetscCheck(b->n == O_N * sizeof(PetscInt64) + 2 * sizeof(PetscReal) + (size_t)d->nglobal * sizeof(PetscMPIInt), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's owners part has %zu bytes for %" PetscInt_FMT " bodies", b->n, d->nglobal);
+  PetscCheck(b->n == O_N * sizeof(PetscInt64) + 2 * sizeof(PetscReal) + (size_t)d->nglobal * sizeof(PetscMPIInt), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the checkpoint's owners part has %zu bytes for %" PetscInt_FMT " bodies", b->n,
+             d->nglobal);
   PetscCall(MbBufGet(b, &pos, k, sizeof(k)));
   PetscCall(MbBufGet(b, &pos, x, sizeof(x)));
   owner = (PetscMPIInt *)(b->buf + pos);
@@ -157,8 +166,8 @@ static PetscErrorCode RestoreBodies(MbDomain d, MbBuf *b, PetscInt nrec)
   while (pos < b->n) { /* index the records by body id */
     PetscInt64 head[2];
     PetscCall(MbBufGet(b, &pos, head, sizeof(head)));
-    PetscCheck(head[0] >= 0 && head[0] < d->nglobal && head[1] >= 0 && pos + (size_t)head[1] * sizeof(PetscReal) <= b->n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the saved state has a record of body %lld (%lld numbers); the deck made %" PetscInt_FMT " bodies",
-               (long long)head[0], (long long)head[1], d->nglobal);
+    PetscCheck(head[0] >= 0 && head[0] < d->nglobal && head[1] >= 0 && pos + (size_t)head[1] * sizeof(PetscReal) <= b->n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+               "the saved state has a record of body %lld (%lld numbers); the deck made %" PetscInt_FMT " bodies", (long long)head[0], (long long)head[1], d->nglobal);
     at[head[0]] = pos - sizeof(head);
     pos += (size_t)head[1] * sizeof(PetscReal);
   }
@@ -181,61 +190,77 @@ static PetscErrorCode RestoreBodies(MbDomain d, MbBuf *b, PetscInt nrec)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ---- clock: time, steps, history length, the last step, the implicit schemes' Newton
-   scale (a replay must use the same tolerance), the solves that missed their tolerance */
+/* A part of fixed fields: the addresses of its reals and integers, saved and restored alike. */
+typedef struct {
+  const char *name;
+  PetscInt    n, m;
+  PetscReal  *x[3];
+  PetscInt   *k[3];
+} Fields;
 
-static PetscErrorCode SaveClock(MbDomain d, MbBuf *b)
-{
-  const PetscReal  x[3] = {d->t, d->hprev, d->imp.fascale};
-  const PetscInt64 k[3] = {d->nsteps, d->nhist, d->solver_failures};
-  PetscFunctionBegin;
-  PetscCall(PutReals(b, 3, x));
-  PetscCall(PutInts(b, 3, k));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RestoreClock(MbDomain d, MbBuf *b, PetscInt nrec)
+static PetscErrorCode SaveFields(Fields f, MbBuf *b)
 {
   PetscReal  x[3];
   PetscInt64 k[3];
   PetscFunctionBegin;
-  (void)nrec;
-  PetscCall(GetAll("clock", b, 3, x, 3, k));
-  PetscCheck(k[1] <= d->nhist, PETSC_COMM_SELF, PETSC_ERR_PLIB, "history has %" PetscInt_FMT " records, fewer than the %lld saved", d->nhist, (long long)k[1]);
-  d->t               = x[0];
-  d->hprev           = x[1];
-  d->imp.fascale     = x[2];
-  d->nsteps          = (PetscInt)k[0];
-  d->nhist           = (PetscInt)k[1];
-  d->solver_failures = (PetscInt)k[2];
+  for (PetscInt i = 0; i < f.n; i++) x[i] = *f.x[i];
+  for (PetscInt i = 0; i < f.m; i++) k[i] = *f.k[i];
+  PetscCall(PutAll(b, f.n, x, f.m, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ---- run: the step and the controller's next one, the steps discarded, the next
-   checkpoint's time, and whether the RUN was at its end (a later RUN starts from the
-   controller's next step). A rejection keeps them: they count the rejections. */
-
-static PetscErrorCode SaveRun(MbDomain d, MbBuf *b)
+static PetscErrorCode RestoreFields(Fields f, MbBuf *b)
 {
-  const PetscReal  x[3] = {d->h, d->hnext > 0 ? d->hnext : d->h, d->run.ckpt_next_t};
-  const PetscInt64 k[2] = {d->discarded, d->run.run_done ? 1 : 0};
+  PetscReal  x[3];
+  PetscInt64 k[3];
   PetscFunctionBegin;
-  PetscCall(PutReals(b, 3, x));
-  PetscCall(PutInts(b, 2, k));
+  PetscCall(GetAll(f.name, b, f.n, x, f.m, k));
+  for (PetscInt i = 0; i < f.n; i++) *f.x[i] = x[i];
+  for (PetscInt i = 0; i < f.m; i++) *f.k[i] = (PetscInt)k[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* ---- clock: time, steps, history length, the last step, the implicit schemes' Newton
+   scale (a replay must use the same tolerance), the solves that missed their tolerance */
+
+static Fields ClockFields(MbDomain d)
+{
+  Fields f = {"clock", 3, 3, {&d->t, &d->hprev, &d->imp.fascale}, {&d->nsteps, &d->nhist, &d->solver_failures}};
+  return f;
+}
+
+static PetscErrorCode SaveClock(MbDomain d, MbBuf *b) { return SaveFields(ClockFields(d), b); }
+
+/* (a rejection's history is cut back to the saved length) */
+static PetscErrorCode RestoreClock(MbDomain d, MbBuf *b, PetscInt nrec)
+{
+  PetscInt nhist = d->nhist;
+  PetscFunctionBegin;
+  (void)nrec;
+  PetscCall(RestoreFields(ClockFields(d), b));
+  PetscCheck(d->nhist <= nhist, PETSC_COMM_SELF, PETSC_ERR_PLIB, "history has %" PetscInt_FMT " records, fewer than the %" PetscInt_FMT " saved", nhist, d->nhist);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- run: the step and the controller's next one, the next checkpoint's time, the steps
+   discarded. A rejection keeps them: they count the rejections. A checkpoint taken at a
+   RUN's end (d->run.run_done, from the checkpoint's head) continues with the controller's
+   next step. */
+
+static Fields RunFields(MbDomain d)
+{
+  Fields f = {"run", 3, 1, {&d->h, &d->hnext, &d->run.ckpt_next_t}, {&d->discarded}};
+  return f;
+}
+
+static PetscErrorCode SaveRun(MbDomain d, MbBuf *b) { return SaveFields(RunFields(d), b); }
 
 static PetscErrorCode RestoreRun(MbDomain d, MbBuf *b, PetscInt nrec)
 {
-  PetscReal  x[3];
-  PetscInt64 k[2];
   PetscFunctionBegin;
   (void)nrec;
-  PetscCall(GetAll("run", b, 3, x, 2, k));
-  d->h                  = k[1] ? x[1] : x[0]; /* at a RUN's end: the controller's next step */
-  d->hnext              = x[1];
-  d->run.ckpt_next_t    = x[2];
-  d->discarded          = (PetscInt)k[0];
+  PetscCall(RestoreFields(RunFields(d), b));
+  if (d->run.run_done && d->hnext > 0) d->h = d->hnext;
   d->run.ckpt_last_step = d->nsteps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -338,17 +363,17 @@ static PetscErrorCode RestoreGhosts(MbDomain d, MbBuf *b, PetscInt nrec)
 }
 
 const MbPart MbDomainParts[] = {
-  {"layout",      MB_PART_SHARED, PETSC_FALSE, SaveLayout,     RestoreLayout    },
-  {"owners",      MB_PART_SHARED, PETSC_FALSE, SaveOwners,     RestoreOwners    },
-  {"bodies",      MB_PART_GATHER, PETSC_TRUE,  SaveBodies,     RestoreBodies    },
-  {"clock",       MB_PART_SHARED, PETSC_TRUE,  SaveClock,      RestoreClock     },
-  {"run",         MB_PART_SHARED, PETSC_FALSE, SaveRun,        RestoreRun       },
-  {"monitors",    MB_PART_SHARED, PETSC_FALSE, SaveMonitors,   RestoreMonitors  },
-  {"controller",  MB_PART_SHARED, PETSC_FALSE, SaveController, RestoreController},
-  {"energy",      MB_PART_RANK,   PETSC_TRUE,  SaveEnergy,     RestoreEnergy    },
-  {"joints",      MB_PART_GATHER, PETSC_TRUE,  SaveJoints,     RestoreJoints    },
-  {"springs",     MB_PART_GATHER, PETSC_TRUE,  MbDomainSaveSprings, MbDomainRestoreSprings},
-  {"constraints", MB_PART_GATHER, PETSC_TRUE,  SaveRows,       RestoreRows      },
-  {"ghosts",      MB_PART_SHARED, PETSC_TRUE,  SaveGhosts,     RestoreGhosts    },
+    {"layout", MB_PART_SHARED, PETSC_FALSE, SaveLayout, RestoreLayout},
+    {"owners", MB_PART_SHARED, PETSC_FALSE, SaveOwners, RestoreOwners},
+    {"bodies", MB_PART_GATHER, PETSC_TRUE, SaveBodies, RestoreBodies},
+    {"clock", MB_PART_SHARED, PETSC_TRUE, SaveClock, RestoreClock},
+    {"run", MB_PART_SHARED, PETSC_FALSE, SaveRun, RestoreRun},
+    {"monitors", MB_PART_SHARED, PETSC_FALSE, SaveMonitors, RestoreMonitors},
+    {"controller", MB_PART_SHARED, PETSC_FALSE, SaveController, RestoreController},
+    {"energy", MB_PART_RANK, PETSC_TRUE, SaveEnergy, RestoreEnergy},
+    {"joints", MB_PART_GATHER, PETSC_TRUE, SaveJoints, RestoreJoints},
+    {"springs", MB_PART_GATHER, PETSC_TRUE, MbDomainSaveSprings, MbDomainRestoreSprings},
+    {"constraints", MB_PART_GATHER, PETSC_TRUE, SaveRows, RestoreRows},
+    {"ghosts", MB_PART_SHARED, PETSC_TRUE, SaveGhosts, RestoreGhosts},
 };
 const PetscInt MbDomainNParts = (PetscInt)PETSC_STATIC_ARRAY_LENGTH(MbDomainParts);

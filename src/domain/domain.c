@@ -122,7 +122,8 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
       PetscCall(PetscOptionsReal("-mb_blowup_factor", "Stop a run whose energy made from nothing exceeds this many times the energy the start and the forces gave (0: no check)", "MbDomainSetBlowupFactor", f, &f, &set));
       if (set) PetscCall(MbDomainSetBlowupFactor(d, f));
     }
-    PetscCall(PetscOptionsBool("-mb_keep_step", "Keep the deck's step when it is above half the critical step of a DEF_EXP body (a warning above the critical step) instead of lowering it to that half as Solfec-1.0 does", "MbDomainRun", d->keep_step, &d->keep_step, NULL));
+    PetscCall(PetscOptionsBool("-mb_keep_step", "Keep the deck's step when it is above half the critical step of a DEF_EXP body (a warning above the critical step) instead of lowering it to that half as Solfec-1.0 does", "MbDomainRun", d->keep_step,
+                               &d->keep_step, NULL));
     PetscCall(PetscOptionsInt("-mb_signal_at_step", "Raise SIGTERM on rank 0 after this step (tests of restarts; -1: never)", "MbDomainRun", d->run.sigstep, &d->run.sigstep, NULL));
   }
   PetscOptionsEnd();
@@ -590,7 +591,8 @@ static PetscErrorCode CheckCriticalStep(MbDomain d)
   d->hcrit      = hc;
   d->hcrit_body = id;
   if (id >= 0 && !d->keep_step && !d->adapt && d->h > 0.5 * hc) {
-    PetscCall(PetscPrintf(d->comm, "moreau: the step %g is above half the critical step %g of body %" PetscInt_FMT " (DEF_EXP): lowered to %g, as Solfec-1.0 does (-mb_keep_step keeps the deck's step)\n", (double)d->h, (double)hc, id, (double)(0.5 * hc)));
+    PetscCall(
+        PetscPrintf(d->comm, "moreau: the step %g is above half the critical step %g of body %" PetscInt_FMT " (DEF_EXP): lowered to %g, as Solfec-1.0 does (-mb_keep_step keeps the deck's step)\n", (double)d->h, (double)hc, id, (double)(0.5 * hc)));
     d->h = 0.5 * hc;
   } else if (id >= 0 && d->h > hc)
     PetscCall(PetscPrintf(d->comm, "moreau: WARNING: the step %g is above the critical step %g of body %" PetscInt_FMT " (DEF_EXP): the run will blow up; take a step below it, or DEF_LIM for that body\n", (double)d->h, (double)hc, id));

@@ -178,15 +178,15 @@ typedef enum {
 } MbPartDist;
 
 typedef struct {
-  const char *name;                                    /* its name in a checkpoint (/state/<name>) */
-  MbPartDist  dist;                                    /* how a checkpoint combines the ranks' buffers */
-  PetscBool   step;                                    /* a step rejection puts it back; else it is the run's bookkeeping, which a rejection keeps (the rejections counted, the controller, the next checkpoint's time) */
-  PetscErrorCode (*save)(MbDomain, MbBuf *);           /* append this rank's bytes */
+  const char *name;                                            /* its name in a checkpoint (/state/<name>) */
+  MbPartDist  dist;                                            /* how a checkpoint combines the ranks' buffers */
+  PetscBool   step;                                            /* a step rejection puts it back; else it is the run's bookkeeping, which a rejection keeps (the rejections counted, the controller, the next checkpoint's time) */
+  PetscErrorCode (*save)(MbDomain, MbBuf *);                   /* append this rank's bytes */
   PetscErrorCode (*restore)(MbDomain, MbBuf *, PetscInt nrec); /* from nrec ranks' bytes (MB_PART_RANK; otherwise 1), all of them read */
 } MbPart;
 
 /* component.c: the parts, in the order they are restored */
-PETSC_INTERN const MbPart  MbDomainParts[];
+PETSC_INTERN const MbPart   MbDomainParts[];
 PETSC_INTERN const PetscInt MbDomainNParts;
 
 /* A saved state of the domain at the start of an adaptive interval (state.c): the parts a

@@ -176,7 +176,8 @@ static PetscErrorCode ReadParts(MbOutput out, hid_t f, const char *path, MbCheck
     PetscCall(PetscSNPrintf(gpath, sizeof(gpath), "/state/%s/count", p->name));
     PetscCall(ReadWhole(out, f, gpath, H5T_NATIVE_INT64, sizeof(PetscInt64), &nc, (void **)&p->count));
     for (int64_t r = 0; r < nc; r++) sum += p->count[r];
-    PetscCheck(nc == c->nranks && sum == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /state/%s has %lld bytes from %lld ranks, which gave %lld; %" PetscInt_FMT " ranks wrote the file", path, p->name, (long long)n, (long long)nc, (long long)sum, c->nranks);
+    PetscCheck(nc == c->nranks && sum == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /state/%s has %lld bytes from %lld ranks, which gave %lld; %" PetscInt_FMT " ranks wrote the file", path, p->name, (long long)n, (long long)nc,
+               (long long)sum, c->nranks);
   }
   MbH5Call(H5Gclose, (g), "/state");
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -185,7 +186,7 @@ static PetscErrorCode ReadParts(MbOutput out, hid_t f, const char *path, MbCheck
 /* The checkpoint into c and the output's part into o, frames and meshes. */
 static PetscErrorCode ReadChk(MbOutput out, const char *path, MbCheckpoint *c, double o[O_N], double **fr, int64_t **me)
 {
-  hid_t    fapl, f;
+  hid_t   fapl, f;
   int64_t fmt, v, n;
   double *od;
   PetscFunctionBegin;
