@@ -107,7 +107,7 @@ PETSC_EXTERN PetscErrorCode MbDomainGetPhaseTimes(MbDomain dom, PetscLogDouble t
     default for pairs without their own. model 0: SIGNORINI_COULOMB, 1: SPRING_DASHPOT.
     Checks friction >= 0, cohesion >= 0, restitution in [0, 1], spring >= 0, dashpot finite;
     dashpot < 0 asks for critical damping of each spring_dashpot contact (Solfec-1.0). */
-PETSC_EXTERN PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain dom, PetscInt surf1, PetscInt surf2, PetscInt model, PetscReal friction, PetscReal cohesion, PetscReal restitution, PetscReal spring, PetscReal dashpot);
+PETSC_EXTERN PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain dom, PetscInt surf1, PetscInt surf2, PetscInt model, PetscReal friction, PetscReal cohesion, PetscReal restitution, PetscReal spring, PetscReal dashpot, PetscReal hpow);
 /** GEOMETRIC_EPSILON: contacts are kept while their gap is below it; also the tolerance
     of the narrow phase (default 1e-6, in model length units). */
 PETSC_EXTERN PetscErrorCode MbDomainSetGeometricEpsilon(MbDomain dom, PetscReal eps);

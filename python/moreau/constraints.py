@@ -6,7 +6,7 @@ import math as _math
 import _moreau as _m
 from ._checks import _choice, _isnum, _nonneg, _notice, _num, _pos, _vec
 from .solfec import _check_solfec
-from .bodies import _a, _check_body
+from .bodies import Body, _a, _check_body
 from .loads import TimeSeries
 
 
@@ -53,10 +53,23 @@ def _no_strength(fn, strength):
     raise ValueError('%s: strength %r is not supported in moreau: its joints never break (leave strength out)' % (fn, strength))
 
 
+def _obstacle_fix(fn, kind, body, point):
+    """Fixing a point of an OBSTACLE, which never moves, adds nothing: accepted as Solfec-1.0
+    accepts it (decks fix the ground), no joint made (index -1)."""
+    _check_body(fn, body)
+    _vec(fn, 'point', point)
+    c = Constraint()
+    c.kind, c.bodies, c.index = kind, (body, None), -1
+    return c
+
+
 def FIX_POINT(body, point, strength=None):
     """FIX_POINT(body, point, strength): the body's material point at the spatial point
-    stays there; a finite strength (a joint that breaks) is refused."""
+    stays there; a finite strength (a joint that breaks) is refused. On an OBSTACLE it
+    adds nothing (accepted, as Solfec)."""
     _no_strength('FIX_POINT', strength)
+    if isinstance(body, Body) and not body._k['movable']:
+        return _obstacle_fix('FIX_POINT', 'FIXPNT', body, point)
     return _joint('FIX_POINT', 1, 'FIXPNT', body, None, point, None)
 
 
@@ -66,6 +79,9 @@ def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
     if body2 is not None or point2 is not None:
         raise ValueError('FIX_DIRECTION: body2 and point2 (a direction fixed relative to a second body) are not supported in moreau; '
                          'the direction is fixed in space')
+    if isinstance(body, Body) and not body._k['movable']:
+        _vec('FIX_DIRECTION', 'direction', direction)
+        return _obstacle_fix('FIX_DIRECTION', 'FIXDIR', body, point)
     return _joint('FIX_DIRECTION', 2, 'FIXDIR', body, None, point, None, direction)
 
 
@@ -206,9 +222,6 @@ def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, directi
     r = _num(fn, 'rest', rest) if rest is not None else float('nan')
     if rest is not None and d is None and not r > 0:
         raise ValueError('%s: rest must be > 0 for a spring along the line of its points, got %r' % (fn, rest))
-    if d is None and p1 == p2:
-        raise ValueError('%s: point1 and point2 coincide at %r: a spring of zero length has no direction; '
-                         'move a point or give direction=' % (fn, p1))
     sp = Spring()
     sp.bodies = (body1, body2)
     sp.index = _m.solfec_spring(body1._sol._h, body1._id, -1 if body2 is None else body2._id, p1, p2, d,

@@ -29,8 +29,8 @@ def BULK_MATERIAL(solfec, model='KIRCHHOFF', label=None, young=1e9, poisson=0.25
     m.label = label
     m.young = _pos(fn, 'young', young)
     m.poisson = _num(fn, 'poisson', poisson)
-    if not -1 < m.poisson < 0.5:
-        raise ValueError('%s: poisson must be in (-1, 0.5), got %r' % (fn, poisson))
+    if not -1 < m.poisson <= 0.5:  # 0.5 (incompressible) as Solfec-1.0; a deformable body refuses it (BODY)
+        raise ValueError('%s: poisson must be in (-1, 0.5], got %r' % (fn, poisson))
     m.density = _pos(fn, 'density', density)
     solfec.materials.append(m)
     return m
@@ -46,7 +46,8 @@ def SURFACE_MATERIAL(solfec, surf1=None, surf2=None, model='SIGNORINI_COULOMB', 
     spring, dashpot, hpow): the material of contacts between surfaces surf1 and surf2 (both
     None: the default for pairs without their own; the last one given wins). dashpot < 0
     asks for critical damping, 2 sqrt(spring * m) with m the effective mass of the two bodies
-    along the contact normal (Solfec-1.0). hpow (Hertz's power of the gap) must be 1."""
+    along the contact normal (Solfec-1.0); hpow the power of the penetration in the spring force
+    (1 linear, 1.5 Hertz's for spheres: k·penetration^hpow)."""
     fn = 'SURFACE_MATERIAL'
     _check_solfec(fn, solfec)
     m = SurfaceMaterial()
@@ -62,11 +63,8 @@ def SURFACE_MATERIAL(solfec, surf1=None, surf2=None, model='SIGNORINI_COULOMB', 
     m.spring = _nonneg(fn, 'spring', spring)
     m.dashpot = _num(fn, 'dashpot', dashpot)  # < 0: critical damping, as in Solfec-1.0
     m.hpow = _pos(fn, 'hpow', hpow)
-    if m.hpow != 1:
-        raise ValueError('%s: hpow %r is not supported in moreau: its spring-dashpot contact force is linear '
-                         'in the gap (hpow=1); Hertz-like powers are not implemented' % (fn, hpow))
     _m.solfec_surface_material(solfec._h, -1 if m.surf1 is None else m.surf1, -1 if m.surf2 is None else m.surf2,
                                0 if m.model == 'SIGNORINI_COULOMB' else 1, m.friction, m.cohesion,
-                               m.restitution, m.spring, m.dashpot)
+                               m.restitution, m.spring, m.dashpot, m.hpow)
     solfec.surface_materials.append(m)
     return m

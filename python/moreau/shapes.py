@@ -374,8 +374,9 @@ def PIPE(pnt, dir, rin, thi, ndir, nrad, nthi, volid, surfids):
         sid = [int(x) for x in surfids]
     except (TypeError, ValueError):
         raise TypeError('%s: surfids must be 4 integers (bottom, top, inner, outer), got %r' % (fn, surfids)) from None
-    if len(sid) != 4:
+    if len(sid) < 4:
         raise ValueError('%s: surfids must be 4 integers (bottom, top, inner, outer), got %d' % (fn, len(sid)))
+    sid = sid[:4]  # Solfec-1.0 takes a list of at least 4 and uses the first 4 (lng.c, PIPE)
     length = _math.sqrt(sum(x * x for x in d))
     if length == 0:
         raise ValueError('%s: dir must be non-zero, got %r' % (fn, dir))

@@ -57,6 +57,7 @@ typedef struct {
   PetscInt  surf[2];
   PetscInt  model; /* 0 SIGNORINI_COULOMB, 1 SPRING_DASHPOT */
   PetscReal friction, cohesion, restitution, spring, dashpot;
+  PetscReal hpow; /* SPRING_DASHPOT: the spring force k·(−gap)^hpow (1: linear; 1.5: Hertz) */
 } MbSurfMat;
 
 /** A spring (PUT_SPRING): a force F along the line between two points, F > 0 pushing them
@@ -121,8 +122,9 @@ PETSC_INTERN PetscErrorCode MbConVelocity(MbCon *c, MbBody b[2], PetscBool start
     prescribed velocities) with bodies b (slave may be NULL). */
 PETSC_INTERN PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], PetscReal t, PetscReal h, MbCon *c);
 /** Resolve the referential points of a joint from its spatial points (bodies at rest pose
-    of now); checks the data (zero link length, direction). */
-PETSC_INTERN PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2]);
+    of now); a rigid link shorter than geps glues its points (length 0: a fixed point
+    between the two bodies, as Solfec-1.0). */
+PETSC_INTERN PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2], PetscReal geps);
 /** The material for surfaces (s1, s2): the last matching pair, else the last default,
     else frictionless Signorini. */
 PETSC_INTERN const MbSurfMat *MbSurfMatFind(PetscInt n, const MbSurfMat mats[], PetscInt s1, PetscInt s2);

@@ -45,7 +45,7 @@ PetscErrorCode MbConVelocity(MbCon *c, MbBody b[2], PetscBool start, PetscReal U
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2])
+PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2], PetscReal geps)
 {
   PetscFunctionBegin;
   for (int k = 0; k < 2; k++) {
@@ -59,8 +59,9 @@ PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2])
     PetscReal d[3];
     MbV3Sub(j->p[0], j->p[1], d);
     j->length = MbV3Norm(d);
-    PetscCheck(j->length > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PUT_RIGID_LINK between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": the two points coincide (link of zero length at (%g, %g, %g))", j->body[0], j->body[1],
-               (double)j->p[0][0], (double)j->p[0][1], (double)j->p[0][2]);
+    /* points closer than the geometric epsilon are glued (Solfec-1.0, dom.c: a link shorter
+       than GEOMETRIC_EPSILON becomes a fixed point between the bodies): length 0 marks it */
+    if (j->length < geps) j->length = 0;
   }
   j->resolved = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -71,7 +72,7 @@ PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], Pets
   PetscReal x[2][3], d[3];
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->kind    = j->kind;
+  c->kind    = j->kind == MB_CON_RIGLNK && j->length == 0 ? MB_CON_FIXPNT : j->kind; /* a glued point (MbJointResolve) */
   c->body[0] = j->body[0];
   c->body[1] = j->body[1];
   c->prim[0] = c->prim[1] = -1;
@@ -85,11 +86,12 @@ PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], Pets
   }
   MbV3Copy(x[0], c->point);
   MbV3Copy(j->R, c->R);
-  switch (j->kind) {
-  case MB_CON_FIXPNT: /* ẋ = 0, bias returns the point to where it was fixed */
+  switch (c->kind) {
+  case MB_CON_FIXPNT: /* ẋ₁ − ẋ₂ = 0 (ẋ₂ = 0 for the ground, where x₂ is where the point was
+                         fixed); the bias returns the points together */
     c->law.kind = MB_LAW_EQUALITY;
     MbConFrame((PetscReal[3]){0, 0, 1}, (PetscReal[3]){1, 0, 0}, c->base);
-    MbV3Sub(x[0], j->p[0], d);
+    MbV3Sub(x[0], x[1], d);
     MbV3Scale(1.0 / h, d, c->law.bias);
     break;
   case MB_CON_FIXDIR:
@@ -125,7 +127,7 @@ PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], Pets
 
 const MbSurfMat *MbSurfMatFind(PetscInt n, const MbSurfMat m[], PetscInt s1, PetscInt s2)
 {
-  static const MbSurfMat frictionless = {{-1, -1}, 0, 0, 0, 0, 0, 0};
+  static const MbSurfMat frictionless = {{-1, -1}, 0, 0, 0, 0, 0, 0, 1};
   const MbSurfMat       *def          = NULL;
   for (PetscInt i = n - 1; i >= 0; i--) {
     if ((m[i].surf[0] == s1 && m[i].surf[1] == s2) || (m[i].surf[0] == s2 && m[i].surf[1] == s1)) return &m[i];

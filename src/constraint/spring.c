@@ -30,12 +30,8 @@ PetscErrorCode MbSpringResolve(MbSpring *sp, PetscInt index, MbBody b[2])
   MbV3Sub(sp->p[0], sp->p[1], d);
   if (MbV3Norm(sp->dir) > 0)
     sp->length0 = MbV3Dot(d, sp->dir);
-  else {
-    sp->length0 = MbV3Norm(d);
-    PetscCheck(sp->length0 > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "PUT_SPRING %" PetscInt_FMT " between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": the two points coincide at (%g, %g, %g), so the spring has zero length and no direction; move a point or give direction=", index, sp->body[0],
-               sp->body[1], (double)sp->p[0][0], (double)sp->p[0][1], (double)sp->p[0][2]);
-  }
+  else
+    sp->length0 = MbV3Norm(d); /* 0 where the points coincide: see Kinematics */
   if (!PetscIsNanReal(sp->rest)) sp->length0 = sp->rest;
   sp->resolved = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -68,10 +64,12 @@ static PetscErrorCode Kinematics(MbSpring *sp, PetscInt index, MbBody b[2], Pets
     len = MbV3Dot(d, n);
   } else {
     len = MbV3Norm(d);
-    PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "PUT_SPRING %" PetscInt_FMT " between bodies %" PetscInt_FMT " and %" PetscInt_FMT ": its two points met at t = %g (zero length), where its direction is undefined; give direction= for a spring that may close up", index, sp->body[0],
-               sp->body[1], (double)t);
-    MbV3Scale(1.0 / len, d, n);
+    if (len > 0)
+      MbV3Scale(1.0 / len, d, n);
+    else { /* the points meet: no line between them; Solfec-1.0 takes z (dom.c, SPRING_FOLLOW) */
+      n[0] = n[1] = 0;
+      n[2]        = 1;
+    }
   }
   MbV3Sub(v[0], v[1], d);
   MbV3Copy(x[0], x1);

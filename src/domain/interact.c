@@ -6,7 +6,7 @@
 #include "domainimpl.h"
 #include "../body/bodyimpl.h"
 
-PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain d, PetscInt s1, PetscInt s2, PetscInt model, PetscReal friction, PetscReal cohesion, PetscReal restitution, PetscReal spring, PetscReal dashpot)
+PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain d, PetscInt s1, PetscInt s2, PetscInt model, PetscReal friction, PetscReal cohesion, PetscReal restitution, PetscReal spring, PetscReal dashpot, PetscReal hpow)
 {
   MbSurfMat *m;
   PetscFunctionBegin;
@@ -17,6 +17,7 @@ PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain d, PetscInt s1, PetscInt s2, 
   PetscCheck(spring >= 0 && PetscIsNormalReal(spring + 1), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): spring must be >= 0, got %g", s1, s2, (double)spring);
   /* dashpot < 0: critical damping, as in Solfec-1.0 (constraint/model/penalty.c) */
   PetscCheck(!PetscIsInfOrNanReal(dashpot), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): dashpot must be finite, got %g", s1, s2, (double)dashpot);
+  PetscCheck(hpow > 0 && PetscIsNormalReal(hpow), d->comm, PETSC_ERR_ARG_OUTOFRANGE, "surface material (%" PetscInt_FMT ", %" PetscInt_FMT "): hpow (the power of the penetration in the spring force) must be > 0, got %g", s1, s2, (double)hpow);
   PetscCall(PetscRealloc(sizeof(MbSurfMat) * (d->cs->nmat + 1), &d->cs->mat));
   m              = &d->cs->mat[d->cs->nmat++];
   m->surf[0]     = s1 < 0 ? -1 : s1;
@@ -27,6 +28,7 @@ PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain d, PetscInt s1, PetscInt s2, 
   m->restitution = restitution;
   m->spring      = spring;
   m->dashpot     = dashpot;
+  m->hpow        = hpow;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -199,7 +201,7 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
         b[m] = j->body[m] >= 0 ? d->map.all[j->body[m]] : NULL;
         PetscCheck(j->body[m] < 0 || b[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns the joint", k, j->body[m], d->rank);
       }
-      PetscCall(MbJointResolve(j, b));
+      PetscCall(MbJointResolve(j, b, d->geps));
       PetscCall(PetscArraycpy(&buf[7 * nnew], &j->X[0][0], 6));
       buf[7 * nnew + 6] = j->length;
     }

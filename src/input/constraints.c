@@ -15,15 +15,15 @@ static PyObject *py_contact_exclude(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
-/* solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot) */
+/* solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot, hpow) */
 static PyObject *py_solfec_surface_material(PyObject *self, PyObject *args)
 {
   int    h, model;
   long   s1, s2;
-  double f, c, e, k, eta;
+  double f, c, e, k, eta, hpow;
   Sol   *s;
-  if (!PyArg_ParseTuple(args, "illiddddd", &h, &s1, &s2, &model, &f, &c, &e, &k, &eta) || !(s = MbModuleGetSol(h))) return NULL;
-  MB_TRY(PyExc_ValueError, MbDomainAddSurfaceMaterial(s->dom, (PetscInt)s1, (PetscInt)s2, model, f, c, e, k, eta));
+  if (!PyArg_ParseTuple(args, "illidddddd", &h, &s1, &s2, &model, &f, &c, &e, &k, &eta, &hpow) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainAddSurfaceMaterial(s->dom, (PetscInt)s1, (PetscInt)s2, model, f, c, e, k, eta, hpow));
   Py_RETURN_NONE;
 }
 
@@ -126,7 +126,7 @@ static PyObject *py_solfec_spring(PyObject *self, PyObject *args)
 
 PyMethodDef MbModuleConstraintMethods[] = {
     {"contact_exclude", py_contact_exclude, METH_VARARGS, "contact_exclude(h, kind, a, b): no contacts between bodies (kind 0) or surfaces (kind 1) a and b"},
-    {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot)"},
+    {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot, hpow)"},
     {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},
     {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},
     {"solfec_spring", py_solfec_spring, METH_VARARGS, "solfec_spring(h, b1, b2, p1, p2, dir, rest, spring, dashpot, lo, hi, alo, ahi, fn) -> index"},

@@ -40,7 +40,7 @@ t('SURFACE_MATERIAL positional (solfec, surf1, surf2, model, label, friction, co
   (sm.surf1, sm.surf2, sm.model, sm.label, sm.friction, sm.cohesion, sm.restitution, sm.spring, sm.dashpot, sm.hpow) == (1, 2, 'SPRING_DASHPOT', 'sm', 0.3, 0.1, 0.5, 1e5, 2.0, 1.0))
 sk = SURFACE_MATERIAL(solfec=s, surf1=3, surf2=4, model='SIGNORINI_COULOMB', label='sk', friction=0.2, cohesion=0.0, restitution=0.1, spring=0.0, dashpot=-1.0, hpow=1.0)
 t('SURFACE_MATERIAL by keyword, dashpot < 0 (critical) accepted', (sk.surf1, sk.surf2, sk.label, sk.friction, sk.restitution, sk.dashpot) == (3, 4, 'sk', 0.2, 0.1, -1.0))
-t('SURFACE_MATERIAL hpow != 1 refused, named', raises(lambda: SURFACE_MATERIAL(s, hpow=1.5), ValueError, 'SURFACE_MATERIAL: hpow 1.5 is not supported in moreau'))
+t('SURFACE_MATERIAL hpow 1.5 kept (Hertz), hpow <= 0 refused, named', SURFACE_MATERIAL(s, 7, 8, model='SPRING_DASHPOT', spring=1e5, hpow=1.5).hpow == 1.5 and raises(lambda: SURFACE_MATERIAL(s, hpow=0), ValueError, 'SURFACE_MATERIAL: hpow must be > 0, got 0'))
 t('BYLABEL(solfec, kind, label) with BULK_MATERIAL, SURFACE_MATERIAL', BYLABEL(solfec=s, kind='BULK_MATERIAL', label='bm') is bm and BYLABEL(s, 'SURFACE_MATERIAL', 'sm') is sm and BYLABEL(s, 'FIELD', 'x') is None)
 # shapes
 sp = SPHERE((1, 2, 3), 0.5, 7, 8)

@@ -77,14 +77,40 @@ PUT_RIGID_LINK(a, b, (0, 0, 0), (3, 0, 0))
 PY
 expect_error "a constraint between two obstacles" "PUT_RIGID_LINK: body 0 is an OBSTACLE and so is body 1: a constraint between obstacles does nothing" "$MOREAU" "$TMP/two_obstacles.py"
 expect_error "a constraint between two obstacles names the deck line" 'two_obstacles\.py", line 6' "$MOREAU" "$TMP/two_obstacles.py"
-deck zero_link <<PY
-$HEAD
+# a rigid link shorter than the geometric epsilon glues its points (Solfec-1.0, dom.c): a
+# sphere hanging by a zero-length link to the ground, and two spheres glued at a point, move
+# as with FIX_POINT and as one body would: the glued points stay together (1e-5 m; a FIX_POINT drifts 4e-7 m here)
+cat >"$TMP/glue.py" <<'PY'
+import sys
+how = sys.argv[1]
+s = SOLFEC('DYNAMIC', 1e-3, 'out-glue-' + how)
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+m = BULK_MATERIAL(s)
 a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
-PUT_RIGID_LINK(a, None, (0.5, 0, 0), (0.5, 0, 0))
-RUN(s, GAUSS_SEIDEL_SOLVER(1e-3, 100), 0.01)
+b = BODY(s, 'RIGID', SPHERE((2.5, 0, 0), 1, 1, 1), m)
+INITIAL_VELOCITY(b, (0, 0, 1), (0, 1, 0))
+if how == 'link':
+    PUT_RIGID_LINK(a, None, (0.5, 0, 0), (0.5, 0, 0))
+    PUT_RIGID_LINK(a, b, (1.25, 0, 0), (1.25 + 1e-6, 0, 0))  # closer than GEOMETRIC_EPSILON (1e-4): glued
+else:
+    FIX_POINT(a, (0.5, 0, 0))
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.2)
+def at(body, X):  # the spatial place of referential point X
+    q = body.conf
+    c0 = body.center
+    return [q[9 + i] + sum(q[3 * j + i] * (X[j] - c0[j]) for j in range(3)) for i in range(3)]
+if RANK() == 0 or HERE(s, a):
+    pa, pb, fixed = at(a, (1.25, 0, 0)), at(b, (1.25 + 1e-6, 0, 0)), at(a, (0.5, 0, 0))
+    print('GLUE %s %.6e %.6e %.9f' % (how, max(abs(x - y) for x, y in zip(pa, pb)), max(abs(x - y) for x, y in zip(fixed, (0.5, 0, 0))), a.conf[11]))
 PY
-expect_error "a rigid link of zero length" "PUT_RIGID_LINK between bodies 0 and -1: the two points coincide" "$MOREAU" "$TMP/zero_link.py"
-expect_error "a rigid link of zero length on 2 ranks" "the two points coincide" timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/zero_link.py"
+for np in 1 2; do
+  out=$(cd "$TMP" && timeout 120 $MPIRUN -np $np "$MOREAU" glue.py link 2>&1)
+  line=$(grep -m1 '^GLUE' <<<"$out"); echo "# $np rank(s): $line"
+  [ -n "$line" ] || echo "$out" | tail -5 | sed 's/^/# /'
+  check "PUT_RIGID_LINK of zero length glues its points (to the ground and between two spheres) on $np rank(s): both stay together to 1e-5 m (FIX_POINT holds its point to 4e-7 here), the sphere turns about its point" \
+    awk '/^GLUE link/ { f = 1; ok = ($3 < 1e-5 && $4 < 1e-5 && $5 < -0.01) } END { exit !(f && ok) }' <<<"$out"
+done
 deck zero_dir <<PY
 $HEAD
 a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
@@ -188,3 +214,33 @@ PY
 expect_error "CONTACT_EXCLUDE_BODIES of a body with itself" "CONTACT_EXCLUDE_BODIES: body 0 twice" "$MOREAU" "$TMP/exclbad.py"
 printf "s = SOLFEC('DYNAMIC', 1e-3, 'out-exclbad')\nCONTACT_EXCLUDE_SURFACES(s, 1, 'x')\n" >"$TMP/exclbad.py"
 expect_error "CONTACT_EXCLUDE_SURFACES with a surface that is not an int" "CONTACT_EXCLUDE_SURFACES: surf2 must be a surface id \(an int\), got 'x'" "$MOREAU" "$TMP/exclbad.py"
+
+# --- Solfec's arguments moreau takes as Solfec does (issue 32): a Hertz power in the
+# spring-dashpot contact (SURFACE_MATERIAL hpow, Solfec's pes.c: R_N = k δ^hpow): a sphere
+# resting on the ground under PENALTY_SOLVER sinks to δ = (m g / k)^(1/hpow), within 1 %,
+# for hpow 1.5 and 1; FIX_POINT and FIX_DIRECTION on an OBSTACLE (adds nothing: the deck
+# runs, the sphere still falls); PIPE with 6 surface ids (the first 4 used, as lng.c does)
+cat >"$TMP/hertz.py" <<'PY'
+import sys
+hp = float(sys.argv[1])
+s = SOLFEC('DYNAMIC', 1e-4, 'out-hertz-%g' % hp)
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+m = BULK_MATERIAL(s, density=1000)
+SURFACE_MATERIAL(s, model='SPRING_DASHPOT', spring=1e6, dashpot=-1, hpow=hp)
+g = BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 1,-1,-1, 1,1,-1, -1,1,-1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1, 1, 1, [1]*6), m)
+FIX_POINT(g, (0, 0, -0.5))
+FIX_DIRECTION(g, (0, 0, -0.5), (1, 0, 0))
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0.1), 0.1, 1, 1), m)
+p = PIPE((3, 0, 0), (0, 0, 1), 0.1, 0.02, 2, 8, 1, 1, [1, 2, 3, 4, 5, 6])
+RUN(s, PENALTY_SOLVER(), 0.3)
+d = 0.1 - b.conf[11]
+print('HERTZ %g %.6e %.6e' % (hp, d, (b.mass * 10 / 1e6) ** (1 / hp)))
+PY
+for hp in 1.5 1; do
+  out=$(cd "$TMP" && timeout 120 "$MOREAU" hertz.py $hp 2>&1)
+  line=$(grep -m1 '^HERTZ' <<<"$out"); echo "# hpow $hp: $line"
+  [ -n "$line" ] || echo "$out" | tail -5 | sed 's/^/# /'
+  check "SURFACE_MATERIAL hpow $hp: the resting sphere's penetration is (m g / k)^(1/hpow) (1 %); FIX_POINT/FIX_DIRECTION on an OBSTACLE and PIPE with 6 surface ids accepted" \
+    awk '/^HERTZ/ { f = 1; ok = ($3 > 0.99 * $4 && $3 < 1.01 * $4) } END { exit !(f && ok) }' <<<"$out"
+done

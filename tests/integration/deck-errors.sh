@@ -117,7 +117,7 @@ deck prb_poisson <<PY
 $HEAD
 BODY(s, 'PSEUDO_RIGID', $CUBE, BULK_MATERIAL(s, poisson=0.5))
 PY
-expect_error "PSEUDO_RIGID with Poisson's ratio 0.5" "poisson must be in \\(-1, 0.5\\), got 0.5" "$MOREAU" "$TMP/prb_poisson.py"
+expect_error "PSEUDO_RIGID with Poisson's ratio 0.5 (BULK_MATERIAL takes it, as Solfec; a deformable body cannot)" "BODY: a PSEUDO_RIGID body needs Poisson's ratio in \\(-1, 0.5\\), got poisson=0.5" "$MOREAU" "$TMP/prb_poisson.py"
 deck prb_rig <<PY
 $HEAD
 b = BODY(s, 'PSEUDO_RIGID', $CUBE, m)

@@ -64,9 +64,9 @@ static void test_bad_input(void **state)
   MB_FAILS(MbDomainAddSpring(dom, 0, -1, c, x, NULL, NAN, 1, 0, 2, 1, NULL, NULL, NULL, NULL), "limits must satisfy min <= max, got (2");
   MB_FAILS(MbDomainAddSpring(dom, 0, -1, c, x, zero, NAN, 1, 0, -1, 1, NULL, NULL, NULL, NULL), "direction must be a non-zero vector");
   MB_FAILS(MbDomainAddSpring(dom, 0, 5, c, x, NULL, NAN, 1, 0, -1, 1, NULL, NULL, NULL, NULL), "no body with id 5");
-  /* a zero-length spring along its points is caught when the run starts */
-  MB_OK(MbDomainAddSpring(dom, 0, -1, c, c, NULL, NAN, 1, 0, -1, 1, NULL, NULL, NULL, NULL));
-  MB_FAILS(MbDomainStep(dom), "the two points coincide at (0");
+  /* a zero-length spring along its points runs (Solfec's z while they coincide) */
+  MB_OK(MbDomainAddSpring(dom, 0, -1, c, c, NULL, NAN, 1, 0, -PETSC_INFINITY, PETSC_INFINITY, NULL, NULL, NULL, NULL));
+  MB_OK(MbDomainStep(dom));
   MB_OK(MbDomainDestroy(&dom));
 }
 

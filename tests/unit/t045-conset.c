@@ -66,7 +66,7 @@ static void test_rows_and_persistence(void **state)
   MB_OK(MbConSetCreate(PETSC_COMM_SELF, &cs));
   /* a material for surfaces (1, 2): friction 0.4, restitution 0.5 */
   MB_OK(PetscMalloc1(1, &cs->mat));
-  cs->mat[0] = (MbSurfMat){{1, 2}, 0, 0.4, 0, 0.5, 0, 0};
+  cs->mat[0] = (MbSurfMat){{1, 2}, 0, 0.4, 0, 0.5, 0, 0, 1};
   cs->nmat   = 1;
   Step(cs, &p, 1, f0);
   assert_int_equal(cs->ncon, 1);
@@ -114,7 +114,7 @@ static void test_force_contacts(void **state)
   MB_OK(MbContactModelSetType(cs->contact, MBCONTACTPENALTY));
   assert_false(MbConSetContactRows(cs));
   MB_OK(PetscMalloc1(1, &cs->mat));
-  cs->mat[0] = (MbSurfMat){{-1, -1}, 1, 0, 0, 0, 0, 0}; /* SPRING_DASHPOT without a spring: the model refuses it */
+  cs->mat[0] = (MbSurfMat){{-1, -1}, 1, 0, 0, 0, 0, 0, 1}; /* SPRING_DASHPOT without a spring: the model refuses it */
   cs->nmat   = 1;
   {
     const PetscInt  body[2] = {1, 0}, prim[2] = {0, 0}, surf[2] = {2, 1};

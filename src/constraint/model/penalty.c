@@ -1,5 +1,6 @@
 /* spring_dashpot (Solfec's PENALTY_SOLVER): a contact is a force known before the solve.
-   Normal: R_N = max(0, −k·gap − c·V_N), a spring-dashpot that only pushes; tangential:
+   Normal: R_N = max(0, −k·gap − c·V_N), a spring-dashpot that only pushes (with the
+   material's hpow ≠ 1, R_N = max(0, k·(−min(gap, 0))^hpow − c·V_N), Solfec's power law); tangential:
    Coulomb friction regularized below the sliding speed δ,
    R_T = −μ R_N V_T / √(|V_T|² + δ²); V is the relative velocity at the start of the step,
    so the force is explicit and the step is bounded by 2√(m/k) (MbDomainCriticalStep counts
@@ -43,13 +44,16 @@ static PetscErrorCode PenaltyForce(MbContactModel m, const MbSurfMat *mat, MbCon
   PetscCheck(mat->spring > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "PENALTY_SOLVER: contact between surfaces %" PetscInt_FMT " and %" PetscInt_FMT " (bodies %" PetscInt_FMT " and %" PetscInt_FMT ") has no spring: give SURFACE_MATERIAL(model='SPRING_DASHPOT', spring=k > 0, dashpot=...)", c->surf[0],
              c->surf[1], c->body[0], c->body[1]);
-  if (eta < 0) { /* critical damping */
-    PetscReal w;
+  if (eta < 0) { /* critical damping, of the spring's current stiffness k·hpow·(−gap)^(hpow−1) */
+    PetscReal w, k = mat->hpow == 1 ? mat->spring : mat->spring * mat->hpow * PetscPowReal(PetscMax(-c->gap, 0.0), mat->hpow - 1);
     PetscCall(NormalInverseMass(c, b, &w));
     PetscCheck(w > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PENALTY_SOLVER: contact between bodies %" PetscInt_FMT " and %" PetscInt_FMT " has no inertia along its normal (n·A⁻¹n = %g): no critical damping", c->body[0], c->body[1], (double)w);
-    eta = 2 * PetscSqrtReal(mat->spring / w);
+    eta = 2 * PetscSqrtReal(k / w);
   }
-  c->R[2] = PetscMax(0.0, -mat->spring * c->gap - eta * c->V[2]);
+  if (mat->hpow == 1)
+    c->R[2] = PetscMax(0.0, -mat->spring * c->gap - eta * c->V[2]);
+  else /* Solfec-1.0's power law (pes.c): k·(−min(gap, 0))^hpow, 1.5 Hertz's for spheres */
+    c->R[2] = PetscMax(0.0, mat->spring * PetscPowReal(PetscMax(-c->gap, 0.0), mat->hpow) - eta * c->V[2]);
   vt      = PetscSqrtReal(c->V[0] * c->V[0] + c->V[1] * c->V[1] + p->delta * p->delta);
   c->R[0] = -mat->friction * c->R[2] * c->V[0] / vt;
   c->R[1] = -mat->friction * c->R[2] * c->V[1] / vt;
