@@ -19,7 +19,28 @@ def CALLBACK(solfec, interval, data, callback):
     _m.solfec_callback(solfec._h, interval, callback, data if isinstance(data, tuple) else (data,))
 
 
-_SOLVER_STATS = ('iters', 'error', 'rerhist', 'merhist', 'mvhist', 'itershist')
+_SOLVER_STATS = ('rerhist', 'merhist', 'mvhist')  # per iteration of a solve: not kept
+# Solfec's per-step statistics, read from the step history (/history) of the RUNs a solver
+# did: {id(solver): [solfec, t0 and t1 of its last RUN, t at itershist = 'ON' or None]}
+_RUNS = {}
+
+
+def _stat(solver, name):
+    """iters and error: the last step's, of the last RUN with this solver (None before one);
+    itershist: the iterations of every step since itershist = 'ON' (None without)."""
+    run = _RUNS.get(id(solver))
+    if run is None or (name == 'itershist' and run[3] is None):
+        return None
+    solfec, t0, t1, ton = run
+    item = 'ERROR' if name == 'error' else 'ITERATIONS'
+    ts = ton if name == 'itershist' else t0
+    t, v = _m.solfec_history(solfec._h, item, ts, t1)
+    v = [x for tt, x in zip(t, v) if tt > ts + 1e-10 * max(1.0, abs(ts))]  # the steps after ts
+    if name == 'itershist':
+        return [int(x) for x in v]
+    if not v:
+        return None
+    return v[-1] if name == 'error' else int(v[-1])
 
 
 def _onoff(fn, name, v):
@@ -46,8 +67,10 @@ class Solver:
     """A constraint solver's settings: GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER or PENALTY_SOLVER.
     Every argument reads as an attribute (gs.epsilon, gs.meritval, ...); Solfec-1.0's
     read/write members can be assigned (gs.epsilon = 1e-6, gs.reverse = 'ON') and take
-    effect at the next RUN. Solfec's run statistics (iters, error, rerhist, merhist) are not
-    kept: HISTORY(solfec, 'ITERATIONS') and HISTORY(solfec, 'ERROR') give them per step."""
+    effect at the next RUN. Solfec's statistics of the last step, iters and error, and
+    itershist (after itershist = 'ON': the iterations of every step since) come from the
+    step history of the RUNs with this solver (the deck needs OUTPUT's results, as HISTORY);
+    the per-iteration ones (rerhist, merhist, mvhist) are not kept."""
     __slots__ = ('kind', 'args')
 
     def __init__(self, kind, args):
@@ -60,13 +83,20 @@ class Solver:
         except KeyError:
             pass
         kind = object.__getattribute__(self, 'kind')
+        if name in ('iters', 'error', 'itershist'):
+            return _stat(self, name)
         if name in _SOLVER_STATS:
-            raise AttributeError("%s.%s: not supported in moreau: the solver keeps no run statistics; "
-                                 "use HISTORY(solfec, 'ITERATIONS') or HISTORY(solfec, 'ERROR')" % (kind, name))
+            raise AttributeError("%s.%s: not supported in moreau: the solver keeps no statistics per iteration; "
+                                 "iters, error and itershist are the steps', or use HISTORY(solfec, 'ITERATIONS') or HISTORY(solfec, 'ERROR')" % (kind, name))
         raise AttributeError('%s has no attribute %r' % (kind, name))
 
     def __setattr__(self, name, value):
         fn = '%s.%s' % (self.kind, name)
+        if name == 'itershist':  # Solfec: 'ON' starts the record anew, anything else leaves it
+            if value == 'ON':
+                run = _RUNS.setdefault(id(self), [None, 0.0, 0.0, None])
+                run[3] = run[2] if run[0] is not None else 0.0
+            return
         check = _SOLVER_SETTABLE[self.kind].get(name)
         if check is None:
             raise AttributeError('%s: not a writable setting; writable: %s' % (fn, ', '.join(sorted(_SOLVER_SETTABLE[self.kind])) or 'none'))
@@ -210,7 +240,11 @@ def RUN(solfec, solver, duration):
             _m.solfec_solver(solfec._h, 'newton', 'signorini_coulomb', a['meritval'], a['maxiter'], 0, None, None)
         else:  # contacts as spring-dashpot forces, joints by Gauss-Seidel
             _m.solfec_solver(solfec._h, 'gauss_seidel', 'spring_dashpot', 1e-6, 1000, 0, None, None)
+    t0 = solfec.time
     _m.solfec_run(solfec._h, duration)
+    if solver is not None:  # for its statistics (iters, error, itershist)
+        run = _RUNS.setdefault(id(solver), [None, 0.0, 0.0, None])
+        run[0], run[1], run[2] = solfec, t0, solfec.time
 
 
 _ADAPT_KINDS = ('FIXED', 'CURVATURE', 'TRUNCATION', 'LOCAL_ERROR', 'APPARENT_FREQUENCY')

@@ -244,3 +244,30 @@ for hp in 1.5 1; do
   check "SURFACE_MATERIAL hpow $hp: the resting sphere's penetration is (m g / k)^(1/hpow) (1 %); FIX_POINT/FIX_DIRECTION on an OBSTACLE and PIPE with 6 surface ids accepted" \
     awk '/^HERTZ/ { f = 1; ok = ($3 > 0.99 * $4 && $3 < 1.01 * $4) } END { exit !(f && ok) }' <<<"$out"
 done
+
+# --- the solver's statistics, as Solfec's (issue 32): iters and error of the last step,
+# itershist after itershist = 'ON' the iterations of every step since, across RUNs; the
+# same numbers as HISTORY's ITERATIONS; None before a RUN and without 'ON'
+cat >"$TMP/ih.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out-ih')
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+m = BULK_MATERIAL(s)
+BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 1,-1,-1, 1,1,-1, -1,1,-1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1, 1, 1, [1]*6), m)
+for i in range(3):
+    BODY(s, 'RIGID', SPHERE((0.01 * i, 0, 0.1 + 0.2 * i), 0.1, 1, 1), m)
+OUTPUT(s, 0.01)
+gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000)
+none = gs.iters is None and gs.itershist is None
+RUN(s, gs, 0.05)
+none = none and gs.itershist is None
+gs.itershist = 'ON'
+RUN(s, gs, 0.02)
+RUN(s, gs, 0.01)
+t, it = HISTORY(s, [(s, 'ITERATIONS')], 0.0, 1.0)
+t, err = HISTORY(s, [(s, 'ERROR')], 0.0, 1.0)
+want = [int(x) for tt, x in zip(t, it) if tt > 0.05 + 1e-9]
+print('IH', none and gs.itershist == want and len(want) == 30 and gs.iters == int(it[-1]) and gs.error == err[-1], len(want), max(want), gs.iters, gs.error)
+PY
+out=$(cd "$TMP" && timeout 60 "$MOREAU" ih.py 2>&1); echo "# $(grep '^IH' <<<"$out")"
+check "GAUSS_SEIDEL_SOLVER iters, error and itershist (30 steps after 'ON', over two RUNs) are the step history's" grep -q '^IH True 30' <<<"$out"
