@@ -19,6 +19,7 @@ and Python 2's execfile is given to translated decks.
 """
 
 import ast as _ast
+import copy as _copy
 import importlib.machinery as _machinery
 import io as _io
 import numbers as _numbers
@@ -107,7 +108,7 @@ def _string_interior_lines(source):
 def expand_tabs(source):
     """Leading tabs to spaces, each to the next multiple of 8 columns (Python 2's rule);
     returns (source, True when a tab was expanded)."""
-    lines = source.splitlines(True)
+    lines = source.split('\n')  # not splitlines(), which also splits at form feeds
     if not any(line[:len(line) - len(line.lstrip(' \t\f'))].count('\t') for line in lines):
         return source, False
     with _warnings.catch_warnings():
@@ -119,9 +120,9 @@ def expand_tabs(source):
         if '\t' in indent and i + 1 not in skip:
             col = 0
             for c in indent:
-                col = (col // 8 + 1) * 8 if c == '\t' else col + 1
+                col = (col // 8 + 1) * 8 if c == '\t' else 0 if c == '\f' else col + 1
             lines[i] = ' ' * col + body
-    return ''.join(lines), True
+    return '\n'.join(lines), True
 
 
 def _divisions(tree):
@@ -173,8 +174,7 @@ def _depth(tree):
 
 
 def _load_of(target):
-    import copy
-    t = copy.deepcopy(target)
+    t = _copy.deepcopy(target)
     t.ctx = _ast.Load()
     return t
 
@@ -252,7 +252,7 @@ def translate(source, filename):
 
 
 def _line(text, n):
-    lines = text.splitlines()
+    lines = text.split('\n')
     return lines[n - 1] if 0 < n <= len(lines) else None
 
 
