@@ -12,7 +12,8 @@ ignored by ranks that do not own the body, so the same deck works on any number 
 
 The functions live in submodules by topic (solfec, materials, shapes, transforms, bodies,
 loads, solvers, constraints, output, readmode, unsupported); this package gathers their
-public names, so that `from moreau import *` gives exactly __all__.
+public names, so that `from moreau import *` gives exactly __all__. py2 is not API: it translates
+Python 2 decks and their modules (src/input/python.c calls it).
 """
 
 import _moreau as _m

@@ -120,26 +120,84 @@ static int ExitCodeOf(PyObject *value)
   return rc;
 }
 
+/* The deck file's bytes, as a Python bytes object (new reference), or NULL with an exception. */
+static PyObject *ReadDeck(const char deck[], FILE *fp)
+{
+  PyObject *bytes = PyBytes_FromStringAndSize(NULL, 0);
+  char      buf[65536];
+  size_t    n;
+  while (bytes && (n = fread(buf, 1, sizeof(buf), fp)) > 0) {
+    PyObject *more = PyBytes_FromStringAndSize(buf, (Py_ssize_t)n);
+    PyBytes_ConcatAndDel(&bytes, more);
+  }
+  if (bytes && ferror(fp)) {
+    Py_DECREF(bytes);
+    return PyErr_Format(PyExc_OSError, "cannot read deck '%s': %s", deck, strerror(errno));
+  }
+  return bytes;
+}
+
+/* The deck's code: compiled as Python 3, or, when Python 3 refuses it (SyntaxError, and its
+   IndentationError and TabError), translated from Python 2 by moreau.py2, which prints the
+   one-line notice on rank 0 and raises a SyntaxError at the line Python 3 named when the deck
+   is not Python 2 either. *translated says which. New reference, or NULL with an exception. */
+static PyObject *CompileDeck(PyObject *py2, PyObject *file, PyObject *source, int *translated)
+{
+  PyObject *code = Py_CompileStringObject(PyBytes_AS_STRING(source), file, Py_file_input, NULL, -1), *type, *why, *tb;
+  *translated    = 0;
+  if (code || !PyErr_ExceptionMatches(PyExc_SyntaxError)) return code;
+  PyErr_Fetch(&type, &why, &tb);
+  PyErr_NormalizeException(&type, &why, &tb);
+  code = PyObject_CallMethod(py2, "compile_translated", "OOO", source, file, why ? why : Py_None);
+  Py_XDECREF(type);
+  Py_XDECREF(why);
+  Py_XDECREF(tb);
+  *translated = code != NULL;
+  if (!code && PyErr_ExceptionMatches(PyExc_SyntaxError)) { /* about the deck, not moreau.py2's frames */
+    PyErr_Fetch(&type, &why, &tb);
+    Py_XDECREF(tb);
+    PyErr_Restore(type, why, NULL);
+  }
+  return code;
+}
+
 /* Run the deck in __main__'s namespace after `from moreau import *`; returns 0, or -1 with
-   a Python exception set. */
+   a Python exception set. Modules the deck imports from its own directories that are Python 2
+   are translated too (moreau.py2's import hook, installed here for every deck: a Python 3
+   deck may keep Python 2 helpers). */
 static int ExecDeck(const char deck[], FILE *fp)
 {
-  PyObject *main = PyImport_AddModule("__main__"), *g, *r, *file; /* borrowed */
+  PyObject *main = PyImport_AddModule("__main__"), *g, *r, *file, *py2 = NULL, *source = NULL, *code = NULL; /* main: borrowed */
+  int       translated = 0, rc = -1;
   if (!main) return -1;
   g    = PyModule_GetDict(main); /* borrowed */
   file = PyUnicode_DecodeFSDefault(deck);
-  if (!file || PyDict_SetItemString(g, "__file__", file) < 0) {
-    Py_XDECREF(file);
-    return -1;
-  }
-  Py_DECREF(file);
+  if (!file || PyDict_SetItemString(g, "__file__", file) < 0) goto done;
   r = PyRun_String("from moreau import *\n", Py_file_input, g, g);
-  if (!r) return -1;
+  if (!r) goto done;
   Py_DECREF(r);
-  r = PyRun_FileExFlags(fp, deck, Py_file_input, g, g, 0, NULL);
-  if (!r) return -1;
+  if (!(py2 = PyImport_ImportModule("moreau.py2"))) goto done;
+  if (!(r = PyObject_CallMethod(py2, "_install", "O", file))) goto done;
   Py_DECREF(r);
-  return 0;
+  if (!(source = ReadDeck(deck, fp))) goto done;
+  if (!(code = CompileDeck(py2, file, source, &translated))) goto done;
+  if (translated) { /* Python 2's execfile, which translates what it runs */
+    PyObject *f = PyObject_GetAttrString(py2, "execfile");
+    if (!f || PyDict_SetItemString(g, "execfile", f) < 0) {
+      Py_XDECREF(f);
+      goto done;
+    }
+    Py_DECREF(f);
+  }
+  if (!(r = PyEval_EvalCode(code, g, g))) goto done;
+  Py_DECREF(r);
+  rc = 0;
+done:
+  Py_XDECREF(code);
+  Py_XDECREF(source);
+  Py_XDECREF(py2);
+  Py_XDECREF(file);
+  return rc;
 }
 
 PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *exitcode)
