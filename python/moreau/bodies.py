@@ -143,6 +143,33 @@ class Body:
         else:
             self._extra()['damping'] = d
 
+    @property
+    def mesh(self):
+        """Solfec-1.0's BODY.mesh: the MESH (or HEX) a body was made of — a FINITE_ELEMENT
+        body's mesh, whose node(n) are its referential points; several meshes of a compound
+        shape as a list; None without one."""
+        from .shapes import Shape
+        parts = self._shape if isinstance(self._shape, (list, tuple)) else [self._shape]
+        meshes = [p for p in parts if isinstance(p, Shape) and p.kind in ('MESH', 'HEX')]
+        return None if not meshes else meshes[0] if len(meshes) == 1 else meshes
+
+    @property
+    def selfcontact(self):
+        """Solfec-1.0's switch of a FINITE_ELEMENT body's contact with itself: 'OFF' (moreau
+        detects no self-contact)."""
+        return self._x.get('selfcontact', 'OFF') if self._x else 'OFF'
+
+    @selfcontact.setter
+    def selfcontact(self, v):
+        fn = 'BODY.selfcontact'
+        if self.kind != 'FINITE_ELEMENT':  # as Solfec-1.0 (lng.c)
+            raise ValueError('%s: self-contact is only valid for FINITE_ELEMENT bodies; body %d is %s' % (fn, self._id, self.kind))
+        if v not in ('ON', 'OFF'):
+            raise ValueError("%s: must be 'ON' or 'OFF', got %r" % (fn, v))
+        if v == 'ON':
+            raise ValueError("%s = 'ON' is not supported in moreau: a body's contact with itself is not detected" % fn)
+        self._extra()['selfcontact'] = v
+
     def _extra(self):
         if self._x is None:
             self._x = {}

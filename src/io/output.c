@@ -631,18 +631,16 @@ static PetscErrorCode GatherFrame(PetscInt nb, MbBody *bodies, const int64_t c[C
   PetscCall(PetscMalloc4(6 * nb, &d->stress, c[C_CELLS] + 1, &d->cmis, c[C_SPH] + 1, &d->smis, 24 * nb, &d->aff));
   PetscCall(PetscMalloc3(3 * c[C_PTS] + 1, &d->pdis, 3 * c[C_PTS] + 1, &d->pvel, 6 * c[C_CELLS] + 1, &d->cstr));
   for (PetscInt i = 0; i < nb; i++) {
-    MbBody      b = bodies[i];
-    MbShape     shape;
-    MbMassProps mp;
-    PetscInt    bid, np;
-    PetscReal   vc[3], sig[9], mises;
-    PetscBool   has;
+    MbBody    b = bodies[i];
+    MbShape   shape;
+    PetscInt  bid, np;
+    PetscReal vc[3], sig[9], mises;
+    PetscBool has;
     PetscCall(MbBodyGetId(b, &bid));
     d->id[i] = bid;
     PetscCall(MbBodyGetFrameState(b, &d->conf[12 * i], &d->velo[6 * i]));
     PetscCall(MbBodyGetAffine(b, &d->aff[24 * i]));
-    PetscCall(MbBodyGetMassProps(b, &mp));
-    PetscCall(MbBodyPointVelocity(b, mp.center, vc)); /* the cells carry the mass centre's velocity */
+    MbV3Copy(&d->velo[6 * i + 3], vc); /* the cells carry the mass centre's velocity (a hollow body's centre lies outside its mesh: not a point of it) */
     PetscCall(MbBodyGetStress(b, sig, &has));
     StressVoigt(sig, &d->stress[6 * i], &mises);
     PetscCall(MbBodyGetShape(b, &shape));

@@ -40,7 +40,7 @@ check "the table counts every fast deck as completes" grep -qx "| completes | ${
 # the classifier on made-up decks (each fails or stops within a few seconds)
 fake="$TMP/fake"; mkdir -p "$fake/inp"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/ext')\nimport parmec\n" >"$fake/inp/ext.py"
-printf "s = SOLFEC('DYNAMIC', 0.01, 'out/py2')\nprint 'hello'\n" >"$fake/inp/py2.py"
+printf "s = SOLFEC('DYNAMIC', 0.01, 'out/py2')\nx = = 1\n" >"$fake/inp/py2.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/name')\nx = UNPHYSICAL_CALL_ABC\n" >"$fake/inp/name.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/ref')\nsv = SICONOS_SOLVER()\n" >"$fake/inp/ref.py"
 cat >"$fake/inp/slow.py" <<'PY'
@@ -61,7 +61,7 @@ timeout 120 "${RUNNER[@]}" --corpus "$fake" --cap 4 --kill-after 3 --out "$TMP/f
 ftsv="$TMP/fakelogs/solfec-corpus.tsv"
 expect_row() { check "$1" grep -qP "$2" "$ftsv"; }
 expect_row "import parmec: needs external (module parmec)" '^inp/ext\.py\tneeds external\tmodule parmec\t'
-expect_row "a print statement: Python error (SyntaxError, with the line)" "^inp/py2\.py\tPython error\tSyntaxError: .*inp/py2\.py:2\)\t"
+expect_row "a syntax error (neither Python 3 nor 2): Python error (SyntaxError, with the line)" "^inp/py2\.py\tPython error\tSyntaxError: .*inp/py2\.py:2\)\t"
 expect_row "an unknown name: Python error (NameError)" "^inp/name\.py\tPython error\tNameError: name 'UNPHYSICAL_CALL_ABC'"
 expect_row "a function moreau refuses: refused, naming it" '^inp/ref\.py\trefused\tSICONOS_SOLVER: not supported in moreau'
 expect_row "a long run: simulating at cap, with how far it got" '^inp/slow\.py\tsimulating at cap\t(stopped at )?t = '
