@@ -154,6 +154,20 @@ class Body:
         return None if not meshes else meshes[0] if len(meshes) == 1 else meshes
 
     @property
+    def display_points(self):
+        """Solfec-1.0's BODY.display_points: [(label, (x, y, z))] of the body's DISPLAY_POINTs,
+        where each referential point is now; None on ranks that do not own the body (Solfec
+        gives None in parallel)."""
+        if not self._own:
+            return None
+        pts = self._x.get('display', []) if self._x else []
+        return [(lab, tuple(X[i] + d for i, d in enumerate(_m.body_point(self._sol._h, self._id, list(X), 0)))) for lab, X in pts]
+
+    @display_points.setter
+    def display_points(self, v):
+        raise ValueError('BODY.display_points: a read-only member (DISPLAY_POINT adds points)')
+
+    @property
     def selfcontact(self):
         """Solfec-1.0's switch of a FINITE_ELEMENT body's contact with itself: 'OFF' (moreau
         detects no self-contact)."""
@@ -287,13 +301,14 @@ def MASS_CENTER(shape):
 
 
 def DISPLAY_POINT(body, point, label=None):
-    """DISPLAY_POINT(body, point, label): Solfec-1.0's viewer marker; checked and ignored
-    (moreau has no viewer: use HISTORY at the point, or ParaView)."""
+    """DISPLAY_POINT(body, point, label): Solfec-1.0's viewer marker (moreau has no viewer:
+    use HISTORY at the point, or ParaView); kept for body.display_points."""
     fn = 'DISPLAY_POINT'
     _check_body(fn, body)
-    _vec(fn, 'point', point)
+    p = _vec(fn, 'point', point)
     if label is not None and not isinstance(label, str):
         raise TypeError('%s: label must be a string, got %r' % (fn, label))
+    body._extra().setdefault('display', []).append(('' if label is None else label, tuple(p)))
 
 
 def _point_value(fn, body, point, what):

@@ -304,3 +304,19 @@ b = BODY(s, 'RIGID', $CUBE, m)
 b.selfcontact = 'OFF'
 PY
 expect_error "BODY.selfcontact on a RIGID body" "BODY.selfcontact: self-contact is only valid for FINITE_ELEMENT bodies; body 0 is RIGID" "$MOREAU" "$TMP/selfr.py"
+# BODY.display_points (Solfec-1.0's): the DISPLAY_POINTs as (label, where the point is now)
+cat >"$TMP/dp.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out-dp')
+s.verbose = 'OFF'
+b = BODY(s, 'RIGID', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), BULK_MATERIAL(s))
+DISPLAY_POINT(b, (1, 0, 0), 'A')
+DISPLAY_POINT(b, (0, 1, 0))
+INITIAL_VELOCITY(b, (1, 0, 0), (0, 0, 0))
+d0 = b.display_points
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-3, 100), 0.5)
+d1 = b.display_points
+ok = d0 == [('A', (1.0, 0.0, 0.0)), ('', (0.0, 1.0, 0.0))] and [l for l, _ in d1] == ['A', ''] and abs(d1[0][1][0] - 1.5) < 1e-9 and abs(d1[1][1][0] - 0.5) < 1e-9
+print('DP', ok, d1)
+PY
+out=$(cd "$TMP" && timeout 60 "$MOREAU" dp.py 2>&1)
+check "BODY.display_points: the DISPLAY_POINTs' labels and where they are now (a body moving 0.5 m)" grep -q '^DP True' <<<"$out"
