@@ -20,15 +20,12 @@ def CALLBACK(solfec, interval, data, callback):
 
 
 _SOLVER_STATS = ('rerhist', 'merhist', 'mvhist')  # per iteration of a solve: not kept
-# Solfec's per-step statistics, read from the step history (/history) of the RUNs a solver
-# did: {id(solver): [solfec, t0 and t1 of its last RUN, t at itershist = 'ON' or None]}
-_RUNS = {}
 
 
 def _stat(solver, name):
     """iters and error: the last step's, of the last RUN with this solver (None before one);
     itershist: the iterations of every step since itershist = 'ON' (None without)."""
-    run = _RUNS.get(id(solver))
+    run = object.__getattribute__(solver, '_runs')
     if run is None or (name == 'itershist' and run[3] is None):
         return None
     solfec, t0, t1, ton = run
@@ -71,11 +68,19 @@ class Solver:
     itershist (after itershist = 'ON': the iterations of every step since) come from the
     step history of the RUNs with this solver (the deck needs OUTPUT's results, as HISTORY);
     the per-iteration ones (rerhist, merhist, mvhist) are not kept."""
-    __slots__ = ('kind', 'args')
+    # _runs: for Solfec's statistics, read from the step history of the RUNs with this solver:
+    # [solfec, t0 and t1 of its last RUN, t at itershist = 'ON' or None], or None before both
+    __slots__ = ('kind', 'args', '_runs')
 
     def __init__(self, kind, args):
         object.__setattr__(self, 'kind', kind)
         object.__setattr__(self, 'args', args)
+        object.__setattr__(self, '_runs', None)
+
+    def _run_record(self):
+        if self._runs is None:
+            object.__setattr__(self, '_runs', [None, 0.0, 0.0, None])
+        return self._runs
 
     def __getattr__(self, name):
         try:
@@ -94,7 +99,7 @@ class Solver:
         fn = '%s.%s' % (self.kind, name)
         if name == 'itershist':  # Solfec: 'ON' starts the record anew, anything else leaves it
             if value == 'ON':
-                run = _RUNS.setdefault(id(self), [None, 0.0, 0.0, None])
+                run = self._run_record()
                 run[3] = run[2] if run[0] is not None else 0.0
             return
         check = _SOLVER_SETTABLE[self.kind].get(name)
@@ -243,7 +248,7 @@ def RUN(solfec, solver, duration):
     t0 = solfec.time
     _m.solfec_run(solfec._h, duration)
     if solver is not None:  # for its statistics (iters, error, itershist)
-        run = _RUNS.setdefault(id(solver), [None, 0.0, 0.0, None])
+        run = solver._run_record()
         run[0], run[1], run[2] = solfec, t0, solfec.time
 
 

@@ -57,12 +57,12 @@ PetscErrorCode MbBufItemsRead(MbBuf *b, PetscInt n, PetscInt nitems, PetscErrorC
 {
   const size_t rec = (size_t)(n + 2) * sizeof(PetscReal);
   PetscFunctionBegin;
-  PetscCheck(b->n % rec == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%zu bytes of items of %zu bytes each", b->n, rec);
+  PetscCheck(b->n % rec == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the saved state has %zu bytes of items of %zu bytes each: not a whole number of them", b->n, rec);
   for (int pass = 0; pass < 2; pass++) /* the other ranks' copies, then the accounted ones */
     for (size_t pos = 0; pos < b->n; pos += rec) {
       PetscReal head[2];
       memcpy(head, b->buf + pos, sizeof(head));
-      PetscCheck(head[0] >= 0 && head[0] < nitems, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "item %g of %" PetscInt_FMT, (double)head[0], nitems);
+      PetscCheck(head[0] >= 0 && head[0] < nitems, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the saved state names item %g; there are %" PetscInt_FMT " (was it written by another deck?)", (double)head[0], nitems);
       if ((head[1] > 0.5) != (pass == 1)) continue;
       {
         PetscReal x[32];

@@ -28,8 +28,8 @@ static PetscErrorCode GetAll(const char *part, MbBuf *b, PetscInt n, PetscReal x
   size_t pos = 0, len = (size_t)n * sizeof(PetscReal) + (size_t)m * sizeof(PetscInt64);
   PetscFunctionBegin;
   PetscCheck(b->n == len, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "the saved state's part '%s' has %zu bytes; %zu expected: was it written by another build?", part, b->n, len);
-  PetscCall(MbBufGet(b, &pos, x, (size_t)n * sizeof(PetscReal)));
-  PetscCall(MbBufGet(b, &pos, k, (size_t)m * sizeof(PetscInt64)));
+  if (n) PetscCall(MbBufGet(b, &pos, x, (size_t)n * sizeof(PetscReal))); /* (memcpy takes no NULL, even for 0 bytes) */
+  if (m) PetscCall(MbBufGet(b, &pos, k, (size_t)m * sizeof(PetscInt64)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
