@@ -12,7 +12,7 @@ m = BULK_MATERIAL(s, young=E, poisson=nu, density=1000)
 cube = BODY(s, 'FINITE_ELEMENT', HEX([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1], 2, 2, 2, 1, [1] * 6), m, label='cube')
 cube.scheme = 'DEF_LIM'
 cube.damping = 5e-3
-PRESSURE(cube, 1, TIME_SERIES([0, 0, 0.2, p, 10, p]))  # ramped
+PRESSURE(cube, 1, TIME_SERIES([0, 0, 0.2, -p, 10, -p]))  # ramped; negative pushes in (Solfec's sign)
 OUTPUT(s, 0.05)
 RUN(s, None, 1.0)
 if cube.conf is not None:  # on the owner

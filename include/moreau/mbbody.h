@@ -136,9 +136,9 @@ PETSC_EXTERN PetscErrorCode MbBodyExternalForce(MbBody body, PetscReal t, PetscR
     constant (ts == NULL) or a time series ts. */
 PETSC_EXTERN PetscErrorCode MbBodyAddLoad(MbBody body, MbLoadKind kind, MbFrame frame, const PetscReal X[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts);
 /** A pressure p (value, or ts(t) when ts is given) on the faces of the body's boundary with
-    surface id surfid, in the current placement (a follower load): the traction is −p n with
-    n the outward normal, so p > 0 pushes into the body (PRESSURE of Solfec-1.0). Errors for
-    a kind without a surface mesh (only FINITE_ELEMENT bodies take it). */
+    surface id surfid, in the current placement (a follower load), with the sign of Solfec-1.0's
+    PRESSURE (its fem.c): the traction is p n with n the outward normal, so p < 0 pushes into
+    the body. Errors for a kind without a surface mesh (only FINITE_ELEMENT bodies take it). */
 PETSC_EXTERN PetscErrorCode MbBodyAddPressure(MbBody body, PetscInt surfid, PetscReal value, MbTimeSeries ts);
 /** Add a callback load (see MbLoadCallback); destroy(ctx) is called when the body goes. */
 PETSC_EXTERN PetscErrorCode MbBodyAddLoadCallback(MbBody body, MbLoadCallback fn, void *ctx, PetscErrorCode (*destroy)(void *));

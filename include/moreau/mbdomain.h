@@ -59,6 +59,12 @@ PETSC_EXTERN PetscErrorCode MbDomainGetStepCount(MbDomain dom, PetscInt *n);
 PETSC_EXTERN PetscErrorCode MbDomainSetVerbose(MbDomain dom, PetscBool verbose);
 /** The domain's shared scheme of this name (created on first use). Errors on an unknown name. */
 PETSC_EXTERN PetscErrorCode MbDomainGetScheme(MbDomain dom, const char name[], MbScheme *scheme);
+/** Make the analysis QUASI_STATIC (Solfec-1.0's SOLFEC('QUASI_STATIC')): every movable body, those
+    added before and after, takes the first of RIG_STATIC and DEF_STATIC that applies to its kind,
+    and keeps it (MbDomainIsQuasiStatic: a deck's scheme= is then ignored, as in Solfec). Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainSetQuasiStatic(MbDomain dom);
+/** Whether the analysis is QUASI_STATIC. Not collective. */
+PETSC_EXTERN PetscErrorCode MbDomainIsQuasiStatic(MbDomain dom, PetscBool *quasi_static);
 /** Next global body id. Every rank must call it for every body, in the same order. */
 PETSC_EXTERN PetscErrorCode MbDomainNextBodyId(MbDomain dom, PetscInt *id);
 /** Total number of bodies created so far (all ranks). */

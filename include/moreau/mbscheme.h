@@ -14,6 +14,10 @@
    A = M or A = M + (ηh/2 + h²/4)K (src/scheme/deformable/) */
 #define MBDEFEXP "DEF_EXP" /* seed 000, (39): explicit; the default of deformable bodies */
 #define MBDEFLIM "DEF_LIM" /* seed 000, (40): linearly implicit */
+/* Quasi-static schemes (src/scheme/static/): every step from rest, u = hA⁻¹f, q += hu; the
+   schemes of SOLFEC('QUASI_STATIC'), which gives them to every body (MbDomainSetQuasiStatic) */
+#define MBRIGSTATIC "RIG_STATIC" /* rigid bodies, A = M */
+#define MBDEFSTATIC "DEF_STATIC" /* deformable bodies, A = M + h²K */
 /* Force schemes (src/scheme/force/): the domain evaluates all forces (gravity, loads, springs,
    penalty contacts) where the scheme asks; joints and non-penalty contacts need RIG_*. */
 #define MBEULEREXP "EULER_EXP" /* seed 002: explicit (forward) Euler, order 1 */

@@ -101,8 +101,9 @@ def TORQUE(body, kind, direction, value, data=None):
 
 def PRESSURE(body, surfid, value):
     """PRESSURE(body, surfid, value): a pressure on the boundary faces of a FINITE_ELEMENT
-    body with surface id surfid, following the deformed surface; value > 0 pushes into the
-    body (traction -value n, n the outward normal); a number or a TIME_SERIES."""
+    body with surface id surfid, following the deformed surface; a number or a TIME_SERIES.
+    Solfec-1.0's sign (its fem.c): the traction is value n, n the outward normal, so a
+    negative value pushes into the body (PRESSURE(body, 3, -100E3) compresses)."""
     fn = 'PRESSURE'
     _check_body(fn, body)
     if not body._k['pressure']:

@@ -38,6 +38,8 @@ class Solfec:
             self._h, self.mode = _m.solfec_create(step, output)
         except OSError as e:
             raise OSError('SOLFEC: cannot write results to %r: %s' % (output, e)) from None
+        if self.analysis == 'QUASI_STATIC':
+            _m.solfec_quasi_static(self._h)
 
     @property
     def time(self):

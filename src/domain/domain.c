@@ -224,12 +224,51 @@ PetscErrorCode MbDomainNextBodyId(MbDomain d, PetscInt *id)
   return PETSC_SUCCESS;
 }
 
+/* The first static scheme that applies to the body's kind (schemes ask for traits, not kinds). */
+static PetscErrorCode SetStaticScheme(MbDomain d, MbBody b)
+{
+  const char *names[] = {MBRIGSTATIC, MBDEFSTATIC};
+  PetscFunctionBegin;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(names); i++) {
+    MbScheme  s;
+    PetscBool ok;
+    PetscCall(MbDomainGetScheme(d, names[i], &s));
+    PetscCall(MbSchemeAppliesTo(s, b->ops->name, &ok));
+    if (ok) {
+      PetscCall(MbBodySetScheme(b, s));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " of kind %s has no quasi-static scheme (RIG_STATIC, DEF_STATIC): QUASI_STATIC analysis needs the rigid or the linear layout", b->id, b->ops->name);
+}
+
+PetscErrorCode MbDomainSetQuasiStatic(MbDomain d)
+{
+  MbScheme s;
+  PetscFunctionBegin;
+  /* both on every rank, in the same order (MbDomainSummary reduces over the schemes) */
+  PetscCall(MbDomainGetScheme(d, MBRIGSTATIC, &s));
+  PetscCall(MbDomainGetScheme(d, MBDEFSTATIC, &s));
+  d->quasi_static = PETSC_TRUE;
+  for (PetscInt i = 0; i < d->nbody; i++)
+    if (MbBodyIsMovable(d->body[i])) PetscCall(SetStaticScheme(d, d->body[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbDomainIsQuasiStatic(MbDomain d, PetscBool *quasi_static)
+{
+  *quasi_static = d->quasi_static;
+  return PETSC_SUCCESS;
+}
+
 PetscErrorCode MbDomainAddBody(MbDomain d, MbBody b)
 {
   PetscFunctionBegin;
   PetscCheck(b->id % d->size == d->rank, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " belongs to rank %" PetscInt_FMT ", not rank %d", b->id, b->id % d->size, d->rank);
   PetscCheck(d->nbody == 0 || d->body[d->nbody - 1]->id < b->id, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "bodies must be added in increasing id order: %" PetscInt_FMT " after %" PetscInt_FMT, b->id, d->body[d->nbody - 1]->id);
-  if (!b->scheme && MbBodyIsMovable(b)) { /* the kind's default, or the domain's rigid one */
+  if (d->quasi_static && MbBodyIsMovable(b))
+    PetscCall(SetStaticScheme(d, b));
+  else if (!b->scheme && MbBodyIsMovable(b)) { /* the kind's default, or the domain's rigid one */
     MbScheme    s;
     const char *name;
     PetscCall(MbBodyGetDefaultScheme(b, &name));

@@ -95,6 +95,7 @@ struct _p_MbDomain {
   PetscInt       nbody, cap;            /* local bodies and allocated room */
   MbBody        *body;                  /* local bodies, sorted by id */
   char           default_scheme[64];    /* scheme of new rigid bodies */
+  PetscBool      quasi_static;          /* QUASI_STATIC analysis: every body takes the static scheme of its kind */
   PetscInt       nscheme;               /* schemes in use */
   MbScheme      *scheme;                /* shared schemes, one per name */
   PetscInt       nmon;                  /* monitors */

@@ -368,7 +368,8 @@ static PyObject *py_body_transform(PyObject *self, PyObject *args)
 }
 
 /* body_scheme(h, id, name): validates the name on every rank (the same error everywhere),
-   sets it on the owner. */
+   sets it on the owner, unless the analysis is QUASI_STATIC (whose schemes Solfec-1.0 gives
+   every body whatever its scheme=). */
 static PyObject *py_body_scheme(PyObject *self, PyObject *args)
 {
   int         h;
@@ -377,10 +378,12 @@ static PyObject *py_body_scheme(PyObject *self, PyObject *args)
   Sol        *s;
   MbScheme    sch;
   MbBody      b;
+  PetscBool   qs;
   if (!PyArg_ParseTuple(args, "ils", &h, &id, &name) || !(s = MbModuleGetSol(h))) return NULL;
   MB_TRY(PyExc_ValueError, MbDomainGetScheme(s->dom, name, &sch));
   MB_TRY(PyExc_RuntimeError, MbDomainFindBody(s->dom, (PetscInt)id, &b));
-  if (b) MB_TRY(PyExc_ValueError, MbBodySetScheme(b, sch));
+  MB_TRY(PyExc_RuntimeError, MbDomainIsQuasiStatic(s->dom, &qs));
+  if (b && !qs) MB_TRY(PyExc_ValueError, MbBodySetScheme(b, sch)); /* QUASI_STATIC keeps its own, as Solfec */
   Py_RETURN_NONE;
 }
 

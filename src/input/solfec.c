@@ -137,6 +137,16 @@ static PyObject *py_solfec_create(PyObject *self, PyObject *args)
   return Py_BuildValue("(is)", NSol - 1, "WRITE");
 }
 
+/* solfec_quasi_static(h): SOLFEC('QUASI_STATIC'): every body takes its kind's static scheme */
+static PyObject *py_solfec_quasi_static(PyObject *self, PyObject *args)
+{
+  int  h;
+  Sol *s;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainSetQuasiStatic(s->dom));
+  Py_RETURN_NONE;
+}
+
 /* solfec_info(h) -> (time, step, steps) */
 static PyObject *py_solfec_info(PyObject *self, PyObject *args)
 {
@@ -220,6 +230,7 @@ PetscErrorCode MbModuleDestroyAll(void)
 
 PyMethodDef MbModuleSolfecMethods[] = {
     {"solfec_create", py_solfec_create, METH_VARARGS, "solfec_create(step, outdir) -> handle (collective)"},
+    {"solfec_quasi_static", py_solfec_quasi_static, METH_VARARGS, "solfec_quasi_static(h): every body takes its kind's static scheme"},
     {"solfec_info", py_solfec_info, METH_VARARGS, "solfec_info(h) -> (time, step, steps)"},
     {"solfec_set_step", py_solfec_set_step, METH_VARARGS, "solfec_set_step(h, step)"},
     {"solfec_verbose", py_solfec_verbose, METH_VARARGS, "solfec_verbose(h, flag)"},

@@ -29,6 +29,8 @@ PetscErrorCode MbSchemeRegisterAll(void)
   PetscCall(MbSchemeRegister(MBCHUNGLEE, MbSchemeCreate_ChungLee));
   PetscCall(MbSchemeRegister(MBDEFEXP, MbSchemeCreate_DefExp));
   PetscCall(MbSchemeRegister(MBDEFLIM, MbSchemeCreate_DefLim));
+  PetscCall(MbSchemeRegister(MBRIGSTATIC, MbSchemeCreate_RigStatic));
+  PetscCall(MbSchemeRegister(MBDEFSTATIC, MbSchemeCreate_DefStatic));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

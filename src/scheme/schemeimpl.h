@@ -57,6 +57,8 @@ PETSC_INTERN PetscErrorCode MbSchemeCreate_EulerImp(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_GAlpha(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_DefExp(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeCreate_DefLim(MbScheme);
+PETSC_INTERN PetscErrorCode MbSchemeCreate_RigStatic(MbScheme);
+PETSC_INTERN PetscErrorCode MbSchemeCreate_DefStatic(MbScheme);
 PETSC_INTERN PetscErrorCode MbSchemeRegisterAll(void);
 PETSC_INTERN PetscErrorCode MbSchemeFinalizePackage(void);
 /* Registered names, the same list in the same order on every rank (free *names with PetscFree). */

@@ -423,7 +423,7 @@ static PetscErrorCode FemExternal(MbBody b, PetscReal t, PetscReal h, const Pets
     if (l->ts) PetscCall(MbTimeSeriesEvaluate(l->ts, t, &v));
     if (l->kind == MB_LOAD_PRESSURE) {
       if (m->nbf < 0) PetscCall(BoundaryFaces(b));
-      AddPressure(b, l->surfid, v, f);
+      AddPressure(b, l->surfid, -v, f); /* Solfec's sign: the traction v n pushes in when v < 0 */
       continue;
     }
     el  = MbFemElemOf(m, m->lelem[i]);
