@@ -29,7 +29,7 @@ static PetscBool LineStabsConvex(const MbPrim *q, const PetscReal p[3], const Pe
 {
   PetscReal t0 = -PETSC_MAX_REAL, t1 = PETSC_MAX_REAL;
   for (PetscInt f = 0; f < q->nf; f++) {
-    PetscInt  n = q->fptr[f + 1] - q->fptr[f];
+    PetscInt  n      = q->fptr[f + 1] - q->fptr[f];
     PetscReal nrm[3] = {0, 0, 0}, fc[3] = {0, 0, 0}, w[3], a, b, len;
     for (PetscInt k = 0; k < n; k++) {
       const PetscReal *x = &q->v[3 * q->fvert[q->fptr[f] + k]], *y = &q->v[3 * q->fvert[q->fptr[f] + (k + 1) % n]];
@@ -88,8 +88,7 @@ PetscErrorCode MbShapeBend(MbShape s, const PetscReal point[3], const PetscReal 
   for (int k = 0; k < 3; k++) size = PetscMax(size, hi[k] - lo[k]);
 
   /* Solfec refuses an axis that passes through the mesh ("stabbing" it) */
-  for (PetscInt i = 0; i < s->n; i++)
-    PetscCheck(!LineStabsConvex(&s->prim[i], point, d, 1e-10 * size), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s passes through the mesh (element %" PetscInt_FMT "): the axis must lie outside the mesh", axis, i);
+  for (PetscInt i = 0; i < s->n; i++) PetscCheck(!LineStabsConvex(&s->prim[i], point, d, 1e-10 * size), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s passes through the mesh (element %" PetscInt_FMT "): the axis must lie outside the mesh", axis, i);
 
   for (PetscInt k = 0; k < m->nn; k++) { /* the node closest to the axis: the innermost fibre */
     PetscReal w[3], r;
@@ -130,12 +129,8 @@ PetscErrorCode MbShapeBend(MbShape s, const PetscReal point[3], const PetscReal 
     a = PetscMin(arc / r0, angle);
     for (int j = 0; j < 3; j++) y[j] = P[j] + cos(a) * w[j] + r * sin(a) * v[j];
     if (arc / r0 > angle) { /* beyond the angle: straight on along the arc's tangent */
-      PetscReal u[3], eh[3];
-      if (r > 0)
-        MbV3Scale(1.0 / r, w, eh);
-      else
-        MbV3Scale(1.0 / r0, e, eh);
-      for (int j = 0; j < 3; j++) u[j] = -sin(angle) * eh[j] + cos(angle) * v[j];
+      PetscReal u[3];       /* r > 0 (checked above) */
+      for (int j = 0; j < 3; j++) u[j] = -sin(angle) * w[j] / r + cos(angle) * v[j];
       MbV3Axpy(arc - angle * r0, u, y, y);
     }
   }
@@ -143,7 +138,8 @@ PetscErrorCode MbShapeBend(MbShape s, const PetscReal point[3], const PetscReal 
   if (far >= 0) {
     const PetscReal *x = &m->X[3 * far];
     PetscCall(PetscFree(X));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mesh node %" PetscInt_FMT " at %s, where the bend would turn it, is on the other side of %s than node %" PetscInt_FMT ", the nearest (or level with the axis): the bent mesh would fold over itself", far, V3(x, b1), axis, c);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+            "mesh node %" PetscInt_FMT " at %s, where the bend would turn it, is on the other side of %s than node %" PetscInt_FMT ", the nearest (or level with the axis): the bent mesh would fold over itself", far, V3(x, b1), axis, c);
   }
 
   /* rebuild the elements from the moved nodes, keeping their surface and volume ids */
@@ -161,7 +157,7 @@ PetscErrorCode MbShapeBend(MbShape s, const PetscReal point[3], const PetscReal 
     if (ierr) {
       PetscCall(PetscFree(X));
       PetscCall(MbShapeDestroy(&t));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bent element %" PetscInt_FMT " is not sound (the mesh lies on both sides of the axis?): %s", i, msg);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bent element %" PetscInt_FMT " is not sound (the bend folded it): %s", i, msg);
     }
   }
   PetscCall(MbShapeSetMesh(t, m->nn, X, m->ne, m->eptr, m->enode));
