@@ -43,6 +43,13 @@ PETSC_EXTERN PetscErrorCode MbShapeTranslate(MbShape shape, const PetscReal d[3]
 PETSC_EXTERN PetscErrorCode MbShapeRotate(MbShape shape, const PetscReal point[3], const PetscReal dir[3], PetscReal angle);
 /** Apply x ↦ R(x − c) + c + d to every primitive (R a rotation). */
 PETSC_EXTERN PetscErrorCode MbShapeTransform(MbShape shape, const PetscReal R[9], const PetscReal c[3], const PetscReal d[3]);
+/** Bend a mesh shape (MESH, HEX) about the axis through point along dir (non-zero) by
+    angle (radians, > 0), as Solfec-1.0's BEND: from the section through the node closest
+    to the axis, nodes turn about the axis by their arc coordinate over that node's
+    distance, up to angle, and go on straight beyond it (src/shape/bend.c has the map).
+    Errors when the shape has no mesh, the axis passes through the mesh or a node lies on
+    it, or a bent element is not sound; the shape is unchanged then. Not collective. */
+PETSC_EXTERN PetscErrorCode MbShapeBend(MbShape shape, const PetscReal point[3], const PetscReal dir[3], PetscReal angle);
 /** Mass properties for density rho by the divergence theorem (closed form for spheres);
     errors when the volume is not positive. */
 PETSC_EXTERN PetscErrorCode MbShapeMassProps(MbShape shape, PetscReal rho, MbMassProps *mp);

@@ -1,4 +1,4 @@
-"""Shapes: SPHERE, HEX, CONVEX, HULL, MESH, PIPE, COPY, MESH2CONVEX."""
+"""Shapes: SPHERE, HEX, CONVEX, HULL, MESH, PIPE, COPY, MESH2CONVEX, BEND."""
 
 import math as _math
 import numbers as _numbers
@@ -381,11 +381,20 @@ def PIPE(pnt, dir, rin, thi, ndir, nrad, nthi, volid, surfids):
     if length == 0:
         raise ValueError('%s: dir must be non-zero, got %r' % (fn, dir))
     n = [x / length for x in d]
-    a = (1.0, 0.0, 0.0) if abs(n[0]) < 0.9 else (0.0, 1.0, 0.0)
-    a = [a[i] - n[i] * sum(a[j] * n[j] for j in range(3)) for i in range(3)]
-    la = _math.sqrt(sum(x * x for x in a))
+
+    def cross(u, w):
+        return [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]]
+    # Solfec-1.0's frame (msh.c, MESH_Pipe): node j of a ring at angle 2 pi j / nrad from
+    # a = n x e, e the first of x, y, z not along n, towards b = n x a; its nodes are where
+    # Solfec's are (BEND's innermost node, a deck's node numbers), on the true radius (Solfec
+    # leaves a unnormalised, which shrinks a pipe whose axis is not along x, y or z)
+    for e in ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)):
+        a = cross(n, e)
+        la = _math.sqrt(sum(x * x for x in a))
+        if la >= 1e-10:
+            break
     a = [x / la for x in a]
-    b = [n[1] * a[2] - n[2] * a[1], n[2] * a[0] - n[0] * a[2], n[0] * a[1] - n[1] * a[0]]  # n x a: (a, b, n) right-handed
+    b = cross(n, a)  # (a, b, n) right-handed
 
     def node(i, j, k):
         return (i * nrad + j % nrad) * (nthi + 1) + k
@@ -415,6 +424,28 @@ def PIPE(pnt, dir, rin, thi, ndir, nrad, nthi, volid, surfids):
         return MESH(nodes, elements, faces)
     except (TypeError, ValueError) as e:
         raise ValueError('%s: %s' % (fn, e)) from None
+
+
+def BEND(shape, point, direction, angle):
+    """BEND(shape, point, direction, angle): bends a MESH (HEX, PIPE) in place about the axis
+    through point along direction by angle degrees (> 0) and returns it, as Solfec-1.0:
+    from the section through the node closest to the axis, onward in the direction that
+    turns about the axis by the right-hand rule; the part beyond the angle goes on straight.
+    Arc lengths are kept on the innermost fibre, so the volume grows by the bent part's
+    mean radius over the smallest one. The axis must not pass through the mesh."""
+    fn = 'BEND'
+    if not (isinstance(shape, Shape) and shape._nn):
+        raise TypeError('%s: shape must be a MESH object (MESH, HEX or PIPE), got %r' % (fn, shape))
+    p = _vec(fn, 'point', point)
+    d = _vec(fn, 'direction', direction)
+    if not any(d):
+        raise ValueError('%s: direction must be non-zero, got %r' % (fn, direction))
+    a = _pos(fn, 'angle', angle)
+    try:
+        _m.shape_bend(shape._cap, p, d, _math.radians(a))
+    except ValueError as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
+    return shape._validate(fn)
 
 
 def MESH2CONVEX(mesh):

@@ -254,6 +254,27 @@ static PyObject *py_shape_transform(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* shape_bend(cap, point(3), direction(3), angle in radians): Solfec's BEND of a mesh, in
+   place (MbShapeBend); ValueError naming the bad value */
+static PyObject *py_shape_bend(PyObject *self, PyObject *args)
+{
+  PyObject      *a, *op, *od;
+  double         angle;
+  PetscReal      p[3], d[3];
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "OOOd", &a, &op, &od, &angle)) return NULL;
+  if (MbModuleReadReals(op, 3, p, "point") || MbModuleReadReals(od, 3, d, "direction")) return NULL;
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  e = MbShapeBend(CapsuleShape(a), p, d, (PetscReal)angle);
+  (void)PetscPopErrorHandler();
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 /* shape_massprops(parts, rho) -> (mass, volume, center, inertia); ValueError when the shape
    has no volume */
 static PyObject *py_shape_massprops(PyObject *self, PyObject *args)
@@ -339,6 +360,7 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
     {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
     {"shape_point", py_shape_point, METH_VARARGS, "shape_point(shape, mesh, n) -> (x, y, z), or the count for n = -1"},
+    {"shape_bend", py_shape_bend, METH_VARARGS, "shape_bend(shape, point, direction, angle) (radians)"},
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
     {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
     {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},
