@@ -134,7 +134,8 @@ def _spacing(fn, name, d, n):
 def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=None):
     """HEX(nodes, i, j, k, volid, surfids, dx, dy, dz): a hexahedron of 8 nodes (24 numbers,
     or 8 triples) divided into i x j x k hexahedral elements (trilinear map; dx, dy, dz are
-    relative spacings); surfids are the 6 face ids (bottom, top, sides 0154, 1265, 2376, 3047).
+    relative spacings); surfids are the 6 face ids in Solfec-1.0's order (its msh.c): the
+    bottom 0123, the sides 3047, 2376, 1265, 0154, the top 4567.
     Solfec-1.0's own source spells the keyword 'surids': both are accepted."""
     fn = 'HEX'
     if surids is not None:
@@ -186,10 +187,11 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
                 for (a, b, c) in ((a0, b0, c0), (a1, b0, c0), (a1, b1, c0), (a0, b1, c0),
                                   (a0, b0, c1), (a1, b0, c1), (a1, b1, c1), (a0, b1, c1)):
                     cell += point(a, b, c)
-                # outer faces keep their surface id; inner faces get the bottom's (unused now)
-                sid = [surfids[0], surfids[1] if kk == k - 1 else surfids[0],
-                       surfids[2] if jj == 0 else surfids[0], surfids[3] if ii == i - 1 else surfids[0],
-                       surfids[4] if jj == j - 1 else surfids[0], surfids[5] if ii == 0 else surfids[0]]
+                # the element's faces bottom, top, 0154, 1265, 2376, 3047 take surfids 0, 5, 4,
+                # 3, 2, 1 (Solfec's order) on the boundary; inner faces the bottom's (unused)
+                sid = [surfids[0], surfids[5] if kk == k - 1 else surfids[0],
+                       surfids[4] if jj == 0 else surfids[0], surfids[3] if ii == i - 1 else surfids[0],
+                       surfids[2] if jj == j - 1 else surfids[0], surfids[1] if ii == 0 else surfids[0]]
                 try:
                     _m.shape_element(shp._cap, 8, cell, sid, volid)
                 except ValueError as e:

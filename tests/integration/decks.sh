@@ -96,6 +96,17 @@ echo "$out" | grep -E '^(NNOD|SURF|MOVED|MESHTOP|NVER|ERR)' | sed 's/^/# /'
 check "MESH.nnod and MESH.node(n) of a HEX" grep -qF "NNOD 12 (0.0, 0.0, 0.0) (2.0, 1.0, 1.0)" <<<"$out"
 check "MESH.nodes_on_surface: bottom, the x = max side, None for an id no face has" grep -qF "SURF [0, 1, 2, 3, 4, 5] [2, 5, 8, 11] None" <<<"$out"
 check "MESH.node after TRANSLATE" grep -qF "MOVED (3.0, 3.0, 4.0)" <<<"$out"
+# HEX's surfids in Solfec-1.0's order (its msh.c MESH_Hex): bottom 0123, sides 3047, 2376, 1265,
+# 0154, top 4567 — the unit cube's faces z = 0, x = 0, y = 1, x = 1, y = 0, z = 1
+cat >"$TMP/hexsurf.py" <<'PY'
+h = HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 2, 2, 1, [1, 2, 3, 4, 5, 6])
+for s in range(1, 7):
+    pts = [h.node(n) for n in h.nodes_on_surface(s)]
+    print('HEXSURF', s, ' '.join('xyz'[d] + '=%g' % pts[0][d] for d in range(3) if len(set(p[d] for p in pts)) == 1))
+PY
+hexout=$(cd "$TMP" && "$MOREAU" -mb_output_dir "$TMP/hexsurf" hexsurf.py 2>&1)
+check "HEX surfids in Solfec's face order: bottom, x = 0, y = 1, x = 1, y = 0, top" \
+  bash -c '[ "$(grep "^HEXSURF" <<<"$0" | tr "\n" " ")" = "HEXSURF 1 z=0 HEXSURF 2 x=0 HEXSURF 3 y=1 HEXSURF 4 x=1 HEXSURF 5 y=0 HEXSURF 6 z=1 " ]' "$hexout"
 check "MESH.nodes_on_surface of a MESH's own face ids (boundary faces only), kept by COPY" grep -qF "MESHTOP [8, 9, 10, 11] [8, 9, 10, 11]" <<<"$out"
 check "CONVEX.nver and vertex(n) of a HULL" grep -qF "NVER 4 (0.0, 0.0, 1.0)" <<<"$out"
 check "bad node and vertex indices, nnod of a HULL and a moved node are errors naming them" bash -c '
