@@ -35,7 +35,7 @@ from .solvers import (
 from .constraints import (
     Constraint, FIX_POINT, FIX_DIRECTION, SET_DISPLACEMENT, SET_ACCELERATION, SET_VELOCITY,
     PUT_RIGID_LINK, Spring, PUT_SPRING, HERE, CONTACT_SPARSIFY, UNPHYSICAL_PENETRATION,
-    CONTACT_EXCLUDE_BODIES, CONTACT_EXCLUDE_SURFACES)
+    CONTACT_EXCLUDE_BODIES, CONTACT_EXCLUDE_SURFACES, DELETE)
 from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING
 from .readmode import DURATION, SEEK, FORWARD, BACKWARD
 from .unsupported import _UNSUPPORTED, _unsupported
@@ -56,7 +56,7 @@ PeerFailure = _m.PeerFailure
 __all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
-            'SPLIT', 'MESH_SPLIT', 'OVERLAPPING']
+            'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

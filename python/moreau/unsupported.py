@@ -9,7 +9,6 @@ _UNSUPPORTED = {
     'BEND': 'meshes cannot be bent; give the bent nodes to MESH',
     'ROUGH_HEX': 'no background meshes: a FINITE_ELEMENT body\'s shape is its MESH (or HEX)',
     'TETRAHEDRALIZE': 'no tetrahedral mesher (Tetgen); give the tetrahedra to MESH',
-    'DELETE': 'bodies and constraints cannot be removed',
     'MATERIAL': 'one bulk material per body: the one given to BODY',
     'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',

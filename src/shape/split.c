@@ -56,8 +56,8 @@ static PetscErrorCode ConvexHalf(const MbPrim *p, const PetscReal s[], PetscReal
           PetscReal tau = s[lo] / (s[lo] - s[hi]), e[3];
           MbV3Sub(&p->v[3 * hi], &p->v[3 * lo], e);
           MbV3Axpy(tau, e, &p->v[3 * lo], &v[3 * nnv]);
-          edge[ne].a = lo;
-          edge[ne].b = hi;
+          edge[ne].a  = lo;
+          edge[ne].b  = hi;
           edge[ne].id = id = nnv++;
           ne++;
           ring[nk++] = id;
@@ -66,7 +66,7 @@ static PetscErrorCode ConvexHalf(const MbPrim *p, const PetscReal s[], PetscReal
       }
     }
     if (nw - fptr[nnf] >= 3) { /* a face touching the plane at an edge or a vertex only goes */
-      fsurf[nnf] = p->fsurf[f];
+      fsurf[nnf]  = p->fsurf[f];
       fptr[++nnf] = nw;
     } else
       nw = fptr[nnf];
@@ -122,7 +122,8 @@ PetscErrorCode MbShapeSplit(MbShape shape, const PetscReal point[3], const Petsc
       MbV3Sub(q->c, point, d);
       lo = MbV3Dot(d, n) - q->r;
       hi = lo + 2 * q->r;
-      PetscCheck(lo >= -eps || hi <= eps, PETSC_COMM_SELF, PETSC_ERR_SUP, "SPLIT: the plane cuts the sphere of centre (%g, %g, %g) and radius %g (piece %" PetscInt_FMT "): moreau splits convex pieces only", (double)q->c[0], (double)q->c[1], (double)q->c[2], (double)q->r, i);
+      PetscCheck(lo >= -eps || hi <= eps, PETSC_COMM_SELF, PETSC_ERR_SUP, "SPLIT: the plane cuts the sphere of centre (%g, %g, %g) and radius %g (piece %" PetscInt_FMT "): moreau splits convex pieces only", (double)q->c[0], (double)q->c[1],
+                 (double)q->c[2], (double)q->r, i);
       PetscCall(PrimCopy(q, part[hi <= eps ? 0 : 1]));
       continue;
     }
