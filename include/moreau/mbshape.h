@@ -37,6 +37,8 @@ PETSC_EXTERN PetscErrorCode MbShapeAddConvex(MbShape shape, PetscInt nv, const P
 PETSC_EXTERN PetscErrorCode MbShapeAddHex(MbShape shape, const PetscReal nodes[24], const PetscInt surfids[6], PetscInt volid);
 /** Append every primitive of other (copied) to shape. */
 PETSC_EXTERN PetscErrorCode MbShapeAppend(MbShape shape, MbShape other);
+/** Append a copy of primitive i of other to shape (forgets shape's mesh). */
+PETSC_EXTERN PetscErrorCode MbShapeAppendPiece(MbShape shape, MbShape other, PetscInt i);
 /** Translate every primitive by d. */
 PETSC_EXTERN PetscErrorCode MbShapeTranslate(MbShape shape, const PetscReal d[3]);
 /** Rotate about the axis through point along dir by angle (radians). */

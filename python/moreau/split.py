@@ -253,9 +253,12 @@ def SPLIT(shape, point, normal, surfid=None, topoadj=None, remesh=None):
         except ValueError as e:
             raise ValueError('%s: %s' % (fn, e)) from None
         for cap, out in zip(caps, (below, above)):
-            if cap is not None:
+            if cap is None:
+                continue
+            # each connected set of touching pieces is one shape (Solfec's SHAPE_Separate)
+            for c in _m.shape_separate(cap, eps) or [cap]:
                 s = Shape.__new__(Shape)
-                s.kind, s._cap, s._nn, s._surf, s._top = 'CONVEX', cap, 0, {}, None
+                s.kind, s._cap, s._nn, s._surf, s._top = 'CONVEX', c, 0, {}, None
                 out.append(s)
     if not below or not above:
         if not any(it._nn for it in items if isinstance(it, Shape)):

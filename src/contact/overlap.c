@@ -78,3 +78,43 @@ PetscErrorCode MbShapesOverlapping(MbShape obstacles, PetscInt n, const MbShape 
   PetscCall(PetscFree(first));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static PetscInt CompFind(PetscInt p[], PetscInt a)
+{
+  while (p[a] != a) a = p[a] = p[p[a]];
+  return a;
+}
+
+PetscErrorCode MbShapeComponents(MbShape s, PetscReal eps, PetscInt *ncomp, PetscInt comp[])
+{
+  PetscInt    n, npairs, *pairs, *parent, *label;
+  MbGeomPrim *g;
+  MbBox      *box;
+  PetscFunctionBegin;
+  PetscCheck(eps >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the touching tolerance %g must be >= 0", (double)eps);
+  PetscCall(MbShapeGetSize(s, &n));
+  PetscCall(PetscMalloc4(n, &g, n, &box, n, &parent, n, &label));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PrimOf(s, i, &g[i]));
+    PetscCall(MbGeomPrimBox(&g[i], eps, &box[i]));
+    parent[i] = i;
+    label[i]  = -1;
+  }
+  PetscCall(MbBroadPhase(n, box, NULL, NULL, &npairs, &pairs));
+  for (PetscInt p = 0; p < npairs; p++) {
+    PetscInt       i = CompFind(parent, pairs[2 * p]), j = CompFind(parent, pairs[2 * p + 1]), np;
+    MbContactPoint pts[MB_MAX_CONTACT_POINTS];
+    if (i == j) continue;
+    PetscCall(MbCollide(&g[pairs[2 * p]], &g[pairs[2 * p + 1]], eps, eps, &np, pts));
+    if (np) parent[PetscMax(i, j)] = PetscMin(i, j); /* touching within eps: one component */
+  }
+  *ncomp = 0;
+  for (PetscInt i = 0; i < n; i++) { /* numbered in the order of their first pieces */
+    PetscInt r = CompFind(parent, i);
+    if (label[r] < 0) label[r] = (*ncomp)++;
+    comp[i] = label[r];
+  }
+  PetscCall(PetscFree(pairs));
+  PetscCall(PetscFree4(g, box, parent, label));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -360,6 +360,40 @@ static PyObject *py_shapes_overlapping(PyObject *self, PyObject *args)
   return e ? NULL : out;
 }
 
+/* shape_separate(cap, eps) -> None when the shape's pieces form one connected set (touching
+   within eps), else a list of new capsules, one per component (MbShapeComponents) */
+static PyObject *py_shape_separate(PyObject *self, PyObject *args)
+{
+  PyObject *a, *out;
+  double    eps;
+  PetscInt  n, ncomp, *comp;
+  MbShape   s;
+  if (!PyArg_ParseTuple(args, "Od", &a, &eps) || !(s = CapsuleShape(a))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeGetSize(s, &n));
+  MB_TRY(PyExc_RuntimeError, PetscMalloc1(n + 1, &comp));
+  MB_TRY(PyExc_RuntimeError, MbShapeComponents(s, eps, &ncomp, comp));
+  if (ncomp <= 1 || !(out = PyList_New(ncomp))) {
+    (void)PetscFree(comp);
+    if (ncomp <= 1) Py_RETURN_NONE;
+    return NULL;
+  }
+  for (PetscInt k = 0; k < ncomp; k++) {
+    MbShape part;
+    MB_TRY(PyExc_RuntimeError, MbShapeCreate(&part));
+    for (PetscInt i = 0; i < n; i++)
+      if (comp[i] == k) MB_TRY(PyExc_RuntimeError, MbShapeAppendPiece(part, s, i));
+    PyObject *cap = ShapeCapsule(part);
+    if (!cap) {
+      Py_DECREF(out);
+      (void)PetscFree(comp);
+      return NULL;
+    }
+    PyList_SET_ITEM(out, k, cap);
+  }
+  (void)PetscFree(comp);
+  return out;
+}
+
 /* shape_piece(cap, i) -> (vertices [(x, y, z)], faces [([v, ...], surfid)]) of convex piece i,
    or None for a sphere */
 static PyObject *py_shape_piece(PyObject *self, PyObject *args)
@@ -454,6 +488,7 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
     {"shape_split", py_shape_split, METH_VARARGS, "shape_split(parts, point, normal, surf0, surf1, eps) -> (below, above)"},
     {"shapes_overlapping", py_shapes_overlapping, METH_VARARGS, "shapes_overlapping(obstacle_parts, [parts, ...], gap, eps) -> [bool, ...]"},
+    {"shape_separate", py_shape_separate, METH_VARARGS, "shape_separate(shape, eps) -> None or [shape, ...] (connected components)"},
     {"shape_piece", py_shape_piece, METH_VARARGS, "shape_piece(shape, i) -> (vertices, [(loop, surfid), ...]) or None"},
     {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
     {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},

@@ -9,6 +9,7 @@ export MOREAU_PYTHONPATH="$MB_ROOT/python"
 cd "$TMP"
 cat >"$TMP/split.py" <<PY
 import _moreau as m
+from moreau import Shape
 s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
 s.verbose = 'OFF'
 def t(name, ok, got=None):
@@ -52,10 +53,11 @@ a, b = SPLIT(cube(), (0.5, 0.5, 0), (2, 2, 0))
 (va, ca), (vb, cb) = vc(a), vc(b)
 t('x + y = 1: volumes 1/2, centres (1/3, 1/3, 1/2) and (2/3, 2/3, 1/2)', close((va, vb), (0.5, 0.5)) and close(ca, (1/3, 1/3, 0.5)) and close(cb, (2/3, 2/3, 0.5)), (va, vb, ca, cb))
 t('default surfid (0, 0) on the cut', len(cutfaces(a, 0)) == 1 and len(cutfaces(b, 0)) == 1)
-# --- a list: a cube crossed and a cube wholly above the plane
-c2 = TRANSLATE(cube(), (2, 0, 0))
-a, b = SPLIT([cube(), c2], (0.3, 0, 0), (1, 0, 0))
-t('a list: below 0.3, above 0.7 + 1 (the whole second cube)', close((vc(a)[0], vc(b)[0]), (0.3, 1.7)), (vc(a)[0], vc(b)[0]))
+# --- lists: a cube crossed and a cube wholly above the plane, touching it or apart
+a, b = SPLIT([cube(), TRANSLATE(cube(), (1, 0, 0))], (0.3, 0, 0), (1, 0, 0))
+t('a list of touching cubes: below 0.3, above one compound of 0.7 + 1', isinstance(b, Shape) and close((vc(a)[0], vc(b)[0]), (0.3, 1.7)), (a, b))
+a, b = SPLIT([cube(), TRANSLATE(cube(), (2, 0, 0))], (0.3, 0, 0), (1, 0, 0))
+t('a list of cubes apart: above, two shapes (0.7 and the whole second cube), as Solfec separates them', isinstance(b, list) and len(b) == 2 and close(sorted(vc(x)[0] for x in b), (0.7, 1.0)), b)
 # --- rigid bodies of the two parts run
 a, b = SPLIT(cube(), (0.5, 0, 0), (1, 0, 0))
 BODY(s, 'RIGID', a, BULK_MATERIAL(s)); BODY(s, 'RIGID', TRANSLATE(b, (0.1, 0, 0)), BULK_MATERIAL(s, label='b'))
