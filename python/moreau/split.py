@@ -5,7 +5,7 @@ import math as _math
 import numbers as _numbers
 
 import _moreau as _m
-from ._checks import _int, _isnum, _num, _vec
+from ._checks import _int, _num, _vec
 from .shapes import Shape, Sphere, MESH, _ELEMENT_FACE_NODES, _parts
 
 
