@@ -126,6 +126,10 @@ typedef enum { MB_JOINT_FIX_POINT = 1, MB_JOINT_FIX_DIRECTION = 2, MB_JOINT_SET_
     is the joint's number. */
 PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, PetscInt body1, PetscInt body2, const PetscReal p1[3], const PetscReal p2[3], const PetscReal dir[3], PetscReal value, MbTimeSeries ts,
                                              PetscErrorCode (*fn)(void *, PetscReal, PetscReal *), void *ctx, PetscErrorCode (*destroy)(void *), PetscInt *index);
+/** Remove joint index (Solfec-1.0's DELETE of a CONSTRAINT): from the next step on it makes
+    no rows; the other joints keep their indices; removing it again does nothing. Every rank
+    calls it alike. Errors: an index that is no joint's. */
+PETSC_EXTERN PetscErrorCode MbDomainRemoveJoint(MbDomain dom, PetscInt index);
 /** Add a spring (PUT_SPRING; collective: every rank calls it alike). body2 = −1: p2 is fixed
     in space. Points are spatial now (resolved when the run starts). dir (may be NULL) fixes
     the direction of the force; otherwise it acts along the line p2 → p1. Force on body1

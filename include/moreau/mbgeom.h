@@ -53,4 +53,14 @@ PETSC_EXTERN PetscErrorCode MbCollide(const MbGeomPrim *a, const MbGeomPrim *b, 
 /** Axis-aligned box of a primitive enlarged by margin on every side. */
 PETSC_EXTERN PetscErrorCode MbGeomPrimBox(const MbGeomPrim *p, PetscReal margin, MbBox *box);
 
+/** hit[k] = whether shapes[k] overlaps the obstacles: one of its pieces and one of the
+    obstacles' are in contact (MbCollide, tolerance eps) with a gap <= gap, gap <= 0
+    (Solfec-1.0's OVERLAPPING). Not collective. */
+PETSC_EXTERN PetscErrorCode MbShapesOverlapping(MbShape obstacles, PetscInt n, const MbShape shapes[], PetscReal gap, PetscReal eps, PetscBool hit[]);
+/** The connected components of the pieces of shape s: pieces that touch (MbCollide finds a
+    contact within eps) are joined; comp[i] (n = the number of pieces) is piece i's component,
+    numbered 0 .. *ncomp − 1 in the order of their first pieces (Solfec-1.0's SHAPE_Separate
+    of a split CONVEX list). Not collective. */
+PETSC_EXTERN PetscErrorCode MbShapeComponents(MbShape s, PetscReal eps, PetscInt *ncomp, PetscInt comp[]);
+
 #endif

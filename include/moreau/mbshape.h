@@ -37,6 +37,8 @@ PETSC_EXTERN PetscErrorCode MbShapeAddConvex(MbShape shape, PetscInt nv, const P
 PETSC_EXTERN PetscErrorCode MbShapeAddHex(MbShape shape, const PetscReal nodes[24], const PetscInt surfids[6], PetscInt volid);
 /** Append every primitive of other (copied) to shape. */
 PETSC_EXTERN PetscErrorCode MbShapeAppend(MbShape shape, MbShape other);
+/** Append a copy of primitive i of other to shape (forgets shape's mesh). */
+PETSC_EXTERN PetscErrorCode MbShapeAppendPiece(MbShape shape, MbShape other, PetscInt i);
 /** Translate every primitive by d. */
 PETSC_EXTERN PetscErrorCode MbShapeTranslate(MbShape shape, const PetscReal d[3]);
 /** Rotate about the axis through point along dir by angle (radians). */
@@ -84,6 +86,13 @@ PETSC_EXTERN PetscErrorCode MbShapeAddHull(MbShape shape, PetscInt np, const Pet
 PETSC_EXTERN PetscErrorCode MbShapeSetMesh(MbShape shape, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[]);
 /** The shape's mesh (borrowed); *nn = 0 when it has none. Any output may be NULL. */
 PETSC_EXTERN PetscErrorCode MbShapeGetMesh(MbShape shape, PetscInt *nn, const PetscReal **X, PetscInt *ne, const PetscInt **eptr, const PetscInt **enode);
+/** Split by the plane through point with normal n (non-zero, any length) into *below (the
+    pieces where n·(x − point) <= 0) and *above, new shapes (NULL when empty): a convex piece
+    the plane crosses is clipped in two, the cut face of the part below (outward normal n)
+    getting surface id surfid[0], that of the part above surfid[1] (Solfec-1.0's SPLIT); a
+    piece within eps of one side goes there whole; a sphere the plane crosses is an error.
+    The mesh is not kept. Not collective. */
+PETSC_EXTERN PetscErrorCode MbShapeSplit(MbShape shape, const PetscReal point[3], const PetscReal normal[3], const PetscInt surfid[2], PetscReal eps, MbShape *below, MbShape *above);
 PETSC_EXTERN PetscErrorCode MbShapeAddElement(MbShape shape, PetscInt type, const PetscReal nodes[], const PetscInt surfids[], PetscInt volid);
 
 #endif

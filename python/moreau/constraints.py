@@ -285,3 +285,22 @@ def CONTACT_EXCLUDE_SURFACES(solfec, surf1, surf2):
             raise TypeError('%s: %s must be a surface id (an int), got %r' % (fn, name, v))
         ids.append(v)
     _m.contact_exclude(solfec._h, 1, ids[0], ids[1])
+
+
+def DELETE(solfec, object):
+    """DELETE(solfec, object): removes a CONSTRAINT (FIX_POINT, FIX_DIRECTION, SET_VELOCITY,
+    PUT_RIGID_LINK) from the SOLFEC object, as Solfec-1.0: from the next step on it makes no
+    reaction (between RUNs, or before the first); deleting it again does nothing. Removing a
+    BODY or a spring is not supported."""
+    fn = 'DELETE'
+    _check_solfec(fn, solfec)
+    if isinstance(object, Body):
+        raise NotImplementedError('DELETE: deleting a BODY is not supported in moreau: bodies cannot be removed (delete its constraints, or leave it out of the deck)')
+    if isinstance(object, Spring):
+        raise NotImplementedError('DELETE: deleting a PUT_SPRING spring is not supported in moreau (give it an active= range instead)')
+    if not isinstance(object, Constraint):
+        raise TypeError('%s: object must be a BODY or CONSTRAINT object, got %r' % (fn, object))
+    if object.bodies[0]._sol is not solfec:
+        raise ValueError('%s: the constraint %r belongs to another SOLFEC object' % (fn, object))
+    if object.index >= 0:  # -1: a fixed point of an obstacle, never made (_obstacle_fix)
+        _m.solfec_remove_joint(solfec._h, object.index)

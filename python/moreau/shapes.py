@@ -24,13 +24,14 @@ class Shape:
     """A shape held by the C layer: CONVEX, HULL, HEX or MESH (a compound of convex pieces).
     Solfec-1.0's members (its lng.c): a MESH's (HEX's) nnod, node(n) and nodes_on_surface
     (surfid), a CONVEX's (HULL's) nver and vertex(n)."""
-    __slots__ = ('_cap', 'kind', '_nn', '_surf')
+    __slots__ = ('_cap', 'kind', '_nn', '_surf', '_top')
 
     def __init__(self, kind):
         self.kind = kind
         self._cap = _m.shape_new()
         self._nn = 0  # nodes of its mesh (MESH, HEX): a FINITE_ELEMENT body's
         self._surf = {}  # surfid -> the sorted numbers of the nodes of the mesh's boundary faces with it
+        self._top = None  # the mesh's topology (SPLIT, MESH_SPLIT): ([(element nodes, volid)], {boundary face nodes (frozenset): surfid})
 
     def _mesh(self, what):
         if not self._nn:
@@ -89,6 +90,16 @@ class Shape:
 
     def __repr__(self):
         return '<%s shape>' % self.kind
+
+
+def _topology(elements, faces):
+    """The mesh's topology kept for SPLIT and MESH_SPLIT: the elements as (nodes, volid) and
+    the surface ids of its boundary faces (those of one element only) by their node sets."""
+    count = {}
+    for nodes, _ in faces:
+        key = frozenset(nodes)
+        count[key] = count.get(key, 0) + 1
+    return (elements, {frozenset(nodes): sid for nodes, sid in faces if count[frozenset(nodes)] == 1})
 
 
 def _surface_nodes(faces):
@@ -172,7 +183,7 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
         for b in uy:
             for a in ux:
                 X += point(a, b, c)
-    eptr, enode, faces = [0], [], []
+    eptr, enode, faces, elems = [0], [], [], []
 
     def node(a, b, c):
         return (c * (j + 1) + b) * (i + 1) + a
@@ -182,6 +193,7 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
                 enode += [node(ii, jj, kk), node(ii + 1, jj, kk), node(ii + 1, jj + 1, kk), node(ii, jj + 1, kk),
                           node(ii, jj, kk + 1), node(ii + 1, jj, kk + 1), node(ii + 1, jj + 1, kk + 1), node(ii, jj + 1, kk + 1)]
                 eptr.append(len(enode))
+                elems.append((tuple(enode[-8:]), volid))
                 a0, a1, b0, b1, c0, c1 = ux[ii], ux[ii + 1], uy[jj], uy[jj + 1], uz[kk], uz[kk + 1]
                 cell = []
                 for (a, b, c) in ((a0, b0, c0), (a1, b0, c0), (a1, b1, c0), (a0, b1, c0),
@@ -200,6 +212,7 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
     _m.shape_mesh(shp._cap, X, eptr, enode)
     shp._nn = len(X) // 3
     shp._surf = _surface_nodes(faces)
+    shp._top = _topology(elems, faces)
     return shp._validate(fn)
 
 
@@ -304,7 +317,7 @@ def MESH(nodes, elements, surfids):
             pos += k + 2
     e = list(elements)
     shp, pos = Shape('MESH'), 0
-    eptr, enode, efaces = [0], [], []
+    eptr, enode, efaces, elems = [0], [], [], []
     while pos < len(e):
         t = e[pos]
         if t not in _ELEMENT_FACES or pos + t + 1 >= len(e):
@@ -321,6 +334,7 @@ def MESH(nodes, elements, surfids):
             raise ValueError('%s: element at position %d: %s' % (fn, pos, err)) from None
         enode += [int(v) for v in idx]
         eptr.append(len(enode))
+        elems.append((tuple(int(v) for v in idx), _int(fn, 'volid', e[pos + 1 + t])))
         efaces += [(tuple(int(idx[a]) for a in f), sid[m]) for m, f in enumerate(_ELEMENT_FACE_NODES[t])]
         pos += t + 2
     if pos == 0:
@@ -328,6 +342,7 @@ def MESH(nodes, elements, surfids):
     _m.shape_mesh(shp._cap, x, eptr, enode)
     shp._nn = nn
     shp._surf = _surface_nodes(efaces)
+    shp._top = _topology(elems, efaces)
     return shp._validate(fn)
 
 
@@ -351,7 +366,7 @@ def COPY(shape):
         return SPHERE(shape.center, shape.radius, shape.volid, shape.surfid)
     if isinstance(shape, Shape):
         s = Shape.__new__(Shape)
-        s.kind, s._cap, s._nn, s._surf = shape.kind, _m.shape_copy(shape._cap), shape._nn, shape._surf
+        s.kind, s._cap, s._nn, s._surf, s._top = shape.kind, _m.shape_copy(shape._cap), shape._nn, shape._surf, shape._top
         return s
     if isinstance(shape, list):
         return [COPY(s) for s in shape]
@@ -457,5 +472,5 @@ def MESH2CONVEX(mesh):
     if not (isinstance(mesh, Shape) and mesh._nn):
         raise TypeError('MESH2CONVEX: mesh must be a MESH (or HEX) object, got %r' % (mesh,))
     s = COPY(mesh)
-    s.kind, s._nn, s._surf = 'CONVEX', 0, {}
+    s.kind, s._nn, s._surf, s._top = 'CONVEX', 0, {}, None
     return s

@@ -93,12 +93,13 @@ def SCALE(shape, coefs):
     Solfec-1.0: the vertices and mesh nodes of CONVEX, HULL, HEX and MESH shapes are
     multiplied by (cx, cy, cz) about the origin; a SPHERE keeps its centre and its radius is
     multiplied by cx. SCALE(point, coefs) returns the scaled point (x cx, y cy, z cz).
-    coefs must be > 0 (a negative one would turn the shape inside out)."""
+    A shape's coefs must be > 0 (a negative one would turn it inside out); a point's may be
+    any (Solfec-1.0's decks flip vectors with SCALE(v, (-1, -1, -1)))."""
     fn = 'SCALE'
     c = _vec(fn, 'coefs', coefs)
-    if not all(x > 0 for x in c):
-        raise ValueError('%s: coefs must be > 0, got %r' % (fn, coefs))
     if _is_point(shape):
         return tuple(p * k for p, k in zip(shape, c))
+    if not all(x > 0 for x in c):
+        raise ValueError('%s: coefs must be > 0, got %r' % (fn, coefs))
     _scale(fn, shape, c)
     return shape

@@ -50,6 +50,7 @@ typedef struct {
   PetscErrorCode (*destroy)(void *);
   PetscBool resolved; /* X and length are set */
   PetscReal R[3];     /* last reaction (warm start) */
+  PetscBool removed;  /* DELETE: no rows from now on (the index stays the joint's) */
 } MbJoint;
 
 /** A surface material for a pair of surface ids (either −1: any). */

@@ -168,7 +168,7 @@ PetscErrorCode MbConSetAddJoints(MbConSet cs, const MbBodyMap *map, PetscReal t,
     MbJoint *jt = &cs->joint[j];
     MbBody   b[2];
     MbCon   *c;
-    if (MbBodyMapOwner(map, MbBodyMapConOwnerBody(map, jt->body[0], jt->body[1])) != cs->rank) continue;
+    if (jt->removed || MbBodyMapOwner(map, MbBodyMapConOwnerBody(map, jt->body[0], jt->body[1])) != cs->rank) continue;
     for (int k = 0; k < 2; k++) {
       b[k] = jt->body[k] >= 0 ? map->all[jt->body[k]] : NULL;
       PetscCheck(jt->body[k] < 0 || b[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns the joint", j, jt->body[k], cs->rank);

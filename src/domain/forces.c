@@ -188,12 +188,14 @@ PetscErrorCode MbDomainForceFamily(MbDomain d, PetscBool *force)
              name, id);
   PetscCheck(g == 2 || g == 4 || g == 8, d->comm, PETSC_ERR_ARG_INCOMP, "scheme %s (body %" PetscInt_FMT "): an implicit scheme (EULER_IMP, GALPHA) solves for all bodies at once and cannot be mixed with another scheme; give every body the same one",
              name, id);
-  if (d->cs->njoint) {
+  for (PetscInt k = 0; k < d->cs->njoint; k++) {
     static const char *jn[] = {"CONTACT", "FIX_POINT", "FIX_DIRECTION", "SET_VELOCITY", "PUT_RIGID_LINK"};
+    const MbJoint     *jt   = &d->cs->joint[k];
+    if (jt->removed) continue;
     SETERRQ(d->comm, PETSC_ERR_ARG_INCOMP,
             "scheme %s (body %" PetscInt_FMT ") cannot be combined with the %s joint between bodies %" PetscInt_FMT " and %" PetscInt_FMT
             ": joints are solved by the constraint solver, which only the RIG_* schemes use (springs, loads and PENALTY_SOLVER contacts work with every scheme)",
-            name, id, jn[d->cs->joint[0].kind], d->cs->joint[0].body[0], d->cs->joint[0].body[1]);
+            name, id, jn[jt->kind], jt->body[0], jt->body[1]);
   }
   for (PetscInt j = 0; j < d->nspring; j++) {
     const MbSpring *sp = &d->spring[j];

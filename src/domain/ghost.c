@@ -293,7 +293,8 @@ static PetscErrorCode GhostAddPartners(MbDomain d, PetscInt **newsent, PetscInt 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(4 * (d->cs->njoint + d->nspring) + 1, &jp, d->size, &nbox));
   for (PetscMPIInt r = 0; r < d->size; r++) nbox[r] = nnew[r];
-  for (PetscInt j = 0; j < d->cs->njoint; j++) Partners(d, d->cs->joint[j].body, jp, &njp);
+  for (PetscInt j = 0; j < d->cs->njoint; j++)
+    if (!d->cs->joint[j].removed) Partners(d, d->cs->joint[j].body, jp, &njp);
   for (PetscInt j = 0; j < d->nspring; j++) Partners(d, d->spring[j].body, jp, &njp); /* forces.c */
   if (njp) qsort(jp, (size_t)njp, 2 * sizeof(PetscInt), ComparePair);
   for (PetscInt k = 0; k < njp; k++) {

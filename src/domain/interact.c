@@ -74,6 +74,14 @@ PetscErrorCode MbDomainAddJoint(MbDomain d, MbJointKind kind, PetscInt b1, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbDomainRemoveJoint(MbDomain d, PetscInt index)
+{
+  PetscFunctionBegin;
+  PetscCheck(index >= 0 && index < d->cs->njoint, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "DELETE: no joint with index %" PetscInt_FMT " (there are %" PetscInt_FMT ")", index, d->cs->njoint);
+  d->cs->joint[index].removed = PETSC_TRUE; /* its rows go at the next step's MbConSetAddJoints */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainGetSolver(MbDomain d, MbSolver *s)
 {
   *s = d->solver;
@@ -156,6 +164,7 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   PetscFunctionBegin;
   for (PetscInt k = 0; k < d->cs->njoint; k++) {
     MbJoint *j = &d->cs->joint[k];
+    if (j->removed) continue;
     PetscCheck(d->map.movable[j->body[0]] || (j->body[1] >= 0 && d->map.movable[j->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move",
                MbConKindNames[j->kind], k, j->body[0], j->body[1]);
     if (!j->resolved) nnew++;
@@ -168,7 +177,7 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
     for (PetscInt l = 0; l < k; l++) {
       PetscReal v = 0;
       PetscInt  i = l, j = k; /* i fixes, j moves */
-      if (d->cs->joint[k].resolved && d->cs->joint[l].resolved) continue;
+      if ((d->cs->joint[k].resolved && d->cs->joint[l].resolved) || d->cs->joint[k].removed || d->cs->joint[l].removed) continue;
       if (!Contradict(&d->cs->joint[l], &d->cs->joint[k], &v)) {
         if (!Contradict(&d->cs->joint[k], &d->cs->joint[l], &v)) continue;
         i = k, j = l;
@@ -192,7 +201,7 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   for (PetscInt k = 0; k < d->cs->njoint; k++) {
     MbJoint    *j = &d->cs->joint[k];
     PetscMPIInt owner;
-    if (j->resolved) continue;
+    if (j->resolved || j->removed) continue;
     PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, j->body[0], j->body[1]), &owner));
     PetscCall(PetscArrayzero(&buf[7 * nnew], 7));
     if (owner == d->rank) {

@@ -124,7 +124,19 @@ static PyObject *py_solfec_spring(PyObject *self, PyObject *args)
   return PyLong_FromLong((long)index);
 }
 
+/* solfec_remove_joint(h, index): DELETE of a joint; every rank */
+static PyObject *py_solfec_remove_joint(PyObject *self, PyObject *args)
+{
+  int  h;
+  long index;
+  Sol *s;
+  if (!PyArg_ParseTuple(args, "il", &h, &index) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainRemoveJoint(s->dom, (PetscInt)index));
+  Py_RETURN_NONE;
+}
+
 PyMethodDef MbModuleConstraintMethods[] = {
+    {"solfec_remove_joint", py_solfec_remove_joint, METH_VARARGS, "solfec_remove_joint(h, index): DELETE of a joint"},
     {"contact_exclude", py_contact_exclude, METH_VARARGS, "contact_exclude(h, kind, a, b): no contacts between bodies (kind 0) or surfaces (kind 1) a and b"},
     {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot, hpow)"},
     {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},

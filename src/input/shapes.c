@@ -299,6 +299,152 @@ static PyObject *py_shape_massprops(PyObject *self, PyObject *args)
   return MbModuleMassPropsTuple(&mp);
 }
 
+/* shape_split(parts, point, normal, surf0, surf1, eps) -> (below, above): capsules or None
+   (MbShapeSplit) */
+static PyObject *py_shape_split(PyObject *self, PyObject *args)
+{
+  PyObject *parts, *op, *on, *out;
+  long      s0, s1;
+  double    eps;
+  PetscReal p[3], n[3];
+  PetscInt  surf[2];
+  MbShape   s, below = NULL, above = NULL;
+  int       pyerr;
+  if (!PyArg_ParseTuple(args, "O!OOlld", &PyList_Type, &parts, &op, &on, &s0, &s1, &eps)) return NULL;
+  if (MbModuleReadReals(op, 3, p, "point") || MbModuleReadReals(on, 3, n, "normal")) return NULL;
+  surf[0] = (PetscInt)s0;
+  surf[1] = (PetscInt)s1;
+  MB_TRY(PyExc_ValueError, MbModuleBuildShape(parts, &s, &pyerr));
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  PetscErrorCode e = MbShapeSplit(s, p, n, surf, eps, &below, &above);
+  (void)PetscPopErrorHandler();
+  (void)MbShapeDestroy(&s);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg[0] ? MbModuleErrMsg : "PETSc error");
+    return NULL;
+  }
+  out = PyTuple_New(2);
+  if (!out) {
+    (void)MbShapeDestroy(&below);
+    (void)MbShapeDestroy(&above);
+    return NULL;
+  }
+  MbShape half[2] = {below, above};
+  for (int k = 0; k < 2; k++) {
+    PyObject *o = half[k] ? ShapeCapsule(half[k]) : Py_NewRef(Py_None);
+    if (!o) {
+      if (k == 0) (void)MbShapeDestroy(&above);
+      Py_DECREF(out);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(out, k, o);
+  }
+  return out;
+}
+
+/* shapes_overlapping(obstacle_parts, [parts, ...], gap, eps) -> [bool, ...]
+   (MbShapesOverlapping) */
+static PyObject *py_shapes_overlapping(PyObject *self, PyObject *args)
+{
+  PyObject      *oparts, *list, *out = NULL;
+  double         gap, eps;
+  MbShape        obs = NULL, *shp = NULL;
+  PetscBool     *hit = NULL;
+  Py_ssize_t     n, built = 0;
+  int            pyerr = 0;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "O!O!dd", &PyList_Type, &oparts, &PyList_Type, &list, &gap, &eps)) return NULL;
+  n                 = PyList_Size(list);
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  e = MbModuleBuildShape(oparts, &obs, &pyerr);
+  if (!e) e = PetscCalloc2(n, &shp, n, &hit);
+  for (; !e && built < n; built++) {
+    PyObject *parts = PyList_GET_ITEM(list, built);
+    if (!PyList_Check(parts)) {
+      PyErr_SetString(PyExc_TypeError, "shapes_overlapping: each shape must be a list of parts");
+      pyerr = 1;
+      e     = PETSC_ERR_ARG_WRONG;
+      break;
+    }
+    e = MbModuleBuildShape(parts, &shp[built], &pyerr);
+  }
+  if (!e) e = MbShapesOverlapping(obs, (PetscInt)n, shp, gap, eps, hit);
+  (void)PetscPopErrorHandler();
+  if (!e && (out = PyList_New(n)))
+    for (Py_ssize_t k = 0; k < n; k++) PyList_SET_ITEM(out, k, PyBool_FromLong(hit[k]));
+  if (e && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, MbModuleErrMsg[0] ? MbModuleErrMsg : "PETSc error");
+  for (Py_ssize_t k = 0; shp && k < n; k++) (void)MbShapeDestroy(&shp[k]);
+  (void)PetscFree2(shp, hit);
+  (void)MbShapeDestroy(&obs);
+  return e ? NULL : out;
+}
+
+/* shape_separate(cap, eps) -> None when the shape's pieces form one connected set (touching
+   within eps), else a list of new capsules, one per component (MbShapeComponents) */
+static PyObject *py_shape_separate(PyObject *self, PyObject *args)
+{
+  PyObject *a, *out;
+  double    eps;
+  PetscInt  n, ncomp, *comp;
+  MbShape   s;
+  if (!PyArg_ParseTuple(args, "Od", &a, &eps) || !(s = CapsuleShape(a))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeGetSize(s, &n));
+  MB_TRY(PyExc_RuntimeError, PetscMalloc1(n + 1, &comp));
+  MB_TRY(PyExc_RuntimeError, MbShapeComponents(s, eps, &ncomp, comp));
+  if (ncomp <= 1 || !(out = PyList_New(ncomp))) {
+    (void)PetscFree(comp);
+    if (ncomp <= 1) Py_RETURN_NONE;
+    return NULL;
+  }
+  for (PetscInt k = 0; k < ncomp; k++) {
+    MbShape part;
+    MB_TRY(PyExc_RuntimeError, MbShapeCreate(&part));
+    for (PetscInt i = 0; i < n; i++)
+      if (comp[i] == k) MB_TRY(PyExc_RuntimeError, MbShapeAppendPiece(part, s, i));
+    PyObject *cap = ShapeCapsule(part);
+    if (!cap) {
+      Py_DECREF(out);
+      (void)PetscFree(comp);
+      return NULL;
+    }
+    PyList_SET_ITEM(out, k, cap);
+  }
+  (void)PetscFree(comp);
+  return out;
+}
+
+/* shape_piece(cap, i) -> (vertices [(x, y, z)], faces [([v, ...], surfid)]) of convex piece i,
+   or None for a sphere */
+static PyObject *py_shape_piece(PyObject *self, PyObject *args)
+{
+  PyObject        *a, *ov, *of;
+  long             i;
+  PetscInt         size, nv, nf;
+  const PetscReal *v;
+  const PetscInt  *fp, *fv, *fs;
+  MbPrimKind       kind;
+  if (!PyArg_ParseTuple(args, "Ol", &a, &i)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeGetSize(CapsuleShape(a), &size));
+  if (i < 0 || i >= size) return PyErr_Format(PyExc_ValueError, "piece %ld is out of bounds: the shape has %ld", i, (long)size);
+  MB_TRY(PyExc_RuntimeError, MbShapeGetPrimKind(CapsuleShape(a), (PetscInt)i, &kind));
+  if (kind != MB_PRIM_CONVEX) Py_RETURN_NONE;
+  MB_TRY(PyExc_RuntimeError, MbShapeGetConvex(CapsuleShape(a), (PetscInt)i, &nv, &v, &nf, &fp, &fv, &fs));
+  if (!(ov = PyList_New(nv))) return NULL;
+  for (PetscInt k = 0; k < nv; k++) PyList_SET_ITEM(ov, k, Py_BuildValue("(ddd)", (double)v[3 * k], (double)v[3 * k + 1], (double)v[3 * k + 2]));
+  if (!(of = PyList_New(nf))) {
+    Py_DECREF(ov);
+    return NULL;
+  }
+  for (PetscInt f = 0; f < nf; f++) {
+    PyObject *loop = PyList_New(fp[f + 1] - fp[f]);
+    for (PetscInt k = fp[f]; loop && k < fp[f + 1]; k++) PyList_SET_ITEM(loop, k - fp[f], PyLong_FromLong((long)fv[k]));
+    PyList_SET_ITEM(of, f, loop ? Py_BuildValue("(Nl)", loop, (long)fs[f]) : NULL);
+  }
+  return Py_BuildValue("(NN)", ov, of);
+}
+
 static void TsCapsuleFree(PyObject *cap)
 {
   MbTimeSeries ts = (MbTimeSeries)PyCapsule_GetPointer(cap, TS_CAPSULE);
@@ -362,6 +508,10 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_point", py_shape_point, METH_VARARGS, "shape_point(shape, mesh, n) -> (x, y, z), or the count for n = -1"},
     {"shape_bend", py_shape_bend, METH_VARARGS, "shape_bend(shape, point, direction, angle) (radians)"},
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
+    {"shape_split", py_shape_split, METH_VARARGS, "shape_split(parts, point, normal, surf0, surf1, eps) -> (below, above)"},
+    {"shapes_overlapping", py_shapes_overlapping, METH_VARARGS, "shapes_overlapping(obstacle_parts, [parts, ...], gap, eps) -> [bool, ...]"},
+    {"shape_separate", py_shape_separate, METH_VARARGS, "shape_separate(shape, eps) -> None or [shape, ...] (connected components)"},
+    {"shape_piece", py_shape_piece, METH_VARARGS, "shape_piece(shape, i) -> (vertices, [(loop, surfid), ...]) or None"},
     {"time_series", py_time_series, METH_VARARGS, "time_series(t, v) -> series"},
     {"time_series_eval", py_time_series_eval, METH_VARARGS, "time_series_eval(series, t) -> value"},
     {NULL, NULL, 0, NULL},

@@ -196,6 +196,20 @@ PetscErrorCode MbShapeAppend(MbShape s, MbShape o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbShapeAppendPiece(MbShape s, MbShape o, PetscInt i)
+{
+  const MbPrim *q;
+  PetscFunctionBegin;
+  PetscCheck(i >= 0 && i < o->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "piece %" PetscInt_FMT " is not in [0, %" PetscInt_FMT ")", i, o->n);
+  q = &o->prim[i];
+  PetscCall(MeshFree(s));
+  if (q->kind == MB_PRIM_SPHERE)
+    PetscCall(MbShapeAddSphere(s, q->c, q->r, q->volid, q->surfid));
+  else
+    PetscCall(MbShapeAddConvex(s, q->nv, q->v, q->nf, q->fptr, q->fvert, q->fsurf, q->volid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbShapeDuplicate(MbShape s, MbShape *copy)
 {
   PetscFunctionBegin;
