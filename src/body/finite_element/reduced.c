@@ -29,7 +29,8 @@ PetscErrorCode MbFemSetBasis(Fem *m, PetscInt id, PetscInt n, const PetscReal va
   const PetscInt N = 3 * m->nn;
   PetscFunctionBegin;
   PetscCheck(n >= 1 && n <= N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": a base of %" PetscInt_FMT " vectors; 1 to %" PetscInt_FMT " (its unknowns) are possible", id, n, N);
-  for (PetscInt k = 0; k < n * N; k++) PetscCheck(!PetscIsInfOrNanReal(vec[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": base vector %" PetscInt_FMT " has entry %" PetscInt_FMT " = %g", id, k / N, k % N, (double)vec[k]);
+  for (PetscInt k = 0; k < n * N; k++)
+    PetscCheck(!PetscIsInfOrNanReal(vec[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": base vector %" PetscInt_FMT " has entry %" PetscInt_FMT " = %g", id, k / N, k % N, (double)vec[k]);
   for (PetscInt k = 0; k < n; k++) PetscCheck(!PetscIsInfOrNanReal(val[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": base value %" PetscInt_FMT " is %g", id, k, (double)val[k]);
   PetscCall(PetscFree3(m->E, m->lam, m->Lr));
   PetscCall(PetscFree2(m->Mr, m->Kr));
@@ -57,7 +58,7 @@ static PetscErrorCode ReducedMatrices(Fem *m)
     const PetscReal *e = &m->E[j * N];
     PetscCall(MbFemArrayOp(m, MatMult, m->K, e, KE));
     for (PetscInt i = 0; i < n; i++) {
-      const PetscReal *f = &m->E[i * N];
+      const PetscReal *f  = &m->E[i * N];
       PetscReal        sm = 0, sk = 0;
       for (PetscInt k = 0; k < N; k++) sm += f[k] * m->mass[k / 3] * e[k], sk += f[k] * KE[k];
       m->Mr[j * n + i] = sm, m->Kr[j * n + i] = sk;
@@ -83,7 +84,8 @@ static PetscErrorCode Cholesky(Fem *m, PetscReal c, PetscInt id, PetscReal L[])
   for (PetscInt k = 0; k < n * n; k++) L[k] = m->Mr[k] + (c > 0 ? c * m->Kr[k] : 0);
   PetscCall(PetscBLASIntCast(n, &bn));
   LAPACKpotrf_("L", &bn, L, &bn, &info);
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FINITE_ELEMENT body %" PetscInt_FMT " (a reduced form): E^T (M + %g K) E of its base E is not positive definite (pivot %d): the base's vectors are linearly dependent, or not displacements of this mesh", id, (double)c, (int)info);
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "FINITE_ELEMENT body %" PetscInt_FMT " (a reduced form): E^T (M + %g K) E of its base E is not positive definite (pivot %d): the base's vectors are linearly dependent, or not displacements of this mesh", id, (double)c, (int)info);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
