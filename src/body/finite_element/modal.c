@@ -26,6 +26,7 @@ static PetscErrorCode ScaledStiffness(Fem *m, PetscReal C[])
   PetscCall(PetscCalloc1(N, &zero));
   PetscCall(PetscMalloc1(N, &s));
   PetscCall(MbFemAssembleK(m, zero)); /* K₀, the 'BC' form's K too */
+  for (PetscInt a = 0; a < m->nn; a++) PetscCheck(m->mass[a] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MODAL_ANALYSIS: node %" PetscInt_FMT " has no mass (it belongs to no element): M is singular", a);
   for (PetscInt k = 0; k < N; k++) s[k] = 1 / PetscSqrtReal(m->mass[k / 3]);
   for (PetscInt i = 0; i < N; i++) {
     PetscInt           nc;
