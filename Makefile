@@ -24,7 +24,7 @@ endif
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANITIZE) -Iinclude -Isrc \
              -DMB_SOURCE_DIR='"$(CURDIR)"' $(PKG_CFLAGS)
-LDLIBS   = $(SANITIZE) $(PKG_LIBS) -lmetis -lm
+LDLIBS   = $(SANITIZE) $(PKG_LIBS) -lmetis -llapack -lblas -lm
 
 # The finite-element point kernels: -O3 unrolls and schedules their 3×3 sums (+40 % element
 # evaluations a second over -O2 on the 2-core VM, doc/benchmarks.md; no contraction into

@@ -160,6 +160,16 @@ PETSC_EXTERN PetscErrorCode MbBodySetForm(MbBody body, const char *form);
     domain's rigid default (-mb_scheme), or NULL for an obstacle (MbBodyIsMovable false);
     before any body of a kind exists, MbBodyKindGetInfo says it. */
 PETSC_EXTERN PetscErrorCode MbBodyGetDefaultScheme(MbBody body, const char **name);
+/** Modal analysis (Solfec-1.0's MODAL_ANALYSIS): the n lowest eigenpairs of K φ = λ M φ,
+    K the stiffness at the reference configuration, M the lumped masses (the body's
+    constraints play no part): lambda (n, ascending, λ = ω²) and V (n vectors of nu numbers,
+    one after another, M-orthonormal). Errors for a kind without stiffness, n outside
+    [1, nu], or a body too large for the dense eigensolver. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodyModalAnalysis(MbBody body, PetscInt n, PetscReal lambda[], PetscReal V[]);
+/** The base of a reduced form ('BC-MODAL', 'BC-RO' of a FINITE_ELEMENT body): n values and
+    n vectors of nu numbers, one after another (MbBodyModalAnalysis's answer, or a subset);
+    the body's velocity is projected on it. Errors for a kind that takes none. */
+PETSC_EXTERN PetscErrorCode MbBodySetBasis(MbBody body, PetscInt n, const PetscReal values[], const PetscReal vectors[]);
 /** Elastic constants of a deformable body (Saint Venant–Kirchhoff, seed 003): Young's
     modulus > 0 and Poisson's ratio in (−1, 0.5); errors name the value. Ignored by rigid
     kinds. Not collective. */

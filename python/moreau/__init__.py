@@ -27,7 +27,7 @@ from .transforms import TRANSLATE, ROTATE, SCALE
 from .split import SPLIT, MESH_SPLIT, OVERLAPPING
 from .bodies import (
     Body, BODY, BODY_CHARS, INITIAL_VELOCITY, MASS_CENTER, DISPLAY_POINT, DISPLACEMENT,
-    VELOCITY, STRESS, BODY_STATE)
+    VELOCITY, STRESS, BODY_STATE, MODAL_ANALYSIS)
 from .loads import TimeSeries, TIME_SERIES, GRAVITY, FORCE, TORQUE, PRESSURE
 from .solvers import (
     CALLBACK, Solver, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER, IMBALANCE_TOLERANCE,
@@ -56,7 +56,7 @@ PeerFailure = _m.PeerFailure
 __all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
-            'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE']
+            'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

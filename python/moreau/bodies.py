@@ -2,7 +2,7 @@
 DISPLACEMENT, VELOCITY, STRESS, BODY_STATE."""
 
 import _moreau as _m
-from ._checks import _nonneg, _pos, _vec
+from ._checks import _int, _nonneg, _pos, _vec
 from .solfec import _check_solfec, Solfec
 from .materials import BulkMaterial
 from .shapes import _parts, Shape, Sphere
@@ -198,9 +198,17 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     'PSEUDO_RIGID' and 'FINITE_ELEMENT' (both Saint Venant-Kirchhoff from the material's
     young and poisson; a FINITE_ELEMENT body's shape is its mesh, a MESH or a HEX, and
     form 'TL', total Lagrangian (the default), or 'BC', body co-rotational: linear
-    elasticity in a frame turning with the body), or any other kind registered in C
-    (MbBodyKindRegister): what a kind takes is C's answer (_kind)."""
+    elasticity in a frame turning with the body, or 'BC-MODAL' and 'BC-RO', the 'BC' body
+    moving in the span of base=(values, vectors), MODAL_ANALYSIS's answer or part of it
+    ('RO' and modal= are Solfec-1.0's older names of 'BC-MODAL' and base=)), or any other
+    kind registered in C (MbBodyKindRegister): what a kind takes is C's answer (_kind)."""
     fn = 'BODY'
+    if form == 'RO':  # Solfec-1.0 before April 2017 (its commit dff22ca renamed them)
+        form = 'BC-MODAL'
+    if modal is not None:
+        if base is not None:
+            raise TypeError('%s: give the base once, as base= (modal= is its older name)' % fn)
+        base = modal
     if type(solfec) is not Solfec:
         _check_solfec(fn, solfec)
     k = _kind(kind)
@@ -227,6 +235,11 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
         raise ValueError("%s: %s form %r is not supported yet: %s are" % (fn, kind, form, ' and '.join("'%s' (%s)" % f for f in k['forms'])))
     if k['nodal'] and not (isinstance(shape, Shape) and shape._nn):
         raise ValueError('%s: %s body needs a MESH or HEX shape (its mesh), got %r' % (fn, _a(kind), shape))
+    reduced = form in ('BC-MODAL', 'BC-RO') and form in forms
+    if reduced:
+        base = _base(fn, base, 3 * shape._nn) if base is not None else None
+    if reduced and base is None:
+        raise ValueError("%s: the %s form needs its base: base=(values, vectors), e.g. MODAL_ANALYSIS's answer" % (fn, form))
     if label is not None and type(label) is not str:
         raise TypeError('%s: label must be a string, got %r' % (fn, label))
     h = solfec._h
@@ -243,6 +256,11 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     b._id = bid
     if forms and form not in (None, forms[0]) and b._own:
         _m.body_form(h, bid, form)
+    if reduced and b._own:
+        try:
+            _m.body_basis(h, bid, base[0], base[1])
+        except ValueError as e:
+            raise ValueError('%s: %s' % (fn, e)) from None
     b.kind = kind
     b.label = label
     b._shape = shape  # mass properties where the body is not owned (bodies migrate)
@@ -254,7 +272,106 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     solfec.bodies.append(b)
     if label is not None:
         solfec._labels[label] = b
+    if reduced:
+        b.scheme = 'DEF_LIM'  # as Solfec-1.0's lng.c: the reduced forms take only DEF_LIM
     return b
+
+
+def _base(fn, base, nu):
+    """BODY's base=(values, vectors): n numbers and n vectors of nu numbers, one after
+    another (Solfec-1.0's layout; a label of REGISTER_BASE is not supported)."""
+    if isinstance(base, str):
+        raise ValueError('%s: base=%r names a REGISTER_BASE base, which moreau does not have: give base=(values, vectors)' % (fn, base))
+    if not (isinstance(base, (tuple, list)) and len(base) == 2):
+        raise TypeError('%s: base must be a tuple (values, vectors), got %r' % (fn, type(base).__name__))
+    try:
+        vals = [float(x) for x in base[0]]
+        vecs = [float(x) for x in base[1]]
+    except (TypeError, ValueError):
+        raise TypeError('%s: base must be (values, vectors), two sequences of numbers' % fn) from None
+    if not vals or len(vecs) != len(vals) * nu:
+        raise ValueError('%s: base has %d values and %d vector entries; the mesh has %d unknowns, so %d vectors need %d entries (modal analysis data size and mesh size do not match)'
+                         % (fn, len(vals), len(vecs), nu, len(vals), len(vals) * nu))
+    return vals, vecs
+
+
+def _read_modes(path):
+    """A MODAL_ANALYSIS file: (m, values, vectors), or None when there is none or it is not one."""
+    import struct
+    try:
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError:
+        return None
+    if len(data) < 8:
+        return None
+    m, n = struct.unpack('>ii', data[:8])
+    if m < 1 or n < 1 or len(data) != 8 + 8 * n * (m + 1):
+        return None
+    vals = list(struct.unpack('>%dd' % n, data[8:8 + 8 * n]))
+    vecs = list(struct.unpack('>%dd' % (n * m), data[8 + 8 * n:]))
+    return m, vals, vecs
+
+
+def _write_modes(path, m, vals, vecs):
+    """Solfec-1.0's MODAL_ANALYSIS file as its XDR build writes it: m and n (32-bit, big
+    endian), the n values, then the n vectors of m numbers (doubles, big endian); the
+    folders on the way are made."""
+    import os
+    import struct
+    d = os.path.dirname(path)
+    if d:
+        os.makedirs(d, exist_ok=True)
+    with open(path, 'wb') as f:
+        f.write(struct.pack('>ii', m, len(vals)))
+        f.write(struct.pack('>%dd' % len(vals), *vals))
+        f.write(struct.pack('>%dd' % len(vecs), *vecs))
+
+
+def MODAL_ANALYSIS(body=None, num=0, path=None, abstol=1E-11, maxiter=100, verbose=None):
+    """MODAL_ANALYSIS(body, num, path, abstol, maxiter, verbose) -> (values, vectors): the
+    num lowest eigenpairs of K phi = lambda M phi of a FINITE_ELEMENT body (K its stiffness
+    at the reference configuration, M its lumped masses; its FIX_POINTs play no part, as in
+    Solfec-1.0), lambda = omega^2 ascending, the vectors M-orthonormal, one after another
+    (3 per node each), as lists. LAPACK's dense solver finds them exactly, so abstol and
+    maxiter (Solfec's Lanczos iteration's) are checked but have no effect. The answer is
+    written to path (Solfec-1.0's XDR layout); a path that holds num pairs (any number when
+    num is 0 or no body is given) of a body of that size is read instead of computing anew,
+    as Solfec does."""
+    from .solfec import RANK
+    fn = 'MODAL_ANALYSIS'
+    if body is not None:
+        _check_body(fn, body)
+    num = _int(fn, 'num', num)
+    if num < 0:
+        raise ValueError('%s: num must be >= 0, got %d' % (fn, num))
+    if not isinstance(path, str) or not path:
+        raise TypeError('%s: path must be a file name (where the modes are written), got %r' % (fn, path))
+    _pos(fn, 'abstol', abstol)
+    if _int(fn, 'maxiter', maxiter) <= 0:
+        raise ValueError('%s: maxiter must be > 0, got %d' % (fn, maxiter))
+    if verbose is not None and verbose not in ('ON', 'OFF'):
+        raise ValueError("%s: verbose must be 'ON' or 'OFF', got %r" % (fn, verbose))
+    nu = body._n[1] if body is not None else None
+    old = _read_modes(path)
+    if old is not None and ((num > 0 and len(old[1]) != num) or (nu is not None and old[0] != nu)):
+        old = None  # computed anew
+    if body is None:
+        if old is None:
+            raise ValueError('%s: neither a body nor a file of modes at path=%r' % (fn, path))
+        return old[1], old[2]
+    if old is not None:
+        return old[1], old[2]
+    if num == 0:
+        raise ValueError("%s: num must be positive when a body is given, got 0" % fn)
+    if num > nu:
+        raise ValueError('%s: body %d has %d unknowns (3 per node): num must be at most that, got %d' % (fn, body._id, nu, num))
+    vals, vecs = _m.body_modal(body._sol._h, body._id, num)
+    if RANK() == 0:
+        _write_modes(path, nu, vals, vecs)
+        if verbose == 'ON':
+            print('%s: body %d, %d unknowns: the %d lowest eigenvalues %s' % (fn, body._id, nu, num, ' '.join('%.6g' % v for v in vals)), flush=True)
+    return vals, vecs
 
 
 def BODY_CHARS(body, mass, volume, center, tensor=None, inertia=None):

@@ -34,11 +34,13 @@ from ._checks import _RANK
 # lib2to3's fixers that only rewrite syntax or a renamed name, each with what the notice
 # calls it. Left out: idioms, ws_comma, set_literal (style, not translation); import (makes
 # `import x` of a module beside the file a relative import, which a deck is not); execfile
-# (its exec(compile(open(f).read())) would not translate a Python 2 file: execfile below does).
+# (its exec(compile(open(f).read())) would not translate a Python 2 file: execfile below does);
+# long (its rewrite long -> int breaks a function that also names a local `int`, as
+# Solfec-1.0's inp/rotating-bar.py does: a translated deck gets the global long = int instead).
 _FIXERS = {
     'print': 'print statements', 'except': "'except E, e'", 'has_key': 'has_key',
     'xrange': 'xrange', 'raise': "'raise E, v'", 'ne': '<>', 'numliterals': 'number literals',
-    'long': 'long', 'unicode': 'unicode', 'apply': 'apply', 'exec': 'exec statements',
+    'unicode': 'unicode', 'apply': 'apply', 'exec': 'exec statements',
     'raw_input': 'raw_input', 'input': 'input', 'repr': 'backquotes',
     'tuple_params': 'tuple parameters', 'dict': 'dict views', 'filter': 'filter',
     'map': 'map', 'zip': 'zip', 'basestring': 'basestring', 'standarderror': 'StandardError',

@@ -203,6 +203,22 @@ PetscErrorCode MbBodySetForm(MbBody b, const char *form)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbBodyModalAnalysis(MbBody b, PetscInt n, PetscReal lambda[], PetscReal V[])
+{
+  PetscFunctionBegin;
+  PetscCheck(b->ops->modal, PETSC_COMM_SELF, PETSC_ERR_SUP, "MODAL_ANALYSIS: body %" PetscInt_FMT " is of kind %s, which has no stiffness to analyse (FINITE_ELEMENT bodies have)", b->id, b->ops->name);
+  PetscCall(b->ops->modal(b, n, lambda, V));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodySetBasis(MbBody b, PetscInt n, const PetscReal values[], const PetscReal vectors[])
+{
+  PetscFunctionBegin;
+  PetscCheck(b->ops->basis, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " is of kind %s, which takes no reduced base", b->id, b->ops->name);
+  PetscCall(b->ops->basis(b, n, values, vectors));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscInt MbBodyWork(MbBody b) { return b->ops->work ? b->ops->work(b) : PetscMax(1, b->nu / 6); }
 
 PetscErrorCode MbBodyGetDefaultScheme(MbBody b, const char **name)

@@ -89,6 +89,9 @@ struct _n_MbBodyOps {
   PetscErrorCode (*state_size)(MbBody, PetscInt *);                                                                                   /* numbers of the kind's own state beyond q and u that a checkpoint keeps (NULL: none) */
   PetscErrorCode (*state_get)(MbBody, PetscReal[]);                                                                                   /* write them */
   PetscErrorCode (*state_set)(MbBody, const PetscReal[], PetscInt);                                                                   /* read them back (restart) */
+  PetscErrorCode (*modal)(MbBody, PetscInt, PetscReal[], PetscReal[]);             /* the n lowest eigenpairs of K₀φ = λMφ at the reference, M-orthonormal, λ ascending, φ one after another (NULL: the kind has none) */
+  PetscErrorCode (*basis)(MbBody, PetscInt, const PetscReal[], const PetscReal[]); /* a base of n values and n vectors (one after another) for a reduced form (NULL: the kind takes none) */
+  PetscErrorCode (*project)(MbBody, PetscReal[]);                                  /* DEF_EXP, DEF_LIM: a kind whose velocities are restricted to a subspace that turns with q projects u onto it at the body's q (NULL: none) */
 };
 
 typedef struct {

@@ -414,6 +414,95 @@ static PyObject *py_body_form(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* body_modal(h, id, n) -> (eigenvalues, eigenvectors) as lists on every rank: the owner's
+   MbBodyModalAnalysis, broadcast (its error too, so that every rank raises it). Collective. */
+static PyObject *py_body_modal(PyObject *self, PyObject *args)
+{
+  int         h, err = 0;
+  long        id, n;
+  Sol        *s;
+  PetscMPIInt owner, rank;
+  PetscInt    nu  = 0;
+  PetscReal  *buf = NULL;
+  PyObject   *r;
+  char        msg[1024] = "";
+  if (!PyArg_ParseTuple(args, "ill", &h, &id, &n) || !(s = MbModuleGetSol(h))) return NULL;
+  if (MbModuleCheckPeers(MB_SITE_MODAL)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainOwnerRank(s->dom, (PetscInt)id, &owner));
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  if (rank == owner) {
+    MbBody         b;
+    PetscInt       nq;
+    PetscErrorCode e;
+    MB_TRY(PyExc_RuntimeError, MbModuleFindLocalBody(s->dom, (PetscInt)id, &b));
+    MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &nq, &nu));
+    MbModuleErrMsg[0] = 0;
+    (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+    e = PetscMalloc1(n > 0 && n <= nu ? n * (nu + 1) : 1, &buf);
+    if (!e) e = MbBodyModalAnalysis(b, (PetscInt)n, buf, buf + n);
+    (void)PetscPopErrorHandler();
+    if (e) {
+      err = 1;
+      snprintf(msg, sizeof msg, "%s", MbModuleErrMsg[0] ? MbModuleErrMsg : "PETSc error");
+    }
+  }
+  if (MPI_Bcast(&err, 1, MPI_INT, owner, PETSC_COMM_WORLD) || MPI_Bcast(&nu, 1, MPIU_INT, owner, PETSC_COMM_WORLD)) return PyErr_Format(PyExc_RuntimeError, "MODAL_ANALYSIS: MPI_Bcast failed");
+  if (err) {
+    PetscFree(buf);
+    if (MPI_Bcast(msg, sizeof msg, MPI_CHAR, owner, PETSC_COMM_WORLD)) return PyErr_Format(PyExc_RuntimeError, "MODAL_ANALYSIS: MPI_Bcast failed");
+    PyErr_SetString(PyExc_ValueError, msg);
+    return NULL;
+  }
+  if (!buf) MB_TRY(PyExc_MemoryError, PetscMalloc1(n * (nu + 1), &buf));
+  if (MPI_Bcast(buf, (PetscMPIInt)(n * (nu + 1)), MPIU_REAL, owner, PETSC_COMM_WORLD)) {
+    PetscFree(buf);
+    return PyErr_Format(PyExc_RuntimeError, "MODAL_ANALYSIS: MPI_Bcast of body %ld's modes from rank %d failed", id, (int)owner);
+  }
+  r = Py_BuildValue("(NN)", MbModuleRealList(buf, (PetscInt)n), MbModuleRealList(buf + n, (PetscInt)(n * nu)));
+  PetscFree(buf);
+  return r;
+}
+
+/* body_basis(h, id, values, vectors): a reduced form's base (owner only) */
+static PyObject *py_body_basis(PyObject *self, PyObject *args)
+{
+  int        h;
+  long       id;
+  PyObject  *ov, *oe;
+  Sol       *s;
+  MbBody     b;
+  PetscInt   n, ne, nq, nu;
+  PetscReal *val, *vec;
+  if (!PyArg_ParseTuple(args, "ilOO", &h, &id, &ov, &oe) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbModuleFindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_RuntimeError, MbBodyGetSizes(b, &nq, &nu));
+  if (MbModuleReadRealArray(ov, &n, &val, "base[0]")) return NULL;
+  if (MbModuleReadRealArray(oe, &ne, &vec, "base[1]")) {
+    PetscFree(val);
+    return NULL;
+  }
+  if (n < 1 || ne != n * nu) {
+    PetscFree(val);
+    PetscFree(vec);
+    return PyErr_Format(PyExc_ValueError, "base: %ld values and %ld vector entries; a base of n vectors of this body (%ld unknowns) has n values and n*%ld entries (Solfec's 'Modal analysis data size and mesh size do not match')", (long)n, (long)ne,
+                        (long)nu, (long)nu);
+  }
+  {
+    PetscErrorCode e;
+    MbModuleErrMsg[0] = 0;
+    (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+    e = MbBodySetBasis(b, n, val, vec);
+    (void)PetscPopErrorHandler();
+    PetscFree(val);
+    PetscFree(vec);
+    if (e) {
+      PyErr_SetString(PyExc_ValueError, MbModuleErrMsg[0] ? MbModuleErrMsg : "PETSc error");
+      return NULL;
+    }
+  }
+  Py_RETURN_NONE;
+}
+
 /* body_load(h, id, kind (0 force, 1 torque), frame (0 spatial, 1 convected), X, dir, value,
    ts or None). Owner only. */
 static PyObject *py_body_load(PyObject *self, PyObject *args)
@@ -577,6 +666,8 @@ PyMethodDef MbModuleBodyMethods[] = {
     {"body_scheme", py_body_scheme, METH_VARARGS, "body_scheme(h, id, name)"},
     {"body_damping", py_body_damping, METH_VARARGS, "body_damping(h, id, value)"},
     {"body_form", py_body_form, METH_VARARGS, "body_form(h, id, form)"},
+    {"body_modal", py_body_modal, METH_VARARGS, "body_modal(h, id, n) -> (eigenvalues, eigenvectors) on every rank (collective)"},
+    {"body_basis", py_body_basis, METH_VARARGS, "body_basis(h, id, values, vectors) (owner only)"},
     {"body_pressure", py_body_pressure, METH_VARARGS, "body_pressure(h, id, surfid, value, ts)"},
     {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
     {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},

@@ -188,6 +188,7 @@ static int ExecDeck(const char deck[], FILE *fp)
       goto done;
     }
     Py_DECREF(f);
+    if (PyDict_SetItemString(g, "long", (PyObject *)&PyLong_Type) < 0) goto done; /* Python 2's long is int (py2.py: not rewritten) */
   }
   if (!(r = PyEval_EvalCode(code, g, g))) goto done;
   Py_DECREF(r);

@@ -47,9 +47,9 @@ PY
 expect_error "FINITE_ELEMENT with a SPHERE" "BODY: a FINITE_ELEMENT body needs a MESH or HEX shape \\(its mesh\\)" "$MOREAU" "$TMP/fe_sphere.py"
 deck fe_form <<PY
 $HEAD
-BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m, form='BC-RO')
+BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m, form='UL')
 PY
-expect_error "FINITE_ELEMENT form BC-RO (a modal form)" "BODY: FINITE_ELEMENT form 'BC-RO' is not supported yet: 'TL' \\(total Lagrangian\\) and 'BC' \\(body co-rotational\\) are" "$MOREAU" "$TMP/fe_form.py"
+expect_error "FINITE_ELEMENT form UL (not one of Solfec's)" "BODY: FINITE_ELEMENT form 'UL' is not supported yet: 'TL' \\(total Lagrangian\\) and 'BC' \\(body co-rotational\\) and 'BC-MODAL' .* are" "$MOREAU" "$TMP/fe_form.py"
 deck fe_flat <<PY
 $HEAD
 BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,0], [4, 0,1,2,3, 1, 4, 0,1,2,4, 1], 1), m)

@@ -123,6 +123,11 @@ PetscErrorCode MbFemCorotatedEnergy(MbBody b, PetscReal *W)
   PetscCall(MbFemCorotation(m, b->q, b->id, R));
   PetscCall(PetscMalloc2(b->nu, &a, b->nu, &y));
   Corotated(m, R, b->q, a);
+  if (m->rform && m->nb) { /* a reduced form: the energy of a's part in the base (reduced.c) */
+    PetscCall(MbFemReducedEnergy(m, a, b->id, W));
+    PetscCall(PetscFree2(a, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(K0Mult(m, a, y));
   for (PetscInt k = 0; k < b->nu; k++) s += a[k] * y[k];
   *W = 0.5 * s;

@@ -86,6 +86,11 @@ typedef struct {
   PetscBool  bc;
   PetscReal *gbar, vol; /* ∫ ∂N_a/∂X dV, 3 a node, and the volume */
   PetscReal  RA[9];     /* R at the factor op's q (DEF_LIM's solves) */
+  /* forms 'BC-MODAL' (rform 1) and 'BC-RO' (2) (reduced.c): 'BC' (bc true) with the motion
+     in span(R̲E): the base E (3·nn × nb, column-major) and its values (as given), the reduced
+     Mr = EᵀME, Kr = EᵀK₀E (nb × nb, made once) and the Cholesky factor Lr of Mr + cB·Kr */
+  PetscInt   rform, nb;
+  PetscReal *E, *lam, *Lr, *Mr, *Kr, *LM, cB; /* LM: Mr's Cholesky factor (projections) */
   /* W's blocks under a held factor (stiffness.c): the first CG residual of the step's
      free-velocity solve, relative, measures how far the factor is from the current A; up to
      -mb_fem_w_rtol the factor stands for A in W and in the impulse (wold) */
@@ -154,6 +159,19 @@ static inline const PetscReal *MbFemPoint(const Fem *m, PetscInt e, PetscInt k, 
 PETSC_INTERN PetscErrorCode MbFemCorotation(Fem *m, const PetscReal q[], PetscInt id, PetscReal R[9]);
 PETSC_INTERN PetscErrorCode MbFemCorotatedInternal(MbBody b, const PetscReal u[], PetscReal f[]);
 PETSC_INTERN PetscErrorCode MbFemCorotatedEnergy(MbBody b, PetscReal *W);
+
+/* modal.c: the lowest n eigenpairs of K₀φ = λMφ (M-orthonormal φ, ascending λ; V column-major
+   3·nn × n). reduced.c: the base of the reduced forms; the reduced A's factor at q (R too);
+   A⁻¹ on nrhs vectors; the block of A⁻¹ among unknowns d; u projected on span(R̲E) at q
+   in the M norm. */
+PETSC_INTERN PetscErrorCode MbFemModal(Fem *m, PetscInt id, PetscInt n, PetscReal lambda[], PetscReal V[]);
+PETSC_INTERN PetscErrorCode MbFemSetBasis(Fem *m, PetscInt id, PetscInt n, const PetscReal val[], const PetscReal vec[]);
+PETSC_INTERN PetscErrorCode MbFemReducedFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id);
+PETSC_INTERN PetscErrorCode MbFemReducedSolve(Fem *m, PetscInt nrhs, const PetscReal x[], PetscReal y[]);
+PETSC_INTERN PetscErrorCode MbFemReducedBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscReal C[]);
+PETSC_INTERN PetscErrorCode MbFemReducedProject(Fem *m, const PetscReal q[], PetscInt id, PetscReal u[]);
+/* the strain energy ½zᵀKr z of co-rotated displacement a's coordinates z = Mr⁻¹EᵀMa in the base */
+PETSC_INTERN PetscErrorCode MbFemReducedEnergy(Fem *m, const PetscReal a[], PetscInt id, PetscReal *W);
 
 /* stiffness.c: A = M + cK(q) factorized for the body's inverse op (c > 0), K assembled from
    the elements at q; A⁻¹ on n right-hand sides of length 3·nn; freeing it all. */

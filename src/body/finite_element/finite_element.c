@@ -166,6 +166,7 @@ static PetscErrorCode FemCreate(MbBody b)
   PetscFunctionBegin;
   PetscCall(PetscNew(&m));
   m->nbf  = -1;
+  m->cB   = -2; /* no reduced factor (reduced.c) */
   b->data = m;
   PetscCall(MbShapeGetMesh(b->shape, &nn, &X, &ne, &eptr, &enode));
   if (!nn) PetscFunctionReturn(PETSC_SUCCESS); /* unpacking: the data follows */
@@ -867,7 +868,7 @@ static PetscErrorCode FemSetVelocity(MbBody b, const PetscReal v[3], const Petsc
     if (w) MbV3Cross(w, r, rel);
     for (int d = 0; d < 3; d++) b->u[3 * a + d] = (v ? v[d] : vbar[d]) + rel[d];
   }
-  return PETSC_SUCCESS;
+  return m->rform ? MbFemReducedProject(m, b->q, b->id, b->u) : PETSC_SUCCESS; /* a reduced form's motion is in its base's span */
 }
 
 /* x ↦ R(x − c) + c + d for the nodes; velocities turn with R */
@@ -986,18 +987,45 @@ static PetscInt FemWork(MbBody b)
   return PetscMax(1, w);
 }
 
-/* Solfec's forms: 'TL' (total Lagrangian, the default) and 'BC' (body co-rotational,
-   corotated.c); the modal and reduced ones are refused */
+/* Solfec's forms: 'TL' (total Lagrangian, the default), 'BC' (body co-rotational,
+   corotated.c) and the reduced 'BC-MODAL' and 'BC-RO' (reduced.c: 'BC' with a base) */
+static const char *const FemFormNames[] = {"TL", "BC", "BC-MODAL", "BC-RO"};
+
 static PetscErrorCode FemForm(MbBody b, const char *form)
 {
-  Fem      *m = (Fem *)b->data;
-  PetscBool tl, bc;
+  Fem     *m = (Fem *)b->data;
+  PetscInt f = -1;
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(form, "TL", &tl));
-  PetscCall(PetscStrcmp(form, "BC", &bc));
-  PetscCheck(tl || bc, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": form '%s' is not supported yet: 'TL' (total Lagrangian) and 'BC' (body co-rotational) are", b->id, form);
-  PetscCheck(!m->factored && !m->K, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FINITE_ELEMENT body %" PetscInt_FMT ": its form is set before it first moves", b->id);
-  m->bc = bc;
+  for (PetscInt k = 0; k < 4; k++) {
+    PetscBool eq;
+    PetscCall(PetscStrcmp(form, FemFormNames[k], &eq));
+    if (eq) f = k;
+  }
+  PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": form '%s' is not supported: 'TL' (total Lagrangian), 'BC' (body co-rotational), 'BC-MODAL' and 'BC-RO' (reduced) are", b->id, form);
+  PetscCheck(!m->factored && !m->K && m->cB < 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FINITE_ELEMENT body %" PetscInt_FMT ": its form is set before it first moves", b->id);
+  m->bc    = f >= 1 ? PETSC_TRUE : PETSC_FALSE;
+  m->rform = f >= 2 ? f - 1 : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the reduced forms' velocity in their base's span at q (reduced.c) */
+static PetscErrorCode FemProject(MbBody b, PetscReal u[])
+{
+  Fem *m = (Fem *)b->data;
+  return m->rform ? MbFemReducedProject(m, b->q, b->id, u) : PETSC_SUCCESS;
+}
+
+/* MODAL_ANALYSIS (modal.c) */
+static PetscErrorCode FemModal(MbBody b, PetscInt n, PetscReal lambda[], PetscReal V[]) { return MbFemModal((Fem *)b->data, b->id, n, lambda, V); }
+
+/* a reduced form's base (reduced.c); the velocity projected on it */
+static PetscErrorCode FemBasis(MbBody b, PetscInt n, const PetscReal val[], const PetscReal vec[])
+{
+  Fem *m = (Fem *)b->data;
+  PetscFunctionBegin;
+  PetscCheck(m->rform, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "FINITE_ELEMENT body %" PetscInt_FMT ": a base is for the forms 'BC-MODAL' and 'BC-RO'; this body's is '%s'", b->id, m->bc ? "BC" : "TL");
+  PetscCall(MbFemSetBasis(m, b->id, n, val, vec));
+  PetscCall(MbFemReducedProject(m, b->q, b->id, b->u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1014,7 +1042,7 @@ static PetscErrorCode FemStateSet(MbBody b, const PetscReal x[], PetscInt n) { r
 static PetscErrorCode FemPackSize(MbBody b, size_t *n)
 {
   Fem *m = (Fem *)b->data;
-  *n     = 3 * sizeof(PetscInt) + 2 * sizeof(PetscReal) + (size_t)(m->ne + 1) * 2 * sizeof(PetscInt) + (size_t)m->eptr[m->ne] * sizeof(PetscInt) + (size_t)(4 * m->nn + m->gptr[m->ne]) * sizeof(PetscReal);
+  *n     = 4 * sizeof(PetscInt) + 2 * sizeof(PetscReal) + (size_t)(m->ne + 1) * 2 * sizeof(PetscInt) + (size_t)m->eptr[m->ne] * sizeof(PetscInt) + (size_t)(4 * m->nn + m->gptr[m->ne] + m->nb * (1 + 3 * m->nn)) * sizeof(PetscReal);
   return PETSC_SUCCESS;
 }
 
@@ -1025,8 +1053,9 @@ static PetscErrorCode FemPack(MbBody b, char *buf)
   PUT(&m->nn, sizeof(PetscInt));
   PUT(&m->ne, sizeof(PetscInt));
   {
-    const PetscInt form = m->bc ? 1 : 0;
+    const PetscInt form = m->rform ? 1 + m->rform : m->bc ? 1 : 0;
     PUT(&form, sizeof(PetscInt));
+    PUT(&m->nb, sizeof(PetscInt)); /* a reduced form's base travels with it */
   }
   PUT(&m->young, sizeof(PetscReal));
   PUT(&m->poisson, sizeof(PetscReal));
@@ -1036,6 +1065,10 @@ static PetscErrorCode FemPack(MbBody b, char *buf)
   PUT(m->X, 3 * (size_t)m->nn * sizeof(PetscReal));
   PUT(m->mass, (size_t)m->nn * sizeof(PetscReal));
   PUT(m->G, (size_t)m->gptr[m->ne] * sizeof(PetscReal));
+  if (m->nb) {
+    PUT(m->lam, (size_t)m->nb * sizeof(PetscReal));
+    PUT(m->E, (size_t)m->nb * 3 * m->nn * sizeof(PetscReal));
+  }
 #undef PUT
   return PETSC_SUCCESS;
 }
@@ -1045,6 +1078,7 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
   Fem        *m   = (Fem *)b->data;
   const char *end = buf + len;
   PetscReal   E, nu;
+  PetscInt    nb;
   PetscFunctionBegin;
 #define GET(p, n)                                                                                                                                                                                                                                        \
   do {                                                                                                                                                                                                                                                   \
@@ -1058,8 +1092,11 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
   {
     PetscInt form;
     GET(&form, sizeof(PetscInt));
-    PetscCheck(form == 0 || form == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": form %" PetscInt_FMT, b->id, form);
-    m->bc = form ? PETSC_TRUE : PETSC_FALSE;
+    PetscCheck(form >= 0 && form <= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": form %" PetscInt_FMT, b->id, form);
+    m->bc    = form ? PETSC_TRUE : PETSC_FALSE;
+    m->rform = form >= 2 ? form - 1 : 0;
+    GET(&nb, sizeof(PetscInt));
+    PetscCheck(nb >= 0 && nb <= 3 * m->nn, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": a base of %" PetscInt_FMT " vectors", b->id, nb);
   }
   GET(&E, sizeof(PetscReal));
   GET(&nu, sizeof(PetscReal));
@@ -1081,13 +1118,21 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
   GET(m->mass, (size_t)m->nn * sizeof(PetscReal));
   PetscCall(PetscMalloc1(m->gptr[m->ne], &m->G));
   GET(m->G, (size_t)m->gptr[m->ne] * sizeof(PetscReal));
+  if (nb) {
+    PetscReal *val, *vec;
+    PetscCall(PetscMalloc2(nb, &val, (size_t)nb * 3 * m->nn, &vec));
+    GET(val, (size_t)nb * sizeof(PetscReal));
+    GET(vec, (size_t)nb * 3 * m->nn * sizeof(PetscReal));
+    PetscCall(MbFemSetBasis(m, b->id, nb, val, vec));
+    PetscCall(PetscFree2(val, vec));
+  }
 #undef GET
   PetscCall(FemMaterial(b, E, nu));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Solfec-1.0's forms that FemForm takes, TL the default */
-static const char *const FemForms[] = {"TL", "total Lagrangian", "BC", "body co-rotational", NULL};
+static const char *const FemForms[] = {"TL", "total Lagrangian", "BC", "body co-rotational", "BC-MODAL", "body co-rotational in a modal base", "BC-RO", "body co-rotational in a reduced base", NULL};
 
 static const MbBodyOps FiniteElementOps = {
     .name            = MBBODYFINITEELEMENT,
@@ -1139,6 +1184,9 @@ static const MbBodyOps FiniteElementOps = {
     .state_size      = FemStateSize,
     .state_get       = FemStateGet,
     .state_set       = FemStateSet,
+    .modal           = FemModal,
+    .basis           = FemBasis,
+    .project         = FemProject,
 };
 
 PetscErrorCode MbBodyKindRegister_FiniteElement(void) { return MbBodyKindRegister(MBBODYFINITEELEMENT, &FiniteElementOps); }

@@ -189,6 +189,10 @@ PetscErrorCode MbFemFactor(Fem *m, const PetscReal q[], PetscReal c, PetscInt id
   m->gen++; /* a new step: the point table may forget points of older ones */
   m->delta = PETSC_INFINITY;
   m->wold  = PETSC_FALSE;
+  if (m->rform) { /* 'BC-MODAL', 'BC-RO': a reduced A, whatever c (reduced.c) */
+    PetscCall(MbFemReducedFactor(m, q, c, id));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (c == 0) m->multi = PETSC_FALSE;
   if (c == 0) PetscFunctionReturn(PETSC_SUCCESS); /* A = M: the inverse op divides */
   if (!m->refactor) {
@@ -333,6 +337,10 @@ static void RotateNodes(const Fem *m, const PetscReal R[9], PetscBool transpose,
 PetscErrorCode MbFemSolve(Fem *m, PetscInt n, const PetscReal x[], PetscReal y[])
 {
   PetscFunctionBegin;
+  if (m->rform) {
+    PetscCall(MbFemReducedSolve(m, n, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (m->bc && m->c > 0) { /* A⁻¹ = R̲ A₀⁻¹ R̲ᵀ */
     PetscReal *t;
     PetscCall(PetscMalloc1(n * 3 * m->nn, &t));
@@ -465,6 +473,10 @@ PetscErrorCode MbFemInverseBlock(Fem *m, PetscInt nd, const PetscInt d[], PetscR
   PetscInt *ds, *perm;
   PetscBool same;
   PetscFunctionBegin;
+  if (m->rform) {
+    PetscCall(MbFemReducedBlock(m, nd, d, C));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(m->c > 0 && m->factored, PETSC_COMM_SELF, PETSC_ERR_ORDER, "FINITE_ELEMENT body %" PetscInt_FMT ": entries of A⁻¹ asked for without a factorized A", m->bid);
   if (!m->inv) { /* the first blocks of W: MUMPS from now on, the symbolic analysis made again */
     m->inv = PETSC_TRUE;
@@ -521,6 +533,10 @@ PetscErrorCode MbFemFactorDestroy(Fem *m)
   PetscCall(PetscFree(m->qF));
   PetscCall(PetscFree2(m->invd, m->invC));
   m->ninv = 0;
+  PetscCall(PetscFree3(m->E, m->lam, m->Lr));
+  PetscCall(PetscFree2(m->Mr, m->Kr));
+  PetscCall(PetscFree(m->LM));
+  m->nb = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

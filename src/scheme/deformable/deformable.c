@@ -19,6 +19,7 @@ static PetscErrorCode DefBegin(MbScheme s, MbBody b, PetscReal t, PetscReal h, c
   PetscReal      fs[MB_BODY_SMALL_NU], dus[MB_BODY_SMALL_NU], *fi = fs, *du = dus;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < b->nq; i++) b->q[i] = b->q0[i] + 0.5 * h * b->u0[i];
+  if (b->ops->project) PetscCall(b->ops->project(b, b->u0)); /* a reduced body: u(t) in the span its base has at q(t+h/2) (Solfec-1.0's 'BC-MODAL' re-projects it so, fem.c) */
   PetscCall(b->ops->external(b, t + 0.5 * h, h, g, b->fext));
   if (nu > MB_BODY_SMALL_NU) PetscCall(PetscMalloc2(nu, &fi, nu, &du));
   if (b->ops->internal) {
