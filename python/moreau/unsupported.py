@@ -4,13 +4,11 @@
 # Solfec-1.0 functions moreau does not have: each raises, naming the reason or what to use.
 _UNSUPPORTED = {
     'ELLIP': 'moreau has no ellipsoid shape; approximate it by a HULL of points on its surface (or a SPHERE)',
-    'ELLIP_MESH': 'moreau has no ellipsoid mesher; build the MESH yourself',
     'SPLIT': 'shapes cannot be split by a plane; build the two parts (CONVEX, HULL, MESH) yourself',
     'MESH_SPLIT': 'meshes cannot be split; build the parts as separate MESH objects',
     'RT_SPLIT': 'bodies cannot be split during a run',
     'BEND': 'meshes cannot be bent; give the bent nodes to MESH',
     'ROUGH_HEX': 'no background meshes: a FINITE_ELEMENT body\'s shape is its MESH (or HEX)',
-    'TETRAHEDRALIZE': 'no tetrahedral mesher (Tetgen); give the tetrahedra to MESH',
     'OVERLAPPING': 'no shape-overlap query; filter the shapes in Python (e.g. by MASS_CENTER)',
     'DELETE': 'bodies and constraints cannot be removed',
     'MATERIAL': 'one bulk material per body: the one given to BODY',
