@@ -278,6 +278,48 @@ static PyObject *py_shape_massprops(PyObject *self, PyObject *args)
   return MbModuleMassPropsTuple(&mp);
 }
 
+/* shape_element_faces(cap) -> for each element of the shape's mesh, its faces as lists of
+   node numbers (Solfec's face order of the element; each loop counter-clockwise seen from
+   outside); [] when the shape has no mesh. */
+static PyObject *py_shape_element_faces(PyObject *self, PyObject *args)
+{
+  PyObject        *a, *out;
+  PetscInt         nn, ne;
+  const PetscReal *X;
+  const PetscInt  *eptr, *enode;
+  if (!PyArg_ParseTuple(args, "O", &a)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeGetMesh(CapsuleShape(a), &nn, &X, &ne, &eptr, &enode));
+  if (!(out = PyList_New(ne))) return NULL;
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt         nv, nf;
+    const PetscReal *v;
+    const PetscInt  *fp, *fv, *fs;
+    PyObject        *faces;
+    if (MbShapeGetConvex(CapsuleShape(a), e, &nv, &v, &nf, &fp, &fv, &fs) || !(faces = PyList_New(nf))) {
+      Py_DECREF(out);
+      return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_RuntimeError, "element %ld of the mesh is not a convex piece", (long)e);
+    }
+    PyList_SET_ITEM(out, e, faces);
+    for (PetscInt f = 0; f < nf; f++) {
+      PyObject *loop = PyList_New(fp[f + 1] - fp[f]);
+      if (!loop) {
+        Py_DECREF(out);
+        return NULL;
+      }
+      PyList_SET_ITEM(faces, f, loop);
+      for (PetscInt k = fp[f]; k < fp[f + 1]; k++) {
+        PyObject *n = PyLong_FromLong((long)enode[eptr[e] + fv[k]]);
+        if (!n) {
+          Py_DECREF(out);
+          return NULL;
+        }
+        PyList_SET_ITEM(loop, k - fp[f], n);
+      }
+    }
+  }
+  return out;
+}
+
 /* n integers as a new list. */
 static PyObject *IntList(const PetscInt x[], PetscInt n)
 {
@@ -427,6 +469,7 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_copy", py_shape_copy, METH_VARARGS, "shape_copy(shape) -> shape"},
     {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
     {"shape_point", py_shape_point, METH_VARARGS, "shape_point(shape, mesh, n) -> (x, y, z), or the count for n = -1"},
+    {"shape_element_faces", py_shape_element_faces, METH_VARARGS, "shape_element_faces(shape) -> [[face node loops] per element]"},
     {"tetrahedralize", py_tetrahedralize, METH_VARARGS, "tetrahedralize(source, volume, quality, mindihedral, maxdihedral, keepsurface) -> (nodes, tets, volids, triangles, surfids)"},
     {"tetgen", py_tetgen, METH_NOARGS, "tetgen() -> whether moreau was built with TetGen"},
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},

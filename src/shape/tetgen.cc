@@ -42,12 +42,12 @@ static const char *TetgenFailure(int code)
    rim. Coincident points are one point (an STL file repeats each vertex per triangle). */
 static int CheckClosed(const tetgenio &in, char *err, size_t errlen)
 {
-  const int                               np = in.numberofpoints;
-  std::map<std::array<double, 3>, int>    uniq;
-  std::vector<int>                        canon(np > 0 ? np : 0);
-  std::map<std::pair<int, int>, int>      edges;
-  int                                     nopen = 0;
-  std::pair<int, int>                     first(-1, -1);
+  const int                            np = in.numberofpoints;
+  std::map<std::array<double, 3>, int> uniq;
+  std::vector<int>                     canon(np > 0 ? np : 0);
+  std::map<std::pair<int, int>, int>   edges;
+  int                                  nopen = 0;
+  std::pair<int, int>                  first(-1, -1);
   if (np < 4 || in.numberoffacets < 4) {
     snprintf(err, errlen, "the surface has %d points and %d faces: a closed surface has at least 4 of each", np, in.numberoffacets);
     return 1;
@@ -97,11 +97,11 @@ static void FromArrays(const MbTetgenPLC *plc, tetgenio &in)
   in.facetlist       = new tetgenio::facet[plc->nfacets];
   in.facetmarkerlist = new int[plc->nfacets];
   for (int f = 0; f < plc->nfacets; f++) {
-    tetgenio::facet *F = &in.facetlist[f];
-    F->numberofpolygons = 1;
-    F->polygonlist      = new tetgenio::polygon[1];
-    F->numberofholes    = 0;
-    F->holelist         = NULL;
+    tetgenio::facet *F   = &in.facetlist[f];
+    F->numberofpolygons  = 1;
+    F->polygonlist       = new tetgenio::polygon[1];
+    F->numberofholes     = 0;
+    F->holelist          = NULL;
     tetgenio::polygon *P = &F->polygonlist[0];
     P->numberofvertices  = plc->fptr[f + 1] - plc->fptr[f];
     P->vertexlist        = new int[P->numberofvertices];
@@ -122,7 +122,7 @@ static void FromArrays(const MbTetgenPLC *plc, tetgenio &in)
 static int FromFile(const char *path, tetgenio &in, char *err, size_t errlen)
 {
   tetgenbehavior b;
-  char           prog[] = "tetgen", name[1024];
+  char           prog[]  = "tetgen", name[1024];
   char          *argv[2] = {prog, name};
   if (strlen(path) >= sizeof(name) - 8) {
     snprintf(err, errlen, "the file name '%s' is longer than TetGen's %zu characters", path, sizeof(name) - 8);
@@ -151,10 +151,7 @@ template <typename T> static T *Copy(const T *src, size_t n)
   return dst;
 }
 
-extern "C" int MbTetgenAvailable(void)
-{
-  return 1;
-}
+extern "C" int MbTetgenAvailable(void) { return 1; }
 
 extern "C" void MbTetgenMeshFree(MbTetgenMesh *m)
 {
@@ -174,7 +171,8 @@ extern "C" int MbTetgenRun(const MbTetgenPLC *plc, const char *switches, MbTetge
     tetgenio in, out;
     if (plc->path) {
       if (FromFile(plc->path, in, err, errlen)) return 1;
-    } else FromArrays(plc, in);
+    } else
+      FromArrays(plc, in);
     if (CheckClosed(in, err, errlen)) return 1;
     std::vector<char> sw(switches, switches + strlen(switches) + 1);
     tetrahedralize(sw.data(), &in, &out);

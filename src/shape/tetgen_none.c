@@ -15,7 +15,4 @@ int MbTetgenRun(const MbTetgenPLC *plc, const char *switches, MbTetgenMesh *out,
   return 1;
 }
 
-void MbTetgenMeshFree(MbTetgenMesh *mesh)
-{
-  (void)mesh;
-}
+void MbTetgenMeshFree(MbTetgenMesh *mesh) { (void)mesh; }

@@ -38,7 +38,7 @@ typedef struct {
 int MbTetgenAvailable(void);
 /* Check that the PLC's polygons close a volume, then run TetGen with the switches;
    0 on success, else non-zero with a message in err. */
-int MbTetgenRun(const MbTetgenPLC *plc, const char *switches, MbTetgenMesh *out, char *err, size_t errlen);
+int  MbTetgenRun(const MbTetgenPLC *plc, const char *switches, MbTetgenMesh *out, char *err, size_t errlen);
 void MbTetgenMeshFree(MbTetgenMesh *mesh);
 
 #ifdef __cplusplus

@@ -107,8 +107,8 @@ static PetscErrorCode MeshPLCCreate(MbShape s, MeshPLC *p)
       for (PetscInt k = 0; k < 4; k++) F[i].key[k] = k < n ? m->enode[m->eptr[e] + q->fvert[q->fptr[f] + k]] : -1;
       for (PetscInt a = 1; a < 4; a++) /* sort, -1 last */
         for (PetscInt b = a; b > 0 && (F[i].key[b - 1] == -1 || (F[i].key[b] != -1 && F[i].key[b] < F[i].key[b - 1])); b--) {
-          PetscInt t     = F[i].key[b];
-          F[i].key[b]    = F[i].key[b - 1];
+          PetscInt t      = F[i].key[b];
+          F[i].key[b]     = F[i].key[b - 1];
           F[i].key[b - 1] = t;
         }
       F[i].e = e;
@@ -121,26 +121,30 @@ static PetscErrorCode MeshPLCCreate(MbShape s, MeshPLC *p)
   for (PetscInt e = 0; e < m->ne; e++) up[e] = e;
   p->fptr[0] = 0;
   for (PetscInt i = 0, j; i < nface; i = j) {
-    for (j = i + 1; j < nface && !memcmp(F[j].key, F[i].key, sizeof(F[i].key)); j++);
+    for (j = i + 1; j < nface && !memcmp(F[j].key, F[i].key, sizeof(F[i].key)); j++)
+      ;
     const MbPrim *q = &s->prim[F[i].e];
     PetscInt      n = q->fptr[F[i].f + 1] - q->fptr[F[i].f], loop[4];
     for (PetscInt k = 0; k < n; k++) loop[k] = m->enode[m->eptr[F[i].e] + q->fvert[q->fptr[F[i].f] + k]];
-    if (j - i == 1) PetscCall(AddFace(p, m->X, loop, n, q->fsurf[F[i].f], PETSC_TRUE));
+    if (j - i == 1)
+      PetscCall(AddFace(p, m->X, loop, n, q->fsurf[F[i].f], PETSC_TRUE));
     else if (j - i == 2) {
       const MbPrim *r = &s->prim[F[i + 1].e];
-      if (r->volid != q->volid) PetscCall(AddFace(p, m->X, loop, n, 0, PETSC_FALSE));
-      else up[Find(up, F[i].e)] = Find(up, F[i + 1].e);
+      if (r->volid != q->volid)
+        PetscCall(AddFace(p, m->X, loop, n, 0, PETSC_FALSE));
+      else
+        up[Find(up, F[i].e)] = Find(up, F[i + 1].e);
     } else {
       PetscCall(PetscFree(up));
       PetscCall(PetscFree(F));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "the mesh is not a manifold: %" PetscInt_FMT " elements share the face of nodes %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (elements %" PetscInt_FMT " and %" PetscInt_FMT ", ...)", j - i, F[i].key[0], F[i].key[1],
-              F[i].key[2], F[i].e, F[i + 1].e);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "the mesh is not a manifold: %" PetscInt_FMT " elements share the face of nodes %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT " (elements %" PetscInt_FMT " and %" PetscInt_FMT ", ...)",
+              j - i, F[i].key[0], F[i].key[1], F[i].key[2], F[i].e, F[i + 1].e);
     }
   }
   if (!p->onevol) /* a seed at the centroid of one element of each connected part of one volume id */
     for (PetscInt e = 0; e < m->ne; e++)
       if (Find(up, e) == e) {
-        const MbPrim *q = &s->prim[e];
+        const MbPrim *q    = &s->prim[e];
         PetscReal     c[3] = {0, 0, 0};
         for (PetscInt a = m->eptr[e]; a < m->eptr[e + 1]; a++) MbV3Axpy(1.0 / (m->eptr[e + 1] - m->eptr[e]), &m->X[3 * m->enode[a]], c, c);
         MbV3Copy(c, &p->regions[4 * p->nreg]);
@@ -225,7 +229,7 @@ static PetscErrorCode Run(const MbTetgenPLC *plc, const PetscInt *fsurf, const P
     }
     out->volid[t] = tm.tetattr ? (PetscInt)tm.tetattr[t] : 0;
   }
-  out->hasvolid = tm.tetattr ? PETSC_TRUE : PETSC_FALSE;
+  out->hasvolid  = tm.tetattr ? PETSC_TRUE : PETSC_FALSE;
   out->hassurfid = tm.trimarker ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt i = 0; i < tm.ntris; i++) {
     PetscInt sid = tm.trimarker ? tm.trimarker[i] : 0;
@@ -249,13 +253,13 @@ PetscErrorCode MbTetrahedralizeShape(MbShape s, const MbTetOptions *o, MbTetMesh
 {
   MeshPLC     p;
   MbTetgenPLC plc;
-  int         *fptr, *fvert;
+  int        *fptr, *fvert;
   PetscFunctionBegin;
   PetscCall(MeshPLCCreate(s, &p));
   PetscCall(PetscMalloc2(p.nf + 1, &fptr, p.nfv, &fvert));
   for (PetscInt f = 0; f <= p.nf; f++) fptr[f] = (int)p.fptr[f];
   for (PetscInt k = 0; k < p.nfv; k++) fvert[k] = (int)p.fvert[k];
-  plc = (MbTetgenPLC){NULL, (int)s->mesh->nn, s->mesh->X, (int)p.nf, fptr, fvert, (int)p.nreg, p.regions};
+  plc              = (MbTetgenPLC){NULL, (int)s->mesh->nn, s->mesh->X, (int)p.nf, fptr, fvert, (int)p.nreg, p.regions};
   PetscErrorCode e = Run(&plc, p.fsurf, p.outer, o, out);
   if (!e && p.onevol) { /* every tetrahedron inherits the one volume id */
     for (PetscInt t = 0; t < out->nt; t++) out->volid[t] = p.volid;
@@ -287,9 +291,9 @@ PetscErrorCode MbTetrahedralizeSurface(PetscInt np, const PetscReal p[], PetscIn
     PetscCheck(tri[k] >= 0 && tri[k] < np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "triangle %" PetscInt_FMT " names point %" PetscInt_FMT ", which is not in [0, %" PetscInt_FMT ")", k / 3, tri[k], np);
     fvert[k] = (int)tri[k];
   }
-  plc = (MbTetgenPLC){NULL, (int)np, p, (int)nt, fptr, fvert, 0, NULL};
+  plc              = (MbTetgenPLC){NULL, (int)np, p, (int)nt, fptr, fvert, 0, NULL};
   PetscErrorCode e = Run(&plc, surfid, NULL, o, out);
-  out->hassurfid = PETSC_TRUE;
+  out->hassurfid   = PETSC_TRUE;
   PetscCall(PetscFree2(fptr, fvert));
   PetscCall(e);
   PetscFunctionReturn(PETSC_SUCCESS);
