@@ -75,7 +75,7 @@ def _write_cache(fn, path, nodes, elements, surfids):
 
 
 def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surfid=None,
-                   min_angle=None, max_angle=None, ref_length=None):
+                   min_angle=None, max_angle=None, ref_length=None, surid=None):
     """TETRAHEDRALIZE(shape, path, volume, quality, volid, surfid): a MESH of tetrahedra
     filling the closed surface of shape: a MESH (HEX, PIPE: its boundary faces) or the name
     of a TetGen input file (.poly, .smesh, .off, .ply, .stl, .mesh, .vtk). volume bounds
@@ -84,8 +84,13 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surfid=No
     where the input has none. The mesh is written to path, and read from it instead of
     being made when path exists (Solfec-1.0). min_angle and max_angle (degrees) are TetGen's
     least dihedral angle (-q) and the largest its optimisation aims at (-o/); ref_length,
-    which TetGen does not have, is ignored with a notice."""
+    which TetGen does not have, is ignored with a notice. Solfec-1.0's lng.c spells the
+    keyword surfid 'surid': both are accepted."""
     fn = 'TETRAHEDRALIZE'
+    if surid is not None:
+        if surfid is not None:
+            raise TypeError('%s: give surfid or surid (the same argument), not both' % fn)
+        surfid = surid
     if not isinstance(path, str) or not path:
         raise TypeError('%s: path must be a file name (a non-empty string), got %r' % (fn, path))
     vol = 0.0 if volume is None else _pos(fn, 'volume (the largest tetrahedron volume)', volume)

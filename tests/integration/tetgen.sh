@@ -106,7 +106,7 @@ Fs += [(25, 17 + (k + 1) % 8, 17 + k) for k in range(8)]
 with open('$TMP/sphere.off', 'w') as f:
     f.write('OFF\n%d %d 0\n' % (len(P), len(Fs)) + ''.join('%.17g %.17g %.17g\n' % p for p in P) + ''.join('3 %d %d %d\n' % x for x in Fs))
 Vp = sum(P[a][0] * (P[b][1] * P[c1][2] - P[b][2] * P[c1][1]) + P[a][1] * (P[b][2] * P[c1][0] - P[b][0] * P[c1][2]) + P[a][2] * (P[b][0] * P[c1][1] - P[b][1] * P[c1][0]) for a, b, c1 in Fs) / 6
-sp = TETRAHEDRALIZE('$TMP/sphere.off', '$TMP/mesh/sphere.json', 0.05, 1.5, volid=3, surfid=4)
+sp = TETRAHEDRALIZE('$TMP/sphere.off', '$TMP/mesh/sphere.json', 0.05, 1.5, volid=3, surid=4)  # lng.c's spelling
 T, F, X = tets('$TMP/mesh/sphere.json')
 t('sphere polyhedron (.off): the tetrahedra fill its volume %.6f (to 1e-12)' % Vp, abs(volume(sp) - Vp) < 1e-12 * Vp, (volume(sp), Vp))
 t('sphere polyhedron: no ids in the file: volid 3 and surfid 4 stand', set(v for _, v in T) == {3} and sp.nodes_on_surface(4) and max(det(X, n) / 6 for n, _ in T) <= 0.05 * (1 + 1e-12))
