@@ -4,8 +4,8 @@
 # boundary triangles and volume ids to the tetrahedra (two volume ids: each tetrahedron in
 # its own half), tetrahedra of positive volume, the mesh read back from path, an ellipsoid
 # whose surface nodes lie on it, a FINITE_ELEMENT body of tetrahedra that runs (1 and 2
-# ranks); bad input (an open surface, a missing file, a foreign file at path, a bad
-# volume) named. Without TetGen in the build: the error that says so.
+# ranks); bad input (an open surface, one through itself, a missing file, a foreign file
+# at path, a bad volume) named. Without TetGen in the build: the error that says so.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
 export MOREAU_PYTHONPATH="$MB_ROOT/python"
@@ -165,6 +165,14 @@ deck errors <<PY
 $HEAD
 c = HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6)
 t('an open box (.off, no top): "not closed", naming the file and an open edge', raises(lambda: TETRAHEDRALIZE('$TMP/open.off', '$TMP/o.json'), ValueError, "TETRAHEDRALIZE: file '$TMP/open.off': the surface is not closed: 4 edges belong to one face only, e.g. the edge from ("))
+def cube_off(o):
+    v = [(o + x, o + y, o + z) for z in (0, 1) for y in (0, 1) for x in (0, 1)]
+    return v, [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (1, 3, 7, 5), (3, 2, 6, 7), (2, 0, 4, 6)]
+v, f = cube_off(0)
+v2, f2 = cube_off(0.5)
+with open('$TMP/cross.off', 'w') as out:  # two cubes through each other
+    out.write('OFF\n16 12 0\n' + ''.join('%g %g %g\n' % p for p in v + v2) + ''.join('4 %d %d %d %d\n' % q for q in f + [tuple(i + 8 for i in q) for q in f2]))
+t('a surface through itself (TetGen 1.5 crashes on it: run apart): "intersects itself", named', raises(lambda: TETRAHEDRALIZE('$TMP/cross.off', '$TMP/x.json'), ValueError, "TETRAHEDRALIZE: file '$TMP/cross.off': the surface intersects itself: TetGen finds 12 faces crossing others"))
 t('a missing file: named', raises(lambda: TETRAHEDRALIZE('$TMP/nosuch.stl', '$TMP/n.json'), FileNotFoundError, "TETRAHEDRALIZE: shape file '$TMP/nosuch.stl' does not exist"))
 open('$TMP/shape.txt', 'w').write('x')
 t('a file TetGen does not read: named with the formats', raises(lambda: TETRAHEDRALIZE('$TMP/shape.txt', '$TMP/n.json'), ValueError, "is not a surface file TetGen reads: give a .poly"))
