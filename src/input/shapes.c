@@ -344,7 +344,7 @@ static PyObject *py_tetrahedralize(PyObject *self, PyObject *args)
 {
   PyObject      *src, *ret = NULL;
   MbTetOptions   o;
-  MbTetMesh      m;
+  MbTetMesh      m = {0};
   int            keep;
   double         vol, q, amin, amax;
   PetscErrorCode e;
@@ -388,6 +388,7 @@ static PyObject *py_tetrahedralize(PyObject *self, PyObject *args)
     PetscFree(sid);
   }
   if (e) {
+    (void)MbTetMeshDestroy(&m); /* what a failure after TetGen's run had made */
     PyErr_SetString(PyExc_ValueError, MbModuleErrMsg[0] ? MbModuleErrMsg : "TetGen failed");
     return NULL;
   }
