@@ -24,16 +24,31 @@ endif
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) $(SANITIZE) -Iinclude -Isrc \
              -DMB_SOURCE_DIR='"$(CURDIR)"' $(PKG_CFLAGS)
-LDLIBS   = $(SANITIZE) $(PKG_LIBS) -lmetis -llapack -lblas -lm
+LDLIBS   = $(SANITIZE) $(PKG_LIBS) $(TETGEN_LIBS) -lmetis -llapack -lblas -lm
 
 # The finite-element point kernels: -O3 unrolls and schedules their 3×3 sums (+40 % element
 # evaluations a second over -O2 on the 2-core VM, doc/benchmarks.md; no contraction into
 # FMA without -mfma, so the numbers are -O2's bit for bit).
 $(BUILD)/src/body/finite_element/kernel.o: ALL_CFLAGS += -O3
 
-# Library: every .c under src/ except the executables' mains in src/app/.
-LIB_SRC  := $(sort $(filter-out src/app/%,$(wildcard src/*/*.c src/*/*/*.c)))
+# Library: every .c under src/ except the executables' mains in src/app/ and TetGen's
+# stand-in, plus TetGen's C++ wrapper when TetGen is here.
+LIB_SRC  := $(sort $(filter-out src/app/% src/shape/tetgen_none.c,$(wildcard src/*/*.c src/*/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+
+# TetGen (Debian's libtet1.5-dev, C++): TETRAHEDRALIZE and ELLIP_MESH mesh with it. Without
+# its header, library or a C++ compiler moreau still builds, with src/shape/tetgen_none.c,
+# whose calls error saying so (make TETGEN=0 builds that way on purpose).
+CXX      ?= g++
+ifeq ($(origin TETGEN),undefined)
+TETGEN   := $(if $(and $(wildcard /usr/include/tetgen.h),$(wildcard /usr/lib/*/libtet.so /usr/lib/libtet.so),$(shell command -v $(CXX) 2>/dev/null)),1,0)
+endif
+ifeq ($(TETGEN),1)
+LIB_OBJ  += $(BUILD)/src/shape/tetgen.o
+TETGEN_LIBS := -ltet -lstdc++
+else
+LIB_OBJ  += $(BUILD)/src/shape/tetgen_none.o
+endif
 LIB      := $(BUILD)/libmoreau.a
 APP_SRC  := $(wildcard src/app/*.c)
 APPS     := $(APP_SRC:src/app/%.c=$(BUILD)/bin/%)
@@ -47,6 +62,10 @@ all: $(LIB) $(APPS) $(UNITS)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.cc
+	@mkdir -p $(@D)
+	$(CXX) -std=c++11 $(WARN) $(CFLAGS) $(SANITIZE) -MMD -MP -c $< -o $@
 
 # The archive is written anew: three pairs of sources share a file name (checkpoint.c,
 # element.c, rigid.c), and `ar r` on an existing archive replaces members by name, so an
@@ -87,10 +106,10 @@ test: all
 	@BUILD=$(BUILD) bash tests/run
 
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h')
+	clang-format -i $$(git ls-files '*.c' '*.h' '*.cc')
 
 format-check:
-	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h') && echo "format-check: every C file is as .clang-format writes it"
+	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' '*.cc') && echo "format-check: every C file is as .clang-format writes it"
 
 clean:
 	rm -rf build build-asan out

@@ -95,4 +95,41 @@ PETSC_EXTERN PetscErrorCode MbShapeGetMesh(MbShape shape, PetscInt *nn, const Pe
 PETSC_EXTERN PetscErrorCode MbShapeSplit(MbShape shape, const PetscReal point[3], const PetscReal normal[3], const PetscInt surfid[2], PetscReal eps, MbShape *below, MbShape *above);
 PETSC_EXTERN PetscErrorCode MbShapeAddElement(MbShape shape, PetscInt type, const PetscReal nodes[], const PetscInt surfids[], PetscInt volid);
 
+/** Options of the TetGen mesher (Solfec-1.0's TETRAHEDRALIZE, ELLIP_MESH); 0 leaves one off. */
+typedef struct {
+  PetscReal maxvolume;   /* > 0: no tetrahedron larger (TetGen's -a) */
+  PetscReal quality;     /* > 1: the bound on a tetrahedron's radius-edge ratio (TetGen's -q) */
+  PetscReal mindihedral; /* > 0: the least dihedral angle in degrees (-q's second value) */
+  PetscReal maxdihedral; /* in (0, 180): the largest dihedral angle TetGen's optimisation aims at (-o/) */
+  PetscBool keepsurface; /* no points added on the surface (TetGen's -Y) */
+} MbTetOptions;
+
+/** A tetrahedral mesh made by TetGen (PetscFree'd by MbTetMeshDestroy): nn nodes X, nt
+    tetrahedra tet (4 each, Solfec's TET4 order: positive volume), their volume ids (valid
+    when hasvolid), nf boundary triangles tri (3 each) and their surface ids (valid when
+    hassurfid; else the input had none). */
+typedef struct {
+  PetscInt   nn, nt, nf;
+  PetscReal *X;
+  PetscInt  *tet, *volid, *tri, *surfid;
+  PetscBool  hasvolid, hassurfid;
+} MbTetMesh;
+
+/** Whether moreau was built with TetGen (Debian's libtet1.5-dev); without it the
+    MbTetrahedralize functions error, saying so. */
+PETSC_EXTERN PetscBool MbTetrahedralizeAvailable(void);
+/** Fill the volume bounded by a mesh shape's (MESH, HEX) boundary faces with tetrahedra;
+    faces keep their surface ids and the tetrahedra the volume id of the element they lie
+    in. Errors when the shape has no mesh, or TetGen fails (naming why). Not collective. */
+PETSC_EXTERN PetscErrorCode MbTetrahedralizeShape(MbShape shape, const MbTetOptions *opt, MbTetMesh *out);
+/** Fill the closed surface of a TetGen input file (.poly, .smesh, .off, .ply, .stl, .mesh,
+    .vtk); surface ids are its facet markers (hassurfid false when it has none), volume ids
+    its region attributes (hasvolid false when it has no regions). */
+PETSC_EXTERN PetscErrorCode MbTetrahedralizeFile(const char *path, const MbTetOptions *opt, MbTetMesh *out);
+/** Fill the closed surface of nt triangles tri (3 point numbers each) on the np points p,
+    triangle t with surface id surfid[t]. */
+PETSC_EXTERN PetscErrorCode MbTetrahedralizeSurface(PetscInt np, const PetscReal p[], PetscInt nt, const PetscInt tri[], const PetscInt surfid[], const MbTetOptions *opt, MbTetMesh *out);
+/** Free a mesh made by the MbTetrahedralize functions. */
+PETSC_EXTERN PetscErrorCode MbTetMeshDestroy(MbTetMesh *mesh);
+
 #endif

@@ -10,7 +10,7 @@ Parallel runs: the deck runs on every rank. A body is built only on the rank tha
 `conf` and `velo` read as None, as in Solfec. Loads and initial state set on a proxy are
 ignored by ranks that do not own the body, so the same deck works on any number of ranks.
 
-The functions live in submodules by topic (solfec, materials, shapes, transforms, split, bodies,
+The functions live in submodules by topic (solfec, materials, shapes, meshing, transforms, split, bodies,
 loads, solvers, constraints, output, readmode, unsupported); this package gathers their
 public names, so that `from moreau import *` gives exactly __all__. py2 is not API: it translates
 Python 2 decks and their modules (src/input/python.c calls it).
@@ -25,6 +25,7 @@ from .materials import BulkMaterial, BULK_MATERIAL, SurfaceMaterial, SURFACE_MAT
 from .shapes import Sphere, Shape, SPHERE, HEX, CONVEX, HULL, MESH, COPY, PIPE, MESH2CONVEX, BEND
 from .transforms import TRANSLATE, ROTATE, SCALE
 from .split import SPLIT, MESH_SPLIT, OVERLAPPING
+from .meshing import TETRAHEDRALIZE, ELLIP_MESH
 from .bodies import (
     Body, BODY, BODY_CHARS, INITIAL_VELOCITY, MASS_CENTER, DISPLAY_POINT, DISPLACEMENT,
     VELOCITY, STRESS, BODY_STATE, MODAL_ANALYSIS)
@@ -56,7 +57,8 @@ PeerFailure = _m.PeerFailure
 __all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
-            'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS']
+            'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS',
+            'TETRAHEDRALIZE', 'ELLIP_MESH']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

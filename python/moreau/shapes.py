@@ -61,6 +61,23 @@ class Shape:
         nodes = self._surf.get(_int('MESH.nodes_on_surface', 'surfid', surfid))
         return list(nodes) if nodes else None
 
+    def inter_element_faces(self):
+        """inter_element_faces(): the faces that two elements of the mesh (MESH, HEX) share,
+        each as the list of its node numbers (in the order of the first element's face), as
+        Solfec-1.0."""
+        self._mesh('MESH.inter_element_faces')
+        seen, out = {}, []
+        for faces in _m.shape_element_faces(self._cap):
+            for loop in faces:
+                key = frozenset(loop)
+                if key in seen:
+                    if seen[key] is not None:
+                        out.append(seen[key])
+                        seen[key] = None
+                else:
+                    seen[key] = loop
+        return out
+
     def _convex(self, what):
         if self.kind not in ('CONVEX', 'HULL'):
             raise ValueError('%s: a %s is not a CONVEX' % (what, self.kind))

@@ -4,10 +4,8 @@
 # Solfec-1.0 functions moreau does not have: each raises, naming the reason or what to use.
 _UNSUPPORTED = {
     'ELLIP': 'moreau has no ellipsoid shape; approximate it by a HULL of points on its surface (or a SPHERE)',
-    'ELLIP_MESH': 'moreau has no ellipsoid mesher; build the MESH yourself',
     'RT_SPLIT': 'bodies cannot be split during a run',
     'ROUGH_HEX': 'no background meshes: a FINITE_ELEMENT body\'s shape is its MESH (or HEX)',
-    'TETRAHEDRALIZE': 'no tetrahedral mesher (Tetgen); give the tetrahedra to MESH',
     'MATERIAL': 'one bulk material per body: the one given to BODY',
     'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',

@@ -445,6 +445,137 @@ static PyObject *py_shape_piece(PyObject *self, PyObject *args)
   return Py_BuildValue("(NN)", ov, of);
 }
 
+/* shape_element_faces(cap) -> for each element of the shape's mesh, its faces as lists of
+   node numbers (Solfec's face order of the element; each loop counter-clockwise seen from
+   outside); [] when the shape has no mesh. */
+static PyObject *py_shape_element_faces(PyObject *self, PyObject *args)
+{
+  PyObject        *a, *out;
+  PetscInt         nn, ne;
+  const PetscReal *X;
+  const PetscInt  *eptr, *enode;
+  if (!PyArg_ParseTuple(args, "O", &a)) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbShapeGetMesh(CapsuleShape(a), &nn, &X, &ne, &eptr, &enode));
+  if (!(out = PyList_New(ne))) return NULL;
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt         nv, nf;
+    const PetscReal *v;
+    const PetscInt  *fp, *fv, *fs;
+    PyObject        *faces;
+    if (MbShapeGetConvex(CapsuleShape(a), e, &nv, &v, &nf, &fp, &fv, &fs) || !(faces = PyList_New(nf))) {
+      Py_DECREF(out);
+      return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_RuntimeError, "element %ld of the mesh is not a convex piece", (long)e);
+    }
+    PyList_SET_ITEM(out, e, faces);
+    for (PetscInt f = 0; f < nf; f++) {
+      PyObject *loop = PyList_New(fp[f + 1] - fp[f]);
+      if (!loop) {
+        Py_DECREF(out);
+        return NULL;
+      }
+      PyList_SET_ITEM(faces, f, loop);
+      for (PetscInt k = fp[f]; k < fp[f + 1]; k++) {
+        PyObject *n = PyLong_FromLong((long)enode[eptr[e] + fv[k]]);
+        if (!n) {
+          Py_DECREF(out);
+          return NULL;
+        }
+        PyList_SET_ITEM(loop, k - fp[f], n);
+      }
+    }
+  }
+  return out;
+}
+
+/* n integers as a new list. */
+static PyObject *IntList(const PetscInt x[], PetscInt n)
+{
+  PyObject *l = PyList_New(n);
+  for (PetscInt i = 0; l && i < n; i++) {
+    PyObject *v = PyLong_FromLong((long)x[i]);
+    if (!v) {
+      Py_DECREF(l);
+      return NULL;
+    }
+    PyList_SET_ITEM(l, i, v);
+  }
+  return l;
+}
+
+/* tetrahedralize(source, volume, quality, mindihedral, maxdihedral, keepsurface) ->
+   (nodes, tets, volids or None, triangles, surfids or None): TetGen's mesh of the volume
+   that source bounds: a mesh shape capsule, a TetGen input file name, or a surface tuple
+   (points, triangles, surfids); flat lists (3 numbers a node, 4 node numbers a
+   tetrahedron, 3 a triangle); None where the input had no ids. */
+static PyObject *py_tetrahedralize(PyObject *self, PyObject *args)
+{
+  PyObject      *src, *ret = NULL;
+  MbTetOptions   o;
+  MbTetMesh      m = {0};
+  int            keep;
+  double         vol, q, amin, amax;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "Oddddp", &src, &vol, &q, &amin, &amax, &keep)) return NULL;
+  o                 = (MbTetOptions){vol, q, amin, amax, keep ? PETSC_TRUE : PETSC_FALSE};
+  MbModuleErrMsg[0] = 0;
+  if (PyCapsule_CheckExact(src)) {
+    MbShape s = CapsuleShape(src);
+    if (!s) return NULL;
+    (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+    e = MbTetrahedralizeShape(s, &o, &m);
+    (void)PetscPopErrorHandler();
+  } else if (PyUnicode_Check(src)) {
+    const char *path = PyUnicode_AsUTF8(src);
+    if (!path) return NULL;
+    (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+    e = MbTetrahedralizeFile(path, &o, &m);
+    (void)PetscPopErrorHandler();
+  } else {
+    PyObject  *op, *ot, *os;
+    PetscReal *p   = NULL;
+    PetscInt  *tri = NULL, *sid = NULL, np, nt, ns;
+    if (!PyArg_ParseTuple(src, "OOO", &op, &ot, &os)) return NULL;
+    if (MbModuleReadRealArray(op, &np, &p, "surface points") || MbModuleReadIntArray(ot, &nt, &tri, "surface triangles") || MbModuleReadIntArray(os, &ns, &sid, "surface ids")) {
+      PetscFree(p);
+      PetscFree(tri);
+      PetscFree(sid);
+      return NULL;
+    }
+    if (np % 3 || nt % 3 || ns != nt / 3) {
+      PetscFree(p);
+      PetscFree(tri);
+      PetscFree(sid);
+      return PyErr_Format(PyExc_ValueError, "surface: %ld coordinates, %ld triangle corners and %ld ids do not fit (3 a point, 3 a triangle, 1 a triangle)", (long)np, (long)nt, (long)ns);
+    }
+    (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+    e = MbTetrahedralizeSurface(np / 3, p, nt / 3, tri, sid, &o, &m);
+    (void)PetscPopErrorHandler();
+    PetscFree(p);
+    PetscFree(tri);
+    PetscFree(sid);
+  }
+  if (e) {
+    (void)MbTetMeshDestroy(&m); /* what a failure after TetGen's run had made */
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg[0] ? MbModuleErrMsg : "TetGen failed");
+    return NULL;
+  }
+  {
+    PyObject *X = MbModuleRealList(m.X, 3 * m.nn), *T = IntList(m.tet, 4 * m.nt), *V = m.hasvolid ? IntList(m.volid, m.nt) : Py_NewRef(Py_None);
+    PyObject *F = IntList(m.tri, 3 * m.nf), *S = m.hassurfid ? IntList(m.surfid, m.nf) : Py_NewRef(Py_None);
+    if (X && T && V && F && S) ret = Py_BuildValue("(OOOOO)", X, T, V, F, S);
+    Py_XDECREF(X);
+    Py_XDECREF(T);
+    Py_XDECREF(V);
+    Py_XDECREF(F);
+    Py_XDECREF(S);
+  }
+  (void)MbTetMeshDestroy(&m);
+  return ret;
+}
+
+/* tetgen() -> whether moreau was built with TetGen */
+static PyObject *py_tetgen(PyObject *self, PyObject *args) { return PyBool_FromLong(MbTetrahedralizeAvailable()); }
+
 static void TsCapsuleFree(PyObject *cap)
 {
   MbTimeSeries ts = (MbTimeSeries)PyCapsule_GetPointer(cap, TS_CAPSULE);
@@ -507,6 +638,9 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_transform", py_shape_transform, METH_VARARGS, "shape_transform(shape, R, c, d)"},
     {"shape_point", py_shape_point, METH_VARARGS, "shape_point(shape, mesh, n) -> (x, y, z), or the count for n = -1"},
     {"shape_bend", py_shape_bend, METH_VARARGS, "shape_bend(shape, point, direction, angle) (radians)"},
+    {"shape_element_faces", py_shape_element_faces, METH_VARARGS, "shape_element_faces(shape) -> [[face node loops] per element]"},
+    {"tetrahedralize", py_tetrahedralize, METH_VARARGS, "tetrahedralize(source, volume, quality, mindihedral, maxdihedral, keepsurface) -> (nodes, tets, volids, triangles, surfids)"},
+    {"tetgen", py_tetgen, METH_NOARGS, "tetgen() -> whether moreau was built with TetGen"},
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
     {"shape_split", py_shape_split, METH_VARARGS, "shape_split(parts, point, normal, surf0, surf1, eps) -> (below, above)"},
     {"shapes_overlapping", py_shapes_overlapping, METH_VARARGS, "shapes_overlapping(obstacle_parts, [parts, ...], gap, eps) -> [bool, ...]"},

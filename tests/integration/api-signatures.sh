@@ -182,7 +182,7 @@ COROTATED_DISPLACEMENTS RIGID_DISPLACEMENTS REGISTER_BASE RT_SPLIT XDMF_EXPORT S
 missing = [n for n in solfec_names if n not in globals()]
 t('every Solfec-1.0 function is defined in a deck (%d names)' % len(solfec_names), not missing, missing)
 bad = []
-for n in ['ELLIP', 'TETRAHEDRALIZE',
+for n in ['ELLIP',
           'ROUGH_HEX', 'MATERIAL', 'APPLY_BULKMAT', 'TEST_SOLVER', 'SICONOS_SOLVER', 'HYBRID_SOLVER',
           'SIMPLIFIED_CRACK', 'INITIALIZE_STATE', 'REGISTER_BASE', 'XDMF_EXPORT', 'RT_SPLIT', 'FIELD']:
     try:
