@@ -22,15 +22,17 @@ class Sphere:
 
 class Shape:
     """A shape held by the C layer: CONVEX, HULL, HEX or MESH (a compound of convex pieces).
-    Solfec-1.0's members (its lng.c): a MESH's (HEX's) nnod, node(n) and nodes_on_surface
-    (surfid), a CONVEX's (HULL's) nver and vertex(n)."""
-    __slots__ = ('_cap', 'kind', '_nn', '_surf')
+    Solfec-1.0's members (its lng.c): a MESH's (HEX's) nnod, node(n), nodes_on_surface
+    (surfid) and get_data(), a CONVEX's (HULL's) nver and vertex(n)."""
+    __slots__ = ('_cap', 'kind', '_nn', '_surf', '_elems', '_bfaces')
 
     def __init__(self, kind):
         self.kind = kind
         self._cap = _m.shape_new()
         self._nn = 0  # nodes of its mesh (MESH, HEX): a FINITE_ELEMENT body's
         self._surf = {}  # surfid -> the sorted numbers of the nodes of the mesh's boundary faces with it
+        self._elems = []  # the mesh's elements as MESH takes them: [n, n nodes, volid, ...]
+        self._bfaces = []  # the mesh's boundary faces: (nodes, surfid), in the elements' order
 
     def _mesh(self, what):
         if not self._nn:
@@ -59,6 +61,23 @@ class Shape:
         self._mesh('MESH.nodes_on_surface')
         nodes = self._surf.get(_int('MESH.nodes_on_surface', 'surfid', surfid))
         return list(nodes) if nodes else None
+
+    def get_data(self):
+        """get_data() -> (nodes, elements, surfids): the mesh (MESH, HEX) as MESH takes it, so
+        that MESH(*m.get_data()) rebuilds it (Solfec-1.0 lng.c, MESH.get_data): the nodes
+        where TRANSLATE, ROTATE and SCALE have put them (a flat list), the elements [n,
+        nodes, volid, ...], and surfids [0, k, nodes, surfid, ...]: default id 0 and every
+        boundary face whose id is not 0 (Solfec's assumption: a face with id 0 is left to
+        the default)."""
+        self._mesh('MESH.get_data')
+        nodes = []
+        for n in range(self._nn):
+            nodes += list(_m.shape_point(self._cap, True, n))
+        surfids = [0]
+        for f, sid in self._bfaces:
+            if sid != 0:
+                surfids += [len(f)] + list(f) + [sid]
+        return nodes, list(self._elems), surfids
 
     def _convex(self, what):
         if self.kind not in ('CONVEX', 'HULL'):
@@ -91,19 +110,28 @@ class Shape:
         return '<%s shape>' % self.kind
 
 
-def _surface_nodes(faces):
-    """{surfid: sorted node numbers} of the boundary faces among faces, a list of (nodes,
-    surfid) of every element's faces: a boundary face belongs to one element only (Solfec's
-    mesh keeps only those as faces; an inner face's id means nothing)."""
+def _boundary(faces):
+    """The boundary faces among faces, a list of (nodes, surfid) of every element's faces: a
+    boundary face belongs to one element only (Solfec's mesh keeps only those as faces; an
+    inner face's id means nothing)."""
     count = {}
     for nodes, _ in faces:
         key = frozenset(nodes)
         count[key] = count.get(key, 0) + 1
+    return [(nodes, sid) for nodes, sid in faces if count[frozenset(nodes)] == 1]
+
+
+def _set_mesh(shp, X, eptr, enode, elems, faces):
+    """Give shp its mesh: the C layer's nodes and elements, and the Python side's node count,
+    elements (as MESH takes them), boundary faces and {surfid: sorted node numbers}."""
+    _m.shape_mesh(shp._cap, X, eptr, enode)
+    shp._nn = len(X) // 3
+    shp._elems = elems
+    shp._bfaces = _boundary(faces)
     out = {}
-    for nodes, sid in faces:
-        if count[frozenset(nodes)] == 1:
-            out.setdefault(sid, set()).update(nodes)
-    return {sid: sorted(v) for sid, v in out.items()}
+    for nodes, sid in shp._bfaces:
+        out.setdefault(sid, set()).update(nodes)
+    shp._surf = {sid: sorted(v) for sid, v in out.items()}
 
 
 def SPHERE(center, radius, volid=0, surfid=0):
@@ -195,9 +223,10 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
                 except ValueError as e:
                     raise ValueError('%s: %s' % (fn, e)) from None
                 faces += [(tuple(enode[-8 + a] for a in f), sid[m]) for m, f in enumerate(_ELEMENT_FACE_NODES[8])]
-    _m.shape_mesh(shp._cap, X, eptr, enode)
-    shp._nn = len(X) // 3
-    shp._surf = _surface_nodes(faces)
+    elems = []
+    for e in range(len(eptr) - 1):
+        elems += [8] + enode[eptr[e]:eptr[e + 1]] + [volid]
+    _set_mesh(shp, X, eptr, enode, elems, faces)
     return shp._validate(fn)
 
 
@@ -302,7 +331,7 @@ def MESH(nodes, elements, surfids):
             pos += k + 2
     e = list(elements)
     shp, pos = Shape('MESH'), 0
-    eptr, enode, efaces = [0], [], []
+    eptr, enode, efaces, elems = [0], [], [], []
     while pos < len(e):
         t = e[pos]
         if t not in _ELEMENT_FACES or pos + t + 1 >= len(e):
@@ -319,13 +348,12 @@ def MESH(nodes, elements, surfids):
             raise ValueError('%s: element at position %d: %s' % (fn, pos, err)) from None
         enode += [int(v) for v in idx]
         eptr.append(len(enode))
+        elems += [int(t)] + [int(v) for v in idx] + [_int(fn, 'volid', e[pos + 1 + t])]
         efaces += [(tuple(int(idx[a]) for a in f), sid[m]) for m, f in enumerate(_ELEMENT_FACE_NODES[t])]
         pos += t + 2
     if pos == 0:
         raise ValueError('%s: elements must not be empty' % fn)
-    _m.shape_mesh(shp._cap, x, eptr, enode)
-    shp._nn = nn
-    shp._surf = _surface_nodes(efaces)
+    _set_mesh(shp, x, eptr, enode, elems, efaces)
     return shp._validate(fn)
 
 
@@ -350,6 +378,7 @@ def COPY(shape):
     if isinstance(shape, Shape):
         s = Shape.__new__(Shape)
         s.kind, s._cap, s._nn, s._surf = shape.kind, _m.shape_copy(shape._cap), shape._nn, shape._surf
+        s._elems, s._bfaces = shape._elems, shape._bfaces
         return s
     if isinstance(shape, list):
         return [COPY(s) for s in shape]
@@ -424,5 +453,5 @@ def MESH2CONVEX(mesh):
     if not (isinstance(mesh, Shape) and mesh._nn):
         raise TypeError('MESH2CONVEX: mesh must be a MESH (or HEX) object, got %r' % (mesh,))
     s = COPY(mesh)
-    s.kind, s._nn, s._surf = 'CONVEX', 0, {}
+    s.kind, s._nn, s._surf, s._elems, s._bfaces = 'CONVEX', 0, {}, [], []
     return s

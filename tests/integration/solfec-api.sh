@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Solfec-1.0 deck functions and behaviours that its corpus decks need, each checked by a
+# value the deck prints (not only that it runs): time.clock, MESH.get_data,
+# BODY.disable_rotation, meshes with unused nodes, FIX_DIRECTION between two bodies,
+# LOCDYN_DUMP, TIME_SERIES files.
+source "$(dirname "$0")/../lib.sh"
+[ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
+export MOREAU_PYTHONPATH="$MB_ROOT/python"
+cd "$TMP"
+
+# deck NAME: write stdin to $TMP/NAME.py
+deck() { cat >"$TMP/$1.py"; }
+HEAD="s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s)"
+CUBE="[0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1]"
+
+# --- time.clock (removed in Python 3.8): processor time, as Python 2's on Unix, quietly
+deck clock <<PY
+import time
+from time import clock
+t0 = time.clock()
+x = sum(i * i for i in range(2000000))
+t1 = clock()
+print('CLOCK', t1 > t0, abs((t1 - t0) - 0) < 60, time.clock is time.process_time)
+PY
+out=$("$MOREAU" "$TMP/clock.py" 2>&1)
+check "time.clock is the process time, advancing, with no notice" bash -c 'grep -q "^CLOCK True True True$" <<<"$0" && [ $(wc -l <<<"$0") -eq 1 ]' "$out"
+
+# --- MESH.get_data (Solfec lng.c): nodes where TRANSLATE put them, elements as given,
+# surfids [0, faces whose id is not 0]; MESH(*m.get_data()) rebuilds the mesh
+deck getdata <<PY
+$HEAD
+nodes = [0,0,0, 1,0,0, 0,1,0, 0,0,1, 1,1,1]
+m = MESH(nodes, [4, 0,1,2,3, 7, 4, 1,2,3,4, 8], [5, 3, 0,1,2, 9])
+TRANSLATE(m, (1, 0, 0))
+n, e, s = m.get_data()
+print('NODES', n)
+print('ELEMS', e)
+print('SURF', s)
+m2 = MESH(*m.get_data())
+print('SAME', m2.get_data() == (n, e, s), m2.nodes_on_surface(9), m2.nodes_on_surface(5))
+h = HEX($CUBE, 2, 1, 1, 3, [0, 0, 0, 0, 0, 4])
+n, e, s = h.get_data()
+print('HEX', len(n) // 3, e[:10], s)
+c = COPY(h)
+print('COPY', c.get_data() == h.get_data())
+PY
+out=$("$MOREAU" "$TMP/getdata.py" 2>&1)
+check "MESH.get_data: the translated nodes" grep -q "^NODES \[1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 2.0, 1.0, 1.0\]$" <<<"$out"
+check "MESH.get_data: the elements as given" grep -q "^ELEMS \[4, 0, 1, 2, 3, 7, 4, 1, 2, 3, 4, 8\]$" <<<"$out"
+check "MESH.get_data: surfids [0, the face with id 9, the other boundary faces with the default 5]" grep -q "^SURF \[0, 3, 0, 2, 1, 9, 3, 0, 1, 3, 5, 3, 2, 0, 3, 5, 3, 1, 2, 4, 5, 3, 2, 3, 4, 5, 3, 3, 1, 4, 5\]$" <<<"$out"
+check "MESH(*get_data()) rebuilds the mesh" grep -q "^SAME True \[0, 1, 2\] \[0, 1, 2, 3, 4\]$" <<<"$out"
+check "HEX.get_data: 12 nodes, hexahedra with the volid, the x=0 side's id 4 on 4 nodes" grep -q "^HEX 12 \[8, 0, 1, 4, 3, 6, 7, 10, 9, 3\] \[0, 4, .*, 4\]$" <<<"$out"
+check "COPY keeps the mesh's data" grep -q "^COPY True$" <<<"$out"
