@@ -1,6 +1,7 @@
 """Joints (FIX_POINT, FIX_DIRECTION, SET_*, PUT_RIGID_LINK), PUT_SPRING, HERE and the contact
 settings (CONTACT_EXCLUDE_*, CONTACT_SPARSIFY, UNPHYSICAL_PENETRATION)."""
 
+import bisect as _bisect
 import math as _math
 
 import _moreau as _m
@@ -87,26 +88,36 @@ def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
 
 def _series_slope(ts, t):
     """The slope of the piecewise linear series at time t (left-hand: the segment that ends
-    at a breakpoint), zero outside its times."""
+    at a breakpoint), zero outside its times. By bisection: a series read from a file may
+    have millions of points, and this runs every step."""
     T, V = ts.times, ts.values
-    for k in range(1, len(T)):
-        if T[k - 1] < t <= T[k]:
-            return (V[k] - V[k - 1]) / (T[k] - T[k - 1])
-    return 0.0
+    k = _bisect.bisect_left(T, t)  # T[k-1] < t <= T[k]
+    if k == 0 or k == len(T):
+        return 0.0
+    return (V[k] - V[k - 1]) / (T[k] - T[k - 1])
 
 
 def _series_integral(ts, t):
-    """The integral of the series from its first time to t (the series constant outside)."""
+    """The integral of the series from its first time to t (the series constant outside):
+    the trapezoids' running sums, made once per series, and the part of t's segment."""
     T, V = ts.times, ts.values
     if t <= T[0]:
         return 0.0
-    acc = 0.0
-    for k in range(1, len(T)):
-        if t <= T[k]:
-            vt = V[k - 1] + (V[k] - V[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1])
-            return acc + 0.5 * (V[k - 1] + vt) * (t - T[k - 1])
-        acc += 0.5 * (V[k - 1] + V[k]) * (T[k] - T[k - 1])
-    return acc + V[-1] * (t - T[-1])
+    acc = _SERIES_SUMS.get(id(ts))
+    if acc is None or acc[0] is not ts:
+        sums = [0.0]
+        for k in range(1, len(T)):
+            sums.append(sums[-1] + 0.5 * (V[k - 1] + V[k]) * (T[k] - T[k - 1]))
+        acc = _SERIES_SUMS[id(ts)] = (ts, sums)
+    sums = acc[1]
+    k = _bisect.bisect_left(T, t)
+    if k == len(T):
+        return sums[-1] + V[-1] * (t - T[-1])
+    vt = V[k - 1] + (V[k] - V[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1])
+    return sums[k - 1] + 0.5 * (V[k - 1] + vt) * (t - T[k - 1])
+
+
+_SERIES_SUMS = {}  # id(series) -> (series, running sums): the series is kept, so its id is not reused
 
 
 def SET_DISPLACEMENT(body, point, direction, tms):

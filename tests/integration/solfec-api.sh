@@ -53,3 +53,27 @@ check "MESH.get_data: surfids [0, the face with id 9, the other boundary faces w
 check "MESH(*get_data()) rebuilds the mesh" grep -q "^SAME True \[0, 1, 2\] \[0, 1, 2, 3, 4\]$" <<<"$out"
 check "HEX.get_data: 12 nodes, hexahedra with the volid, the x=0 side's id 4 on 4 nodes" grep -q "^HEX 12 \[8, 0, 1, 4, 3, 6, 7, 10, 9, 3\] \[0, 4, .*, 4\]$" <<<"$out"
 check "COPY keeps the mesh's data" grep -q "^COPY True$" <<<"$out"
+
+# --- TIME_SERIES from a file, as Solfec's tms.c reads it: '#' lines are comments, the first
+# two numbers of a line are a point, reading stops at the first blank line
+printf '# t v\n0 1\n1 3 99\n# a comment between\n2 -1\n\n3 100\n' >"$TMP/series.txt"
+deck tsfile <<PY
+ts = TIME_SERIES('$TMP/series.txt')
+print('TS', list(ts.times), list(ts.values), ts(0.5), ts(1.5), ts(5))
+PY
+out=$("$MOREAU" "$TMP/tsfile.py" 2>&1)
+check "TIME_SERIES file: comments skipped, extra columns ignored, stops at the blank line" grep -q "^TS \[0.0, 1.0, 2.0\] \[1.0, 3.0, -1.0\] 2.0 1.0 -1.0$" <<<"$out"
+printf '0 1\n1\n' >"$TMP/bad.txt"
+deck tsbad <<PY
+TIME_SERIES('$TMP/bad.txt')
+PY
+expect_error "TIME_SERIES file: a line with one number names the file and line" "TIME_SERIES: '.*bad\\.txt' line 2: expected two numbers 't v', got '1'" "$MOREAU" "$TMP/tsbad.py"
+printf '0 1\n0 2\n' >"$TMP/back.txt"
+deck tsback <<PY
+TIME_SERIES('$TMP/back.txt')
+PY
+expect_error "TIME_SERIES file: times that do not increase name the file" "TIME_SERIES: '.*back\\.txt': time series times must increase: t\\[1\\] = 0\\.? after t\\[0\\] = 0" "$MOREAU" "$TMP/tsback.py"
+deck tsnone <<PY
+TIME_SERIES('$TMP/nosuch.txt')
+PY
+expect_error "TIME_SERIES file: a missing file" "TIME_SERIES: cannot read '.*nosuch\\.txt': No such file or directory" "$MOREAU" "$TMP/tsnone.py"
