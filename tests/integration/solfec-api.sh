@@ -77,3 +77,30 @@ deck tsnone <<PY
 TIME_SERIES('$TMP/nosuch.txt')
 PY
 expect_error "TIME_SERIES file: a missing file" "TIME_SERIES: cannot read '.*nosuch\\.txt': No such file or directory" "$MOREAU" "$TMP/tsnone.py"
+
+# --- BODY.disable_rotation (Solfec bod.c: rotation of a rigid body not integrated): a cube
+# hit off its centre by a torque keeps its orientation and translates; a FE body: ignored
+deck norot <<PY
+$HEAD
+GRAVITY(s, (0, 0, -10))
+b = BODY(s, 'RIGID', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
+print('DEFAULT', b.disable_rotation)
+b.disable_rotation = 'ON'
+INITIAL_VELOCITY(b, (1, 0, 0), (0, 0, 5))
+FORCE(b, 'SPATIAL', (1, 1, 1), (0, 1, 0), 100)
+TORQUE(b, 'SPATIAL', (1, 0, 0), 50)
+r = BODY(s, 'RIGID', TRANSLATE(HEX($CUBE, 1, 1, 1, 1, [1]*6), (5, 0, 0)), m)
+INITIAL_VELOCITY(r, (1, 0, 0), (0, 0, 5))
+RUN(s, NEWTON_SOLVER(), 0.1)
+c, v = b.conf, b.velo
+print('NOROT', b.disable_rotation, ['%.12g' % x for x in c[:9]], ['%.6g' % x for x in v])
+print('ROT', ['%.3g' % x for x in r.velo[:3]], abs(r.conf[0] - 1) > 1e-3)
+f = BODY(s, 'FINITE_ELEMENT', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
+f.disable_rotation = 'ON'
+print('FE', f.disable_rotation)
+PY
+out=$("$MOREAU" "$TMP/norot.py" 2>&1)
+check "disable_rotation: 'OFF' by default" grep -q "^DEFAULT OFF$" <<<"$out"
+check "disable_rotation 'ON': the orientation stays, the angular velocity zero, the forces move it (v = (1, 100/1000 t, -10 t) at t = 0.1)" grep -q "^NOROT ON \['1', '0', '0', '0', '1', '0', '0', '0', '1'\] \['0', '0', '0', '1', '0.01', '-1'\]$" <<<"$out"
+check "without it the same cube turns" grep -q "^ROT \['0', '0', '5'\] True$" <<<"$out"
+check "disable_rotation on a FINITE_ELEMENT body: a notice, ignored (Solfec warns)" bash -c 'grep -q "BODY.disable_rotation: only RIGID bodies. rotation can be disabled; body 2 is a FINITE_ELEMENT: ignored, as in Solfec" <<<"$0" && grep -q "^FE OFF$" <<<"$0"' "$out"
