@@ -353,6 +353,19 @@ def MESH(nodes, elements, surfids):
         pos += t + 2
     if pos == 0:
         raise ValueError('%s: elements must not be empty' % fn)
+    lo, hi = min(enode), max(enode)
+    if lo > 0 or hi < nn - 1:
+        # Solfec-1.0's mesh holds the nodes from the lowest to the highest number its
+        # elements use, numbered from 0 (msh.c, MESH_Create): nodes before and after them
+        # are dropped (tests/BM15/BM15_mixed.py lists 21 unused nodes at the end)
+        x = x[3 * lo:3 * (hi + 1)]
+        enode = [v - lo for v in enode]
+        k = 0
+        while k < len(elems):
+            t = elems[k]
+            elems[k + 1:k + 1 + t] = [v - lo for v in elems[k + 1:k + 1 + t]]
+            k += t + 2
+        efaces = [(tuple(v - lo for v in f), sid) for f, sid in efaces]
     _set_mesh(shp, x, eptr, enode, elems, efaces)
     return shp._validate(fn)
 

@@ -104,3 +104,19 @@ check "disable_rotation: 'OFF' by default" grep -q "^DEFAULT OFF$" <<<"$out"
 check "disable_rotation 'ON': the orientation stays, the angular velocity zero, the forces move it (v = (1, 100/1000 t, -10 t) at t = 0.1)" grep -q "^NOROT ON \['1', '0', '0', '0', '1', '0', '0', '0', '1'\] \['0', '0', '0', '1', '0.01', '-1'\]$" <<<"$out"
 check "without it the same cube turns" grep -q "^ROT \['0', '0', '5'\] True$" <<<"$out"
 check "disable_rotation on a FINITE_ELEMENT body: a notice, ignored (Solfec warns)" bash -c 'grep -q "BODY.disable_rotation: only RIGID bodies. rotation can be disabled; body 2 is a FINITE_ELEMENT: ignored, as in Solfec" <<<"$0" && grep -q "^FE OFF$" <<<"$0"' "$out"
+
+# --- MESH keeps the nodes from the lowest to the highest number its elements use, numbered
+# from 0, as Solfec's msh.c: nodes before and after them are dropped (tests/BM15 has unused
+# nodes at the end); a FINITE_ELEMENT body of such a mesh runs
+deck meshunused <<PY
+$HEAD
+nodes = [9,9,9, 0,0,0, 1,0,0, 0,1,0, 0,0,1, 7,7,7, 8,8,8]
+msh = MESH(nodes, [4, 1,2,3,4, 1], [2, 3, 1,2,3, 5])
+print('MESH', msh.nnod, msh.node(0), msh.get_data()[1], msh.nodes_on_surface(5))
+b = BODY(s, 'FINITE_ELEMENT', msh, m)
+RUN(s, NEWTON_SOLVER(), 0.002)
+print('FE', len(b.conf) if b.conf is not None else None)
+PY
+out=$("$MOREAU" "$TMP/meshunused.py" 2>&1)
+check "MESH: nodes before and after the elements' drop out, the rest numbered from 0" grep -q "^MESH 4 (0.0, 0.0, 0.0) \[4, 0, 1, 2, 3, 1\] \[0, 1, 2\]$" <<<"$out"
+check "a FINITE_ELEMENT body of a mesh with unused nodes at its ends runs" grep -q "^FE 12$" <<<"$out"
