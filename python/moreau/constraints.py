@@ -76,14 +76,18 @@ def FIX_POINT(body, point, strength=None):
 
 def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
     """FIX_DIRECTION(body, point, direction, body2, point2): the point does not move along
-    direction; Solfec's relative form (body2, point2) is refused."""
-    if body2 is not None or point2 is not None:
-        raise ValueError('FIX_DIRECTION: body2 and point2 (a direction fixed relative to a second body) are not supported in moreau; '
-                         'the direction is fixed in space')
+    direction; with body2 and point2 (Solfec-1.0's relative form, dom.c) the point2 of body2
+    does not move relative to body along the direction, which turns with body: body2's
+    point may slide across it (a slider)."""
+    fn = 'FIX_DIRECTION'
+    if (body2 is None) != (point2 is None):
+        raise ValueError('%s: give both body2 and point2 (a direction fixed relative to a second body), or neither' % fn)
+    if body2 is not None:
+        return _joint(fn, 2, 'FIXDIR', body, body2, point, point2, direction)
     if isinstance(body, Body) and not body._k['movable']:
-        _vec('FIX_DIRECTION', 'direction', direction)
-        return _obstacle_fix('FIX_DIRECTION', 'FIXDIR', body, point)
-    return _joint('FIX_DIRECTION', 2, 'FIXDIR', body, None, point, None, direction)
+        _vec(fn, 'direction', direction)
+        return _obstacle_fix(fn, 'FIXDIR', body, point)
+    return _joint(fn, 2, 'FIXDIR', body, None, point, None, direction)
 
 
 def _series_slope(ts, t):
