@@ -35,7 +35,7 @@ from .constraints import (
     Constraint, FIX_POINT, FIX_DIRECTION, SET_DISPLACEMENT, SET_ACCELERATION, SET_VELOCITY,
     PUT_RIGID_LINK, Spring, PUT_SPRING, HERE, CONTACT_SPARSIFY, UNPHYSICAL_PENETRATION,
     CONTACT_EXCLUDE_BODIES, CONTACT_EXCLUDE_SURFACES)
-from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING
+from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING, LOCDYN_DUMP
 from .readmode import DURATION, SEEK, FORWARD, BACKWARD
 from .unsupported import _UNSUPPORTED, _unsupported
 
@@ -54,7 +54,8 @@ PeerFailure = _m.PeerFailure
 
 __all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
-            'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES']
+            'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
+            'LOCDYN_DUMP']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

@@ -120,3 +120,53 @@ PY
 out=$("$MOREAU" "$TMP/meshunused.py" 2>&1)
 check "MESH: nodes before and after the elements' drop out, the rest numbered from 0" grep -q "^MESH 4 (0.0, 0.0, 0.0) \[4, 0, 1, 2, 3, 1\] \[0, 1, 2\]$" <<<"$out"
 check "a FINITE_ELEMENT body of a mesh with unused nodes at its ends runs" grep -q "^FE 12$" <<<"$out"
+
+# --- FIX_DIRECTION with body2, point2 (Solfec dom.c): body2's point does not move relative to
+# body along the direction, which turns with body; it slides freely across it. Along the
+# line of the mass centres (no moments): equal and opposite x momenta stop both bodies
+deck fixdir2 <<PY
+$HEAD
+a = BODY(s, 'RIGID', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
+b = BODY(s, 'RIGID', TRANSLATE(HEX($CUBE, 1, 1, 1, 1, [1]*6), (3, 0, 0)), m)
+INITIAL_VELOCITY(a, (1, 0, 0), (0, 0, 0))
+INITIAL_VELOCITY(b, (-1, 2, 0), (0, 0, 0))
+c = FIX_DIRECTION(a, (1, 0.5, 0.5), (1, 0, 0), b, (3, 0.5, 0.5))
+print('CON', c.kind)
+RUN(s, NEWTON_SOLVER(), 0.1)
+print('V %.3f %.3f %.3f %.3f' % (a.velo[3], b.velo[3], a.velo[4], b.velo[4]))
+print('X %.4f' % (b.conf[9] - a.conf[9]))
+PY
+out=$("$MOREAU" "$TMP/fixdir2.py" 2>&1)
+check "FIX_DIRECTION between two bodies: the kind" grep -q "^CON FIXDIR$" <<<"$out"
+check "FIX_DIRECTION between two bodies: x velocities 0 (momenta +1, -1 meet), the slave's y velocity 2 slides on" grep -qE "^V -?0.000 -?0.000 -?0.000 2.000$" <<<"$out"
+check "FIX_DIRECTION between two bodies: the offset along the direction kept (3)" grep -q "^X 3.0000$" <<<"$out"
+deck fixdir2half <<PY
+$HEAD
+a = BODY(s, 'RIGID', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
+FIX_DIRECTION(a, (1, 0.5, 0.5), (0, 0, 1), None, (3, 0.5, 0.5))
+PY
+expect_error "FIX_DIRECTION: point2 without body2" "FIX_DIRECTION: give both body2 and point2" "$MOREAU" "$TMP/fixdir2half.py"
+
+# --- LOCDYN_DUMP (Solfec ldy.c's layout): two spheres stacked on an obstacle, one line per
+# contact: W's normal diagonal h/m, the reaction the weight, the off-diagonal block by row
+deck locdyn <<PY
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/outld')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s, density=1000)
+SURFACE_MATERIAL(s, model='SIGNORINI_COULOMB', friction=0.3)
+GRAVITY(s, (0, 0, -10))
+BODY(s, 'OBSTACLE', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
+BODY(s, 'RIGID', SPHERE((0.5, 0.5, 1.5), 0.5, 2, 2), m)
+BODY(s, 'RIGID', SPHERE((0.5, 0.5, 2.5), 0.5, 2, 2), m)
+LOCDYN_DUMP(s, '$TMP/ld0.txt')
+RUN(s, NEWTON_SOLVER(), 0.01)
+LOCDYN_DUMP(s, '$TMP/ld.txt')
+PY
+rm -f "$TMP"/ld*.txt
+"$MOREAU" "$TMP/locdyn.py" >/dev/null 2>&1
+check "LOCDYN_DUMP before a step: an empty file" bash -c '[ -f "$0" ] && [ ! -s "$0" ]' "$TMP/ld0.txt"
+check "LOCDYN_DUMP: two lines, rows in order" bash -c '[ $(wc -l <"$0") -eq 2 ] && grep -q "^#0 CONTACT " "$0" && grep -q "^#1 CONTACT " "$0"' "$TMP/ld.txt"
+check "LOCDYN_DUMP: the lower contact: point, bodies (1, 0), W_nn = h/m = 1.90986e-06, R_n = the two spheres' weight 10472, coupled to row 1 by -h/m" grep -qE "^#0 CONTACT \(0.5, 0.5, 1\) \(1, 0\) \[1, 0, 0, 0, 1, 0, 0, 0, 1\] \[[^]]*, 1.90986e-06\] .* \(-?0, -?0, 104(71.|72)[0-9]*\) => #1 \[[^]]*, -1.90986e-06\]$" "$TMP/ld.txt"
+rm -f "$TMP"/ld*.txt
+timeout 120 $MPIRUN -np 2 "$MOREAU" "$TMP/locdyn.py" >/dev/null 2>&1
+check "LOCDYN_DUMP on 2 ranks: one file, the same two rows in order" bash -c '[ $(wc -l <"$0") -eq 2 ] && head -1 "$0" | grep -q "^#0 CONTACT (0.5, 0.5, 1) (1, 0)" && tail -1 "$0" | grep -q "^#1 CONTACT (0.5, 0.5, 2) (2, 1)"' "$TMP/ld.txt"
