@@ -25,6 +25,14 @@ def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
         _check_body(fn, body2)
         if body2._sol is not body1._sol:
             raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
+    if kind == 'VELODIR' and not body1._k['movable']:
+        # Solfec-1.0 integrates an OBSTACLE as a rigid body that takes no loads and no contact
+        # reactions, so that joints drive it (bod.c, ldy.c: a moving obstacle); moreau's
+        # obstacles do not move
+        raise ValueError('%s: body %d is %s: a moving obstacle (Solfec-1.0 moves an OBSTACLE by its prescribed '
+                         'velocities and joints) is not supported in moreau; make it a RIGID body (it then takes '
+                         'gravity and contacts: exclude its contacts with CONTACT_EXCLUDE_BODIES where Solfec\'s '
+                         'obstacle ignored them)' % (fn, body1._id, _a(body1.kind)))
     if not body1._k['movable'] and (body2 is None or not body2._k['movable']):
         raise ValueError('%s: body %d is %s%s: a constraint between obstacles does nothing (obstacles never move)'
                          % (fn, body1._id, _a(body1.kind), '' if body2 is None else ' and so is body %d' % body2._id))
