@@ -50,7 +50,7 @@ PetscErrorCode MbDomainLocDynDump(MbDomain d, const char path[])
   Mat                W;
   Vec                B;
   FILE              *f;
-  const PetscScalar *b = NULL;
+  const PetscScalar *b   = NULL;
   PetscInt           cap = 16, rstart = 0;
   Block             *blk;
   MbConSet           cs = d->cs;
@@ -69,15 +69,17 @@ PetscErrorCode MbDomainLocDynDump(MbDomain d, const char path[])
       PetscCheck(l >= 0 && l + 3 <= 3 * cs->ncon, PETSC_COMM_SELF, PETSC_ERR_PLIB, "LOCDYN_DUMP: constraint row %" PetscInt_FMT " is not among this rank's rows", c->row);
       PetscCall(RowBlocks(W, c->row, &nb, &blk, &cap));
       w = blk[0].W;
-      PetscCall(PetscSynchronizedFPrintf(d->comm, f,
-                                         "#%" PetscInt_FMT " %s (%.6g, %.6g, %.6g) (%" PetscInt_FMT ", %" PetscInt_FMT ") [%.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g] [%.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g] (%.6g, %.6g, %.6g) "
-                                         "(%.6g, %.6g, %.6g) (%.6g, %.6g, %.6g) (%.6g, %.6g, %.6g)",
-                                         c->row, MbConKindNames[c->kind], (double)c->point[0], (double)c->point[1], (double)c->point[2], c->body[0], c->body[1], (double)e[0], (double)e[1], (double)e[2], (double)e[3], (double)e[4], (double)e[5], (double)e[6],
-                                         (double)e[7], (double)e[8], (double)w[0], (double)w[1], (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)w[6], (double)w[7], (double)w[8], (double)PetscRealPart(b[l]), (double)PetscRealPart(b[l + 1]),
-                                         (double)PetscRealPart(b[l + 2]), (double)c->V[0], (double)c->V[1], (double)c->V[2], (double)c->U[0], (double)c->U[1], (double)c->U[2], (double)c->R[0], (double)c->R[1], (double)c->R[2]));
+      PetscCall(PetscSynchronizedFPrintf(
+          d->comm, f,
+          "#%" PetscInt_FMT " %s (%.6g, %.6g, %.6g) (%" PetscInt_FMT ", %" PetscInt_FMT ") [%.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g] [%.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g] (%.6g, %.6g, %.6g) "
+          "(%.6g, %.6g, %.6g) (%.6g, %.6g, %.6g) (%.6g, %.6g, %.6g)",
+          c->row, MbConKindNames[c->kind], (double)c->point[0], (double)c->point[1], (double)c->point[2], c->body[0], c->body[1], (double)e[0], (double)e[1], (double)e[2], (double)e[3], (double)e[4], (double)e[5], (double)e[6], (double)e[7],
+          (double)e[8], (double)w[0], (double)w[1], (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)w[6], (double)w[7], (double)w[8], (double)PetscRealPart(b[l]), (double)PetscRealPart(b[l + 1]), (double)PetscRealPart(b[l + 2]),
+          (double)c->V[0], (double)c->V[1], (double)c->V[2], (double)c->U[0], (double)c->U[1], (double)c->U[2], (double)c->R[0], (double)c->R[1], (double)c->R[2]));
       for (PetscInt k = 1; k < nb; k++) {
         w = blk[k].W;
-        PetscCall(PetscSynchronizedFPrintf(d->comm, f, " => #%" PetscInt_FMT " [%.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g]", blk[k].col, (double)w[0], (double)w[1], (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)w[6], (double)w[7], (double)w[8]));
+        PetscCall(PetscSynchronizedFPrintf(d->comm, f, " => #%" PetscInt_FMT " [%.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g, %.6g]", blk[k].col, (double)w[0], (double)w[1], (double)w[2], (double)w[3], (double)w[4], (double)w[5], (double)w[6],
+                                           (double)w[7], (double)w[8]));
       }
       PetscCall(PetscSynchronizedFPrintf(d->comm, f, "\n"));
     }
