@@ -46,6 +46,7 @@ typedef struct {
   PetscBool          elastic;  /* takes Young's modulus and Poisson's ratio (MbBodySetMaterial) */
   PetscBool          torque;   /* takes torques (MB_LOAD_TORQUE) */
   PetscBool          pressure; /* takes pressures on its surface (MbBodyAddPressure) */
+  PetscBool          rotation; /* its rotation can be left unintegrated (MbBodyDisableRotation) */
   const char        *scheme;   /* default scheme; NULL: the domain's rigid default (a movable kind) or none */
   const char *const *forms;    /* formulations by Solfec's name (MbBodySetForm): name, description pairs, NULL-terminated, the default first; NULL: none */
 } MbBodyKindInfo;
@@ -213,6 +214,10 @@ PETSC_EXTERN PetscErrorCode MbBodyGetUserData(MbBody body, void **ctx);
 /** Stiffness-proportional damping of deformable bodies (Solfec's body.damping), >= 0; kept
     but without effect on rigid bodies. Not collective. */
 PETSC_EXTERN PetscErrorCode MbBodySetDamping(MbBody body, PetscReal damping);
+/** Solfec-1.0's BODY.disable_rotation = 'ON' (bod.c: "disable integration of rotation for
+    rigid bodies"): the body's rotation stays where it is and its angular velocity zero from
+    now on, for good; an error for a kind without it (MbBodyKindInfo's rotation). */
+PETSC_EXTERN PetscErrorCode MbBodyDisableRotation(MbBody body);
 PETSC_EXTERN PetscErrorCode MbBodyGetDamping(MbBody body, PetscReal *damping);
 
 #endif

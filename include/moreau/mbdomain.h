@@ -260,5 +260,9 @@ PETSC_EXTERN PetscErrorCode MbDomainSetHistory(MbDomain dom, PetscInt n, const M
 PETSC_EXTERN PetscErrorCode MbDomainSetClock(MbDomain dom, PetscReal t, PetscInt nsteps);
 /** The signal that stopped the last run after a checkpoint (0: none). */
 PETSC_EXTERN PetscErrorCode MbDomainGetInterrupted(MbDomain dom, int *sig);
+/** Solfec-1.0's LOCDYN_DUMP: the last step's local dynamics (each constraint's kind, point,
+    bodies, frame, W blocks, B, V, U, R) as text into path, written by rank 0 in row order;
+    an empty file before the first step. Collective. */
+PETSC_EXTERN PetscErrorCode MbDomainLocDynDump(MbDomain dom, const char path[]);
 
 #endif

@@ -37,7 +37,7 @@ from .constraints import (
     Constraint, FIX_POINT, FIX_DIRECTION, SET_DISPLACEMENT, SET_ACCELERATION, SET_VELOCITY,
     PUT_RIGID_LINK, Spring, PUT_SPRING, HERE, CONTACT_SPARSIFY, UNPHYSICAL_PENETRATION,
     CONTACT_EXCLUDE_BODIES, CONTACT_EXCLUDE_SURFACES, DELETE)
-from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING
+from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING, LOCDYN_DUMP
 from .readmode import DURATION, SEEK, FORWARD, BACKWARD
 from .unsupported import _UNSUPPORTED, _unsupported
 
@@ -58,7 +58,7 @@ __all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT', 'SET_ACC
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
             'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS',
-            'TETRAHEDRALIZE', 'ELLIP_MESH']
+            'TETRAHEDRALIZE', 'ELLIP_MESH', 'LOCDYN_DUMP']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

@@ -2,7 +2,7 @@
 DISPLACEMENT, VELOCITY, STRESS, BODY_STATE."""
 
 import _moreau as _m
-from ._checks import _int, _nonneg, _pos, _vec
+from ._checks import _int, _nonneg, _notice, _pos, _vec
 from .solfec import _check_solfec, Solfec
 from .materials import BulkMaterial
 from .shapes import _parts, Shape, Sphere
@@ -183,6 +183,30 @@ class Body:
         if v == 'ON':
             raise ValueError("%s = 'ON' is not supported in moreau: a body's contact with itself is not detected" % fn)
         self._extra()['selfcontact'] = v
+
+    @property
+    def disable_rotation(self):
+        """Solfec-1.0's switch of a RIGID body's rotation: 'ON', the rotation is not integrated
+        (the body keeps its orientation and translates only), or 'OFF' (the default)."""
+        return self._x.get('disable_rotation', 'OFF') if self._x else 'OFF'
+
+    @disable_rotation.setter
+    def disable_rotation(self, v):
+        fn = 'BODY.disable_rotation'
+        if v not in ('ON', 'OFF'):
+            raise ValueError("%s: must be 'ON' or 'OFF', got %r" % (fn, v))
+        if not self._k.get('rotation'):  # Solfec-1.0 warns and ignores it (lng.c)
+            _notice(fn, "only RIGID bodies' rotation can be disabled; body %d is %s: ignored, as in Solfec"
+                    % (self._id, _a(self.kind)))
+            return
+        if v == 'OFF' and self.disable_rotation == 'ON':
+            raise ValueError("%s = 'OFF' after 'ON' is not supported in moreau: the body's rotation stays disabled" % fn)
+        if v == 'ON' and self._own:
+            try:
+                _m.body_disable_rotation(self._sol._h, self._id)
+            except ValueError as e:
+                raise ValueError('%s: %s' % (fn, e)) from None
+        self._extra()['disable_rotation'] = v
 
     def _extra(self):
         if self._x is None:

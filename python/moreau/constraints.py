@@ -1,6 +1,7 @@
 """Joints (FIX_POINT, FIX_DIRECTION, SET_*, PUT_RIGID_LINK), PUT_SPRING, HERE and the contact
 settings (CONTACT_EXCLUDE_*, CONTACT_SPARSIFY, UNPHYSICAL_PENETRATION)."""
 
+import bisect as _bisect
 import math as _math
 
 import _moreau as _m
@@ -24,6 +25,14 @@ def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
         _check_body(fn, body2)
         if body2._sol is not body1._sol:
             raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
+    if kind == 'VELODIR' and not body1._k['movable']:
+        # Solfec-1.0 integrates an OBSTACLE as a rigid body that takes no loads and no contact
+        # reactions, so that joints drive it (bod.c, ldy.c: a moving obstacle); moreau's
+        # obstacles do not move
+        raise ValueError('%s: body %d is %s: a moving obstacle (Solfec-1.0 moves an OBSTACLE by its prescribed '
+                         'velocities and joints) is not supported in moreau; make it a RIGID body (it then takes '
+                         'gravity and contacts: exclude its contacts with CONTACT_EXCLUDE_BODIES where Solfec\'s '
+                         'obstacle ignored them)' % (fn, body1._id, _a(body1.kind)))
     if not body1._k['movable'] and (body2 is None or not body2._k['movable']):
         raise ValueError('%s: body %d is %s%s: a constraint between obstacles does nothing (obstacles never move)'
                          % (fn, body1._id, _a(body1.kind), '' if body2 is None else ' and so is body %d' % body2._id))
@@ -75,38 +84,52 @@ def FIX_POINT(body, point, strength=None):
 
 def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
     """FIX_DIRECTION(body, point, direction, body2, point2): the point does not move along
-    direction; Solfec's relative form (body2, point2) is refused."""
-    if body2 is not None or point2 is not None:
-        raise ValueError('FIX_DIRECTION: body2 and point2 (a direction fixed relative to a second body) are not supported in moreau; '
-                         'the direction is fixed in space')
+    direction; with body2 and point2 (Solfec-1.0's relative form, dom.c) the point2 of body2
+    does not move relative to body along the direction, which turns with body: body2's
+    point may slide across it (a slider)."""
+    fn = 'FIX_DIRECTION'
+    if (body2 is None) != (point2 is None):
+        raise ValueError('%s: give both body2 and point2 (a direction fixed relative to a second body), or neither' % fn)
+    if body2 is not None:
+        return _joint(fn, 2, 'FIXDIR', body, body2, point, point2, direction)
     if isinstance(body, Body) and not body._k['movable']:
-        _vec('FIX_DIRECTION', 'direction', direction)
-        return _obstacle_fix('FIX_DIRECTION', 'FIXDIR', body, point)
-    return _joint('FIX_DIRECTION', 2, 'FIXDIR', body, None, point, None, direction)
+        _vec(fn, 'direction', direction)
+        return _obstacle_fix(fn, 'FIXDIR', body, point)
+    return _joint(fn, 2, 'FIXDIR', body, None, point, None, direction)
 
 
 def _series_slope(ts, t):
     """The slope of the piecewise linear series at time t (left-hand: the segment that ends
-    at a breakpoint), zero outside its times."""
+    at a breakpoint), zero outside its times. By bisection: a series read from a file may
+    have millions of points, and this runs every step."""
     T, V = ts.times, ts.values
-    for k in range(1, len(T)):
-        if T[k - 1] < t <= T[k]:
-            return (V[k] - V[k - 1]) / (T[k] - T[k - 1])
-    return 0.0
+    k = _bisect.bisect_left(T, t)  # T[k-1] < t <= T[k]
+    if k == 0 or k == len(T):
+        return 0.0
+    return (V[k] - V[k - 1]) / (T[k] - T[k - 1])
 
 
 def _series_integral(ts, t):
-    """The integral of the series from its first time to t (the series constant outside)."""
+    """The integral of the series from its first time to t (the series constant outside):
+    the trapezoids' running sums, made once per series, and the part of t's segment."""
     T, V = ts.times, ts.values
     if t <= T[0]:
         return 0.0
-    acc = 0.0
-    for k in range(1, len(T)):
-        if t <= T[k]:
-            vt = V[k - 1] + (V[k] - V[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1])
-            return acc + 0.5 * (V[k - 1] + vt) * (t - T[k - 1])
-        acc += 0.5 * (V[k - 1] + V[k]) * (T[k] - T[k - 1])
-    return acc + V[-1] * (t - T[-1])
+    acc = _SERIES_SUMS.get(id(ts))
+    if acc is None or acc[0] is not ts:
+        sums = [0.0]
+        for k in range(1, len(T)):
+            sums.append(sums[-1] + 0.5 * (V[k - 1] + V[k]) * (T[k] - T[k - 1]))
+        acc = _SERIES_SUMS[id(ts)] = (ts, sums)
+    sums = acc[1]
+    k = _bisect.bisect_left(T, t)
+    if k == len(T):
+        return sums[-1] + V[-1] * (t - T[-1])
+    vt = V[k - 1] + (V[k] - V[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1])
+    return sums[k - 1] + 0.5 * (V[k - 1] + vt) * (t - T[k - 1])
+
+
+_SERIES_SUMS = {}  # id(series) -> (series, running sums): the series is kept, so its id is not reused
 
 
 def SET_DISPLACEMENT(body, point, direction, tms):

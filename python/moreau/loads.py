@@ -1,5 +1,7 @@
 """TIME_SERIES and the loads: GRAVITY, FORCE, TORQUE, PRESSURE."""
 
+from array import array as _array
+
 import _moreau as _m
 from ._checks import _choice, _int, _isnum, _num, _reals, _vec
 from .solfec import _check_solfec
@@ -27,11 +29,15 @@ def TIME_SERIES(points, label=None, cache=0):
             raise TypeError('%s: points given as pairs must all be [t, v], got %r' % (fn, points))
         points = [x for q in points for x in q]
     if isinstance(points, str):
-        try:
-            with open(points) as f:
-                points = [float(x) for line in f for x in line.split()[:2] if not line.lstrip().startswith('#')]
-        except OSError as e:
-            raise ValueError('%s: cannot read %r: %s' % (fn, points, e.strerror)) from None
+        # a file of 't v' lines, read in C as Solfec's tms.c reads it (src/input/shapes.c):
+        # '#' lines are comments, reading ends at the first blank line; times and values
+        # are kept as arrays of doubles (a Solfec deck's series may have 10^7 points)
+        ts = TimeSeries()
+        ts._cap, t, v = _m.time_series_file(points)
+        ts.times, ts.values = _array('d'), _array('d')
+        ts.times.frombytes(t)
+        ts.values.frombytes(v)
+        return ts
     p = _reals(fn, 'points', points, 2, 2)
     ts = TimeSeries()
     ts.times, ts.values = p[0::2], p[1::2]

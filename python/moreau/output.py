@@ -133,3 +133,18 @@ def TIMING(solfec, kind):
     _check_solfec('TIMING', solfec)
     _choice('TIMING', 'kind', kind, _TIMERS)
     return None
+
+
+def LOCDYN_DUMP(solfec, path):
+    """LOCDYN_DUMP(solfec, path): the last step's local dynamics as text into path, one line
+    per constraint, as Solfec-1.0's ldy.c lays it out: '#row KIND (point) (master, slave)
+    [frame] [W_ii] (B) (V) (U) (R)', then ' => #col [W_ij]' for each other block of the row
+    (Solfec names that constraint by its kind, point, bodies and frame; here by its row,
+    whose line has them). Empty before the first step (and in READ mode). Collective."""
+    _check_solfec('LOCDYN_DUMP', solfec)
+    if not isinstance(path, str):
+        raise TypeError('LOCDYN_DUMP: path must be a string, got %r' % (path,))
+    try:
+        _m.solfec_locdyn_dump(solfec._h, path)
+    except ValueError as e:
+        raise ValueError('LOCDYN_DUMP: %s' % e) from None

@@ -22,15 +22,17 @@ class Sphere:
 
 class Shape:
     """A shape held by the C layer: CONVEX, HULL, HEX or MESH (a compound of convex pieces).
-    Solfec-1.0's members (its lng.c): a MESH's (HEX's) nnod, node(n) and nodes_on_surface
-    (surfid), a CONVEX's (HULL's) nver and vertex(n)."""
-    __slots__ = ('_cap', 'kind', '_nn', '_surf', '_top')
+    Solfec-1.0's members (its lng.c): a MESH's (HEX's) nnod, node(n), nodes_on_surface
+    (surfid), get_data() and inter_element_faces(), a CONVEX's (HULL's) nver and vertex(n)."""
+    __slots__ = ('_cap', 'kind', '_nn', '_surf', '_top', '_elems', '_bfaces')
 
     def __init__(self, kind):
         self.kind = kind
         self._cap = _m.shape_new()
         self._nn = 0  # nodes of its mesh (MESH, HEX): a FINITE_ELEMENT body's
         self._surf = {}  # surfid -> the sorted numbers of the nodes of the mesh's boundary faces with it
+        self._elems = []  # the mesh's elements as MESH takes them: [n, n nodes, volid, ...]
+        self._bfaces = []  # the mesh's boundary faces: (nodes, surfid), in the elements' order
         self._top = None  # the mesh's topology (SPLIT, MESH_SPLIT): ([(element nodes, volid)], {boundary face nodes (frozenset): surfid})
 
     def _mesh(self, what):
@@ -60,6 +62,23 @@ class Shape:
         self._mesh('MESH.nodes_on_surface')
         nodes = self._surf.get(_int('MESH.nodes_on_surface', 'surfid', surfid))
         return list(nodes) if nodes else None
+
+    def get_data(self):
+        """get_data() -> (nodes, elements, surfids): the mesh (MESH, HEX) as MESH takes it, so
+        that MESH(*m.get_data()) rebuilds it (Solfec-1.0 lng.c, MESH.get_data): the nodes
+        where TRANSLATE, ROTATE and SCALE have put them (a flat list), the elements [n,
+        nodes, volid, ...], and surfids [0, k, nodes, surfid, ...]: default id 0 and every
+        boundary face whose id is not 0 (Solfec's assumption: a face with id 0 is left to
+        the default)."""
+        self._mesh('MESH.get_data')
+        nodes = []
+        for n in range(self._nn):
+            nodes += list(_m.shape_point(self._cap, True, n))
+        surfids = [0]
+        for f, sid in self._bfaces:
+            if sid != 0:
+                surfids += [len(f)] + list(f) + [sid]
+        return nodes, list(self._elems), surfids
 
     def inter_element_faces(self):
         """inter_element_faces(): the faces that two elements of the mesh (MESH, HEX) share,
@@ -117,6 +136,24 @@ def _topology(elements, faces):
         key = frozenset(nodes)
         count[key] = count.get(key, 0) + 1
     return (elements, {frozenset(nodes): sid for nodes, sid in faces if count[frozenset(nodes)] == 1})
+
+
+def _boundary(faces):
+    """The boundary faces among faces, a list of (nodes, surfid) of every element's faces: a
+    boundary face belongs to one element only."""
+    count = {}
+    for nodes, _ in faces:
+        key = frozenset(nodes)
+        count[key] = count.get(key, 0) + 1
+    return [(nodes, sid) for nodes, sid in faces if count[frozenset(nodes)] == 1]
+
+
+def _flat(elems):
+    """The elements [(nodes, volid)] as MESH takes them: [n, n nodes, volid, ...]."""
+    out = []
+    for nodes, volid in elems:
+        out += [len(nodes)] + list(nodes) + [volid]
+    return out
 
 
 def _surface_nodes(faces):
@@ -230,6 +267,7 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
     shp._nn = len(X) // 3
     shp._surf = _surface_nodes(faces)
     shp._top = _topology(elems, faces)
+    shp._elems, shp._bfaces = _flat(elems), _boundary(faces)
     return shp._validate(fn)
 
 
@@ -357,9 +395,21 @@ def MESH(nodes, elements, surfids):
     if pos == 0:
         raise ValueError('%s: elements must not be empty' % fn)
     _m.shape_mesh(shp._cap, x, eptr, enode)
+    lo, hi = min(enode), max(enode)
+    if lo > 0 or hi < nn - 1:
+        # Solfec-1.0's mesh holds the nodes from the lowest to the highest number its
+        # elements use, numbered from 0 (msh.c, MESH_Create): nodes before and after them
+        # are dropped (tests/BM15/BM15_mixed.py lists 21 unused nodes at the end)
+        x = x[3 * lo:3 * (hi + 1)]
+        enode = [v - lo for v in enode]
+        elems = [(tuple(v - lo for v in nodes), volid) for nodes, volid in elems]
+        efaces = [(tuple(v - lo for v in f), sid) for f, sid in efaces]
+        nn = hi - lo + 1
+    _m.shape_mesh(shp._cap, x, eptr, enode)
     shp._nn = nn
     shp._surf = _surface_nodes(efaces)
     shp._top = _topology(elems, efaces)
+    shp._elems, shp._bfaces = _flat(elems), _boundary(efaces)
     return shp._validate(fn)
 
 
@@ -384,6 +434,7 @@ def COPY(shape):
     if isinstance(shape, Shape):
         s = Shape.__new__(Shape)
         s.kind, s._cap, s._nn, s._surf, s._top = shape.kind, _m.shape_copy(shape._cap), shape._nn, shape._surf, shape._top
+        s._elems, s._bfaces = shape._elems, shape._bfaces
         return s
     if isinstance(shape, list):
         return [COPY(s) for s in shape]
@@ -489,5 +540,5 @@ def MESH2CONVEX(mesh):
     if not (isinstance(mesh, Shape) and mesh._nn):
         raise TypeError('MESH2CONVEX: mesh must be a MESH (or HEX) object, got %r' % (mesh,))
     s = COPY(mesh)
-    s.kind, s._nn, s._surf, s._top = 'CONVEX', 0, {}, None
+    s.kind, s._nn, s._surf, s._top, s._elems, s._bfaces = 'CONVEX', 0, {}, None, [], []
     return s

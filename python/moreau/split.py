@@ -258,7 +258,7 @@ def SPLIT(shape, point, normal, surfid=None, topoadj=None, remesh=None):
             # each connected set of touching pieces is one shape (Solfec's SHAPE_Separate)
             for c in _m.shape_separate(cap, eps) or [cap]:
                 s = Shape.__new__(Shape)
-                s.kind, s._cap, s._nn, s._surf, s._top = 'CONVEX', c, 0, {}, None
+                s.kind, s._cap, s._nn, s._surf, s._top, s._elems, s._bfaces = 'CONVEX', c, 0, {}, None, [], []
                 out.append(s)
     if not below or not above:
         if not any(it._nn for it in items if isinstance(it, Shape)):

@@ -13,7 +13,6 @@ _UNSUPPORTED = {
     'FRACTURE_EXPORT_YAFFEMS': 'no fracture analysis',
     'INITIALIZE_STATE': 'a run cannot start from another run\'s results',
     'RIGID_TO_FEM': 'a run cannot start from another run\'s results',
-    'LOCDYN_DUMP': 'no local dynamics dump (PETSc\'s -log_view and -mb_solver_view describe the solver)',
     'MBFCP_EXPORT': 'no MBFCP export (moreau-fclib writes FCLIB problems)',
     'BODY_MM_EXPORT': 'no MatrixMarket export of body matrices',
     'COROTATED_DISPLACEMENTS': 'no snapshots of co-rotated displacements (POD bases); MODAL_ANALYSIS gives a modal base',

@@ -115,6 +115,7 @@ PetscErrorCode MbBodySetChars(MbBody b, PetscReal mass, PetscReal volume, const 
   MbV3Copy(center, b->mp.center);
   b->extent = 0; /* about the new centre */
   PetscCall(b->ops->reset(b));
+  if (b->norotation) PetscCall(b->ops->disable_rotation(b)); /* the new J⁻¹ is held too */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -481,6 +482,15 @@ PetscErrorCode MbBodySetDamping(MbBody b, PetscReal damping)
   PetscFunctionBegin;
   PetscCheck(damping >= 0 && PetscIsNormalReal(damping + 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": damping must be >= 0, got %g", b->id, (double)damping);
   b->damping = damping;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbBodyDisableRotation(MbBody b)
+{
+  PetscFunctionBegin;
+  PetscCheck(b->ops->disable_rotation, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT ": a %s body has no rotation to disable (RIGID bodies have)", b->id, b->ops->name);
+  b->norotation = PETSC_TRUE;
+  PetscCall(b->ops->disable_rotation(b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -68,6 +68,7 @@ struct _n_MbBodyOps {
   PetscErrorCode (*set_velocity)(MbBody, const PetscReal[3], const PetscReal[3], PetscBool);       /* u from the linear velocity of the mass centre and an angular velocity, spatial when the flag is true, else referential (either may be NULL) */
   PetscErrorCode (*transform)(MbBody, const PetscReal[9], const PetscReal[3], const PetscReal[3]); /* move the placement by x ↦ R(x − c) + c + d */
   PetscErrorCode (*bound)(MbBody, PetscReal[3], PetscReal *);                                      /* spatial centre and radius of a ball holding the body */
+  PetscErrorCode (*disable_rotation)(MbBody);                                                      /* Solfec's BODY.disable_rotation 'ON': the rotation is not integrated from now on (b->norotation is set; NULL: the kind has no rotation to disable) */
   PetscErrorCode (*form)(MbBody, const char *);                                                    /* the kind's formulation by Solfec's name (finite elements: 'TL', 'BC'); NULL: the deck's form is ignored, as in Solfec */
   PetscInt (*work)(MbBody);                                                                        /* the body's own work a step (integration, forces), in rigid bodies' steps: the partition's first weight (NULL: max(1, nu/6)) */
   PetscErrorCode (*frame_state)(MbBody, PetscReal[12], PetscReal[6]);                              /* the 12 + 6 numbers an output frame keeps (NULL: q and u when nq = 12, nu = 6) */
@@ -110,32 +111,33 @@ typedef struct {
 } MbLoad;
 
 struct _p_MbBody {
-  PetscInt         id;      /* global id, from 0 in creation order */
-  PetscInt         kind;    /* kinematic model: its code (MbBodyKindRegister) */
-  const MbBodyOps *ops;     /* the model's operations */
-  char            *label;   /* user label, or NULL */
-  MbShape          shape;   /* reference shape (owned) */
-  MbMassProps      mp;      /* mass, volume, X̄, E₀, J */
-  PetscReal        Jinv[9]; /* J⁻¹ */
-  PetscInt         nq, nu;  /* sizes of q and u */
-  PetscReal       *q;       /* configuration */
-  PetscReal       *u;       /* velocity */
-  PetscReal       *q0;      /* configuration at the start of the step (scheme scratch) */
-  PetscReal       *u0;      /* velocity at the start of the step (scheme scratch) */
-  PetscReal       *fext;    /* external force of this step, for the work (scheme scratch) */
-  PetscReal       *aux;     /* scheme scratch: rigid Ω(t+h/2) */
-  PetscReal       *force;   /* generalized force at the current state (force schemes, forces.c) */
-  PetscReal       *acc;     /* 3·nu: A⁻¹f at the current state, then two scheme history vectors */
-  PetscBool        accok;   /* acc[0..nu) belongs to the current state */
-  PetscReal        work;    /* accumulated work of external forces */
-  PetscReal        damping; /* stiffness-proportional damping (deformable) */
-  MbScheme         scheme;  /* time integrator (not owned) */
-  PetscInt         nload;   /* number of loads */
-  MbLoad          *load;    /* loads */
-  void            *user;    /* user pointer (deck object) */
-  PetscInt         mark;    /* scratch of the domain (ghost refresh stamp) */
-  PetscReal        extent;  /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
-  void            *data;    /* the kind's private data */
+  PetscInt         id;         /* global id, from 0 in creation order */
+  PetscInt         kind;       /* kinematic model: its code (MbBodyKindRegister) */
+  const MbBodyOps *ops;        /* the model's operations */
+  char            *label;      /* user label, or NULL */
+  MbShape          shape;      /* reference shape (owned) */
+  MbMassProps      mp;         /* mass, volume, X̄, E₀, J */
+  PetscReal        Jinv[9];    /* J⁻¹ */
+  PetscInt         nq, nu;     /* sizes of q and u */
+  PetscReal       *q;          /* configuration */
+  PetscReal       *u;          /* velocity */
+  PetscReal       *q0;         /* configuration at the start of the step (scheme scratch) */
+  PetscReal       *u0;         /* velocity at the start of the step (scheme scratch) */
+  PetscReal       *fext;       /* external force of this step, for the work (scheme scratch) */
+  PetscReal       *aux;        /* scheme scratch: rigid Ω(t+h/2) */
+  PetscReal       *force;      /* generalized force at the current state (force schemes, forces.c) */
+  PetscReal       *acc;        /* 3·nu: A⁻¹f at the current state, then two scheme history vectors */
+  PetscBool        accok;      /* acc[0..nu) belongs to the current state */
+  PetscReal        work;       /* accumulated work of external forces */
+  PetscReal        damping;    /* stiffness-proportional damping (deformable) */
+  PetscBool        norotation; /* BODY.disable_rotation: the kind's disable_rotation op holds the rotation (a rigid body: J⁻¹ = 0, which packing carries) */
+  MbScheme         scheme;     /* time integrator (not owned) */
+  PetscInt         nload;      /* number of loads */
+  MbLoad          *load;       /* loads */
+  void            *user;       /* user pointer (deck object) */
+  PetscInt         mark;       /* scratch of the domain (ghost refresh stamp) */
+  PetscReal        extent;     /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
+  void            *data;       /* the kind's private data */
 };
 
 /* The built-in kinds' registrations, each in its kind's folder, and the registry's (kind.c):

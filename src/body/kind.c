@@ -155,6 +155,7 @@ PetscErrorCode MbBodyKindGetInfo(const char name[], MbBodyKindInfo *info)
   info->elastic  = o->material ? PETSC_TRUE : PETSC_FALSE;
   info->torque   = o->torque;
   info->pressure = o->pressure;
+  info->rotation = o->disable_rotation ? PETSC_TRUE : PETSC_FALSE;
   info->scheme   = o->scheme;
   info->forms    = o->forms;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -167,6 +167,11 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   }
   PetscCall(Get(&r, &b->mp, sizeof(MbMassProps)));
   PetscCall(Get(&r, b->Jinv, 9 * sizeof(PetscReal)));
+  if (b->ops->disable_rotation) { /* a disabled rotation travels as J⁻¹ = 0 (rigid.c, RigidDisableRotation) */
+    PetscBool zero = PETSC_TRUE;
+    for (int k = 0; k < 9; k++) zero = zero && b->Jinv[k] == 0 ? PETSC_TRUE : PETSC_FALSE;
+    b->norotation = zero;
+  }
   PetscCall(Get(&r, &nq, sizeof(PetscInt)));
   PetscCall(Get(&r, &nu, sizeof(PetscInt)));
   PetscCheck(b->ops->sizes ? (nq > 0 && nu > 0) : (nq == b->ops->nq && nu == b->ops->nu), PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT,

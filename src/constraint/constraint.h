@@ -42,7 +42,8 @@ typedef struct {
   PetscReal    p[2][3];                                       /* spatial points given by the deck */
   PetscReal    X[2][3];                                       /* referential points (after resolving) */
   PetscReal    dir[3];                                        /* spatial unit direction (FIXDIR, VELODIR) */
-  PetscReal    length;                                        /* rigid link length */
+  PetscReal    length;                                        /* rigid link length; FIXDIR between two bodies: the offset n·(x₁ − x₂) to keep */
+  PetscReal    D[3];                                          /* FIXDIR between two bodies: the direction in the master's referential frame */
   PetscReal    value;                                         /* prescribed velocity (VELODIR) when ts and fn are NULL */
   MbTimeSeries ts;                                            /* prescribed velocity as a time series */
   PetscErrorCode (*fn)(void *ctx, PetscReal t, PetscReal *v); /* or as a callback */

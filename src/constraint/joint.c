@@ -55,6 +55,17 @@ PetscErrorCode MbJointResolve(MbJoint *j, MbBody b[2], PetscReal geps)
     }
     PetscCall(MbBodyPointToReferential(b[k], j->p[k], j->X[k]));
   }
+  if (j->kind == MB_CON_FIXDIR && b[1]) {
+    /* a direction fixed relative to the master (Solfec-1.0 dom.c, FIX_DIRECTION with body2,
+       point2): the direction turns with the master, D its referential image; the slave's
+       point keeps its offset along it from the master's point */
+    PetscReal q[3], Q[3];
+    MbV3Add(j->p[0], j->dir, q);
+    PetscCall(MbBodyPointToReferential(b[0], q, Q));
+    MbV3Sub(Q, j->X[0], j->D);
+    MbV3Sub(j->p[0], j->p[1], q);
+    j->length = MbV3Dot(q, j->dir);
+  }
   if (j->kind == MB_CON_RIGLNK) {
     PetscReal d[3];
     MbV3Sub(j->p[0], j->p[1], d);
@@ -95,6 +106,26 @@ PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], Pets
     MbV3Scale(1.0 / h, d, c->law.bias);
     break;
   case MB_CON_FIXDIR:
+    if (b[1]) { /* between two bodies, as Solfec-1.0's dom.c (update_fixdir): at the slave's
+                   point, the master's material point there, along the master's direction
+                   n = x₁(X₁ + D) − x₁(X₁) normalized; U_N = n·(ẋ₁ − ẋ₂) = 0, and the bias
+                   returns the offset n·(x₁(X₁) − x₂) to its first value */
+      PetscReal q[3], n[3], len;
+      MbV3Add(j->X[0], j->D, q);
+      PetscCall(b[0]->ops->to_spatial(b[0], q, n));
+      MbV3Sub(n, x[0], n);
+      len = MbV3Norm(n);
+      PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "FIX_DIRECTION joint %" PetscInt_FMT ": the master body %" PetscInt_FMT " maps its direction to zero", index, j->body[0]);
+      MbV3Scale(1.0 / len, n, n);
+      c->law.kind = MB_LAW_NORMAL;
+      MbConFrame(n, NULL, c->base);
+      MbV3Copy(x[1], c->point);
+      PetscCall(MbBodyPointToReferential(b[0], x[1], c->X[0]));
+      MbV3Sub(x[0], x[1], d);
+      c->law.bias[2] = (MbV3Dot(d, n) - j->length) / h;
+      break;
+    }
+    /* fall through */
   case MB_CON_VELODIR:
     c->law.kind = MB_LAW_NORMAL;
     MbConFrame(j->dir, NULL, c->base);

@@ -7,7 +7,7 @@
 #include "conset.h"
 #include "../core/exchange.h"
 
-#define JOINT_N 11 /* X (6), length, resolved, R (3) */
+#define JOINT_N 14 /* X (6), length, resolved, R (3), D (3) */
 
 PetscErrorCode MbConSetSaveJoints(MbConSet cs, const MbBodyMap *map, MbBuf *b)
 {
@@ -20,6 +20,7 @@ PetscErrorCode MbConSetSaveJoints(MbConSet cs, const MbBodyMap *map, MbBuf *b)
     x[6] = jt->length;
     x[7] = jt->resolved ? 1 : 0;
     PetscCall(PetscArraycpy(x + 8, jt->R, 3)); /* the row's owner holds the last reaction */
+    PetscCall(PetscArraycpy(x + 11, jt->D, 3));
     PetscCall(MbBufPutItem(b, j, mine, JOINT_N, x));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -33,6 +34,7 @@ static PetscErrorCode SetJoint(void *ctx, PetscInt j, const PetscReal x[])
   jt->length   = x[6];
   jt->resolved = x[7] > 0.5 ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscArraycpy(jt->R, x + 8, 3));
+  PetscCall(PetscArraycpy(jt->D, x + 11, 3));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -196,14 +196,15 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
         SETERRQ(d->comm, PETSC_ERR_ARG_INCOMP, "%s", msg);
       }
     }
-  PetscCall(PetscMalloc3(nnew, &idx, 7 * nnew, &buf, 7 * nnew, &sum));
+  enum { JN = 10 }; /* X (6), length, D (3) of each new joint */
+  PetscCall(PetscMalloc3(nnew, &idx, JN * nnew, &buf, JN * nnew, &sum));
   nnew = 0;
   for (PetscInt k = 0; k < d->cs->njoint; k++) {
     MbJoint    *j = &d->cs->joint[k];
     PetscMPIInt owner;
     if (j->resolved || j->removed) continue;
     PetscCall(MbDomainOwnerRank(d, MbConOwnerBody(d, j->body[0], j->body[1]), &owner));
-    PetscCall(PetscArrayzero(&buf[7 * nnew], 7));
+    PetscCall(PetscArrayzero(&buf[JN * nnew], JN));
     if (owner == d->rank) {
       MbBody b[2];
       for (int m = 0; m < 2; m++) {
@@ -211,16 +212,18 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
         PetscCheck(j->body[m] < 0 || b[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns the joint", k, j->body[m], d->rank);
       }
       PetscCall(MbJointResolve(j, b, d->geps));
-      PetscCall(PetscArraycpy(&buf[7 * nnew], &j->X[0][0], 6));
-      buf[7 * nnew + 6] = j->length;
+      PetscCall(PetscArraycpy(&buf[JN * nnew], &j->X[0][0], 6));
+      buf[JN * nnew + 6] = j->length;
+      PetscCall(PetscArraycpy(&buf[JN * nnew + 7], j->D, 3));
     }
     idx[nnew++] = k;
   }
-  PetscCall(MPIU_Allreduce(buf, sum, 7 * nnew, MPIU_REAL, MPIU_SUM, d->comm));
+  PetscCall(MPIU_Allreduce(buf, sum, JN * nnew, MPIU_REAL, MPIU_SUM, d->comm));
   for (PetscInt i = 0; i < nnew; i++) {
     MbJoint *j = &d->cs->joint[idx[i]];
-    PetscCall(PetscArraycpy(&j->X[0][0], &sum[7 * i], 6));
-    j->length   = sum[7 * i + 6];
+    PetscCall(PetscArraycpy(&j->X[0][0], &sum[JN * i], 6));
+    j->length = sum[JN * i + 6];
+    PetscCall(PetscArraycpy(j->D, &sum[JN * i + 7], 3));
     j->resolved = PETSC_TRUE;
   }
   PetscCall(PetscFree3(idx, buf, sum));

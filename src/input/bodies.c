@@ -60,8 +60,8 @@ static PyObject *py_body_kind(PyObject *self, PyObject *args)
     }
     PyTuple_SET_ITEM(forms, f, o);
   }
-  return Py_BuildValue("{s:s,s:l,s:l,s:l,s:O,s:O,s:O,s:O,s:O,s:z,s:N}", "name", k.name, "code", (long)k.code, "nq", (long)k.nq, "nu", (long)k.nu, "nodal", k.nodal ? Py_True : Py_False, "movable", k.movable ? Py_True : Py_False, "elastic",
-                       k.elastic ? Py_True : Py_False, "torque", k.torque ? Py_True : Py_False, "pressure", k.pressure ? Py_True : Py_False, "scheme", k.scheme, "forms", forms);
+  return Py_BuildValue("{s:s,s:l,s:l,s:l,s:O,s:O,s:O,s:O,s:O,s:O,s:z,s:N}", "name", k.name, "code", (long)k.code, "nq", (long)k.nq, "nu", (long)k.nu, "nodal", k.nodal ? Py_True : Py_False, "movable", k.movable ? Py_True : Py_False, "elastic",
+                       k.elastic ? Py_True : Py_False, "torque", k.torque ? Py_True : Py_False, "pressure", k.pressure ? Py_True : Py_False, "rotation", k.rotation ? Py_True : Py_False, "scheme", k.scheme, "forms", forms);
 }
 
 /* Draw the next id on every rank; build the body of the kind registered as kind on its owner
@@ -400,6 +400,19 @@ static PyObject *py_body_damping(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* body_disable_rotation(h, id): BODY.disable_rotation = 'ON' (owner only) */
+static PyObject *py_body_disable_rotation(PyObject *self, PyObject *args)
+{
+  int    h;
+  long   id;
+  Sol   *s;
+  MbBody b;
+  if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbModuleFindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodyDisableRotation(b));
+  Py_RETURN_NONE;
+}
+
 /* body_form(h, id, form): BODY's form= (owner only) */
 static PyObject *py_body_form(PyObject *self, PyObject *args)
 {
@@ -668,6 +681,7 @@ PyMethodDef MbModuleBodyMethods[] = {
     {"body_form", py_body_form, METH_VARARGS, "body_form(h, id, form)"},
     {"body_modal", py_body_modal, METH_VARARGS, "body_modal(h, id, n) -> (eigenvalues, eigenvectors) on every rank (collective)"},
     {"body_basis", py_body_basis, METH_VARARGS, "body_basis(h, id, values, vectors) (owner only)"},
+    {"body_disable_rotation", py_body_disable_rotation, METH_VARARGS, "body_disable_rotation(h, id)"},
     {"body_pressure", py_body_pressure, METH_VARARGS, "body_pressure(h, id, surfid, value, ts)"},
     {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
     {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},

@@ -207,6 +207,17 @@ static PyObject *py_solfec_balance(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* solfec_locdyn_dump(h, path): LOCDYN_DUMP (collective) */
+static PyObject *py_solfec_locdyn_dump(PyObject *self, PyObject *args)
+{
+  int         h;
+  const char *path;
+  Sol        *s;
+  if (!PyArg_ParseTuple(args, "is", &h, &path) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainLocDynDump(s->dom, path));
+  Py_RETURN_NONE;
+}
+
 PetscErrorCode MbModuleSummary(void)
 {
   PetscFunctionBegin;
@@ -236,5 +247,6 @@ PyMethodDef MbModuleSolfecMethods[] = {
     {"solfec_verbose", py_solfec_verbose, METH_VARARGS, "solfec_verbose(h, flag)"},
     {"solfec_gravity", py_solfec_gravity, METH_VARARGS, "solfec_gravity(h, g)"},
     {"solfec_balance", py_solfec_balance, METH_VARARGS, "solfec_balance(h, tolerance, updatefreq)"},
+    {"solfec_locdyn_dump", py_solfec_locdyn_dump, METH_VARARGS, "solfec_locdyn_dump(h, path) (collective)"},
     {NULL, NULL, 0, NULL},
 };

@@ -187,10 +187,27 @@ static PetscErrorCode RigidReset(MbBody b)
 
 static PetscErrorCode RigidCreate(MbBody b) { return PETSC_SUCCESS; }
 
-/* u = [Ω, v]: Ω given, or Ω = Λᵀω, whose entry j is column j of Λ (q[3j..3j+2]) times ω */
+/* Solfec-1.0's disable_rotation (bod.c zeroes Ω before each rotation update, so Λ never
+   changes): here Ω = 0 and J⁻¹ = 0, an infinite rotational inertia. Every scheme then keeps
+   Λ and Ω = 0 — the rigid schemes' Ω updates and the force schemes' Ω̇ are J⁻¹ times
+   something, and the constraint impulse's hA⁻¹HᵀR (inverse) has no rotational part — and
+   the constraint solve sees a body that only translates (Solfec's solve let Ω change within
+   the step and then dropped it: the two differ where a reaction has a moment about the
+   mass centre). Set velocities leave Ω at zero (RigidSetVelocity). */
+static PetscErrorCode RigidDisableRotation(MbBody b)
+{
+  PetscArrayzero(b->Jinv, 9);
+  PetscArrayzero(b->u, 3);
+  PetscArrayzero(b->u0, 3);
+  return PETSC_SUCCESS;
+}
+
+/* u = [Ω, v]: Ω given, or Ω = Λᵀω, whose entry j is column j of Λ (q[3j..3j+2]) times ω;
+   Ω stays zero when the rotation is disabled */
 static PetscErrorCode RigidSetVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3], PetscBool spatial)
 {
   const PetscReal *q = b->q;
+  if (b->norotation) angular = NULL;
   if (angular && spatial)
     for (int j = 0; j < 3; j++) b->u[j] = q[3 * j] * angular[0] + q[3 * j + 1] * angular[1] + q[3 * j + 2] * angular[2];
   else if (angular)
@@ -238,31 +255,32 @@ static PetscErrorCode RigidBound(MbBody b, PetscReal c[3], PetscReal *r)
 static PetscBool RigidLengthDof(MbBody b, PetscInt j) { return j >= 3 ? PETSC_TRUE : PETSC_FALSE; }
 
 static const MbBodyOps RigidOps = {
-    .name           = MBBODYRIGID,
-    .length_dof     = RigidLengthDof,
-    .nq             = 12,
-    .nu             = 6,
-    .movable        = PETSC_TRUE,
-    .torque         = PETSC_TRUE,
-    .traits         = MB_BODY_TRAIT_ROTATION | MB_BODY_TRAIT_FORCE,
-    .scheme         = NULL, /* the domain's rigid default, -mb_scheme */
-    .create         = RigidCreate,
-    .check_conf     = RigidCheckConf,
-    .reset          = RigidReset,
-    .kinetic        = RigidKinetic,
-    .inverse        = RigidInverse,
-    .external       = RigidExternal,
-    .to_spatial     = RigidToSpatial,
-    .to_referential = RigidToReferential,
-    .point_velocity = RigidPointVelocity,
-    .operator_h     = RigidOperatorH,
-    .momentum       = RigidMomentum,
-    .set_velocity   = RigidSetVelocity,
-    .transform      = RigidTransform,
-    .bound          = RigidBound,
-    .affine         = RigidAffine,
-    .acceleration   = RigidAcceleration,
-    .advance        = RigidAdvance,
+    .name             = MBBODYRIGID,
+    .length_dof       = RigidLengthDof,
+    .nq               = 12,
+    .nu               = 6,
+    .movable          = PETSC_TRUE,
+    .torque           = PETSC_TRUE,
+    .traits           = MB_BODY_TRAIT_ROTATION | MB_BODY_TRAIT_FORCE,
+    .scheme           = NULL, /* the domain's rigid default, -mb_scheme */
+    .create           = RigidCreate,
+    .check_conf       = RigidCheckConf,
+    .reset            = RigidReset,
+    .kinetic          = RigidKinetic,
+    .inverse          = RigidInverse,
+    .external         = RigidExternal,
+    .to_spatial       = RigidToSpatial,
+    .to_referential   = RigidToReferential,
+    .point_velocity   = RigidPointVelocity,
+    .operator_h       = RigidOperatorH,
+    .momentum         = RigidMomentum,
+    .set_velocity     = RigidSetVelocity,
+    .disable_rotation = RigidDisableRotation,
+    .transform        = RigidTransform,
+    .bound            = RigidBound,
+    .affine           = RigidAffine,
+    .acceleration     = RigidAcceleration,
+    .advance          = RigidAdvance,
 };
 
 PetscErrorCode MbBodyKindRegister_Rigid(void) { return MbBodyKindRegister(MBBODYRIGID, &RigidOps); }
