@@ -9,7 +9,7 @@ _UNSUPPORTED = {
     'MESH_SPLIT': 'meshes cannot be split; build the parts as separate MESH objects',
     'RT_SPLIT': 'bodies cannot be split during a run',
     'BEND': 'meshes cannot be bent; give the bent nodes to MESH',
-    'ROUGH_HEX': 'no background meshes: a FINITE_ELEMENT body\'s shape is its MESH (or HEX)',
+    'ROUGH_HEX': 'no generator of a mesh around a shape: give BODY\'s mesh= as a MESH, HEX or PIPE',
     'TETRAHEDRALIZE': 'no tetrahedral mesher (Tetgen); give the tetrahedra to MESH',
     'OVERLAPPING': 'no shape-overlap query; filter the shapes in Python (e.g. by MASS_CENTER)',
     'DELETE': 'bodies and constraints cannot be removed',

@@ -137,6 +137,22 @@ PetscBool MbFemInside(const MbFemElement *e, const PetscReal x[3], PetscReal tol
   }
 }
 
+PetscReal MbFemOutside(const MbFemElement *e, const PetscReal x[3])
+{
+  PetscReal o = 0;
+  switch (e->nen) {
+  case 4:
+    o = PetscMax(PetscMax(-x[0], -x[1]), PetscMax(-x[2], x[0] + x[1] + x[2] - 1));
+    break;
+  case 6:
+    o = PetscMax(PetscMax(-x[0], -x[1]), PetscMax(x[0] + x[1] - 1, PetscAbsReal(x[2]) - 1));
+    break;
+  default:
+    o = PetscMax(PetscMax(PetscAbsReal(x[0]), PetscAbsReal(x[1])), PetscAbsReal(x[2])) - 1;
+  }
+  return PetscMax(o, 0);
+}
+
 PetscBool MbFemInvert(const MbFemElement *e, const PetscReal x[], const PetscReal p[3], PetscReal xi[3])
 {
   PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], scale = 0;
