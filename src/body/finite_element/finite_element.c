@@ -874,9 +874,22 @@ static PetscErrorCode FemToReferential(MbBody b, PetscInt prim, const PetscReal 
     PetscReal           xe[3 * MB_FEM_MAX_NEN];
     for (PetscInt a = 0; a < el->nen; a++)
       for (int d = 0; d < 3; d++) xe[3 * a + d] = m->X[3 * nod[a] + d] + b->q[3 * nod[a] + d];
-    if (MbFemInvert(el, xe, x, xi) && MbFemInside(el, xi, 2.0)) e = prim; /* a contact point lies between two surfaces: outside its element by up to the overlap */
+    if (MbFemInvert(el, xe, x, xi)) {
+      if (MbFemInside(el, xi, 2.0))
+        e = prim; /* a contact point lies between two surfaces: outside its element by up to the overlap */
+      else {
+        /* farther out (the narrow phase's point on the other body's face, several elements
+           away from a thin element: tests/BM24, inp/wire.py): an element holding it or
+           near it, else the extrapolation of the element it was found on, as Solfec-1.0
+           (fem.c, FEM_Ref_Point: spatial_to_local in the contact's element, unchecked) */
+        PetscReal t[3] = {xi[0], xi[1], xi[2]};
+        e              = Locate(b, x, PETSC_TRUE, xi);
+        if (e < 0) e = prim, xi[0] = t[0], xi[1] = t[1], xi[2] = t[2];
+      }
+    }
   }
   if (e < 0) e = Locate(b, x, PETSC_TRUE, xi);
+  if (e < 0) e = Nearest(b, x, PETSC_TRUE, NULL, m->ne, xi); /* Solfec-1.0 does not stop: the nearest element's extrapolation */
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its deformed mesh (found on element %" PetscInt_FMT ")", b->id, (double)x[0], (double)x[1], (double)x[2], prim);
   PetscCall(Interpolate(b, e, xi, m->X, X));
   CacheInsert(m, X, e, xi); /* H, the velocity and the place of X will be asked for */
