@@ -224,12 +224,12 @@ static PyObject *py_body_point(PyObject *self, PyObject *args)
   if (what < 0 || what > 2) return PyErr_Format(PyExc_ValueError, "body_point: unknown item %d", what);
   if (MbModuleReadReals(oX, 3, X, "point")) return NULL;
   MB_TRY(PyExc_RuntimeError, MbModuleFindLocalBody(s->dom, (PetscInt)id, &b));
+  PetscInt  col[MB_BODY_POINT_DOFS_MAX];
+  PetscBool nodal, has;
+  MB_TRY(PyExc_ValueError, MbBodyPointDofs(b, X, &n, col, &nodal)); /* a mesh's point must be in it (Solfec-1.0: "point outside of referential mesh") */
   MB_TRY(PyExc_RuntimeError, MbBodyPointToSpatial(b, X, x));
   MB_TRY(PyExc_RuntimeError, MbBodyPointVelocity(b, X, v));
   if (what == 2) {
-    PetscInt  col[MB_BODY_POINT_DOFS_MAX];
-    PetscBool nodal, has;
-    MB_TRY(PyExc_ValueError, MbBodyPointDofs(b, X, &n, col, &nodal));
     if (nodal) { /* a finite element's stress at the point, from its element's nodes */
       PetscReal *q, *u, qc[MB_BODY_POINT_DOFS_MAX], uc[MB_BODY_POINT_DOFS_MAX];
       MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));

@@ -971,7 +971,8 @@ static void test_pack(void **state)
    there exceeds 1e-13 of the element, and the point was refused: inp/devel/memrank0), and
    well outside the element it was found on, beyond the mesh (three elements below it:
    tests/BM24, inp/wire.py): Solfec-1.0 extrapolates that element's map (fem.c,
-   FEM_Ref_Point), and so does moreau now; the point then maps forward to itself. */
+   FEM_Ref_Point), and so does moreau now; the point then maps forward to itself, also on a
+   copy of the body that has not seen it (another rank's). */
 static void test_far_points(void **state)
 {
   MbShape         s;
@@ -993,6 +994,20 @@ static void test_far_points(void **state)
   for (int j = 0; j < 3; j++) assert_true(PetscAbsReal(X[j] - x[j]) < 1e-12);
   MB_OK(MbBodyPointToSpatial(b, X, y));
   for (int j = 0; j < 3; j++) assert_true(PetscAbsReal(y[j] - x[j]) < 1e-12);
+  { /* the body's copy on another rank (a ghost: no point cache) places that point too, in
+       the nearest element (Solfec-1.0's stabbed_referential_element) */
+    MbBody c;
+    size_t n, used;
+    char  *buf, scheme[64];
+    MB_OK(MbBodyPackSize(b, PETSC_FALSE, &n));
+    MB_OK(PetscMalloc1(n, &buf));
+    MB_OK(MbBodyPack(b, PETSC_FALSE, buf, &used));
+    MB_OK(MbBodyUnpack(buf, n, &used, &c, scheme));
+    MB_OK(MbBodyPointToSpatial(c, X, y));
+    for (int j = 0; j < 3; j++) assert_true(PetscAbsReal(y[j] - x[j]) < 1e-12);
+    MB_OK(PetscFree(buf));
+    MB_OK(MbBodyDestroy(&c));
+  }
   MB_OK(MbBodyDestroy(&b));
   MB_OK(MbShapeDestroy(&s));
 }

@@ -235,6 +235,7 @@ static PetscErrorCode FemFactor(MbBody b, PetscReal c) { return MbFemFactor((Fem
 
 static PetscInt Locate(MbBody, const PetscReal[3], PetscBool, PetscReal[3]);
 static PetscInt LocateSearch(MbBody, const PetscReal[3], PetscBool, PetscReal[3]);
+static PetscInt LocateNear(MbBody, const PetscReal[3], PetscReal[3]);
 
 /* a face by its node set (sorted, −1 padded) */
 typedef struct {
@@ -725,6 +726,20 @@ static PetscInt Nearest(MbBody b, const PetscReal X[3], PetscBool current, const
   return best;
 }
 
+/* Locate for the body's own points (contact points, the vertices of an embedded shape): a
+   referential point no element holds or nears — a contact point extrapolated from its
+   element, met again where the point cache does not hold it (another rank's copy of the body,
+   a restart) — is taken in the nearest element, extrapolated, as Solfec-1.0's
+   stabbed_referential_element does; −1 only when no element's map can be inverted there.
+   The deck's own points (loads, HISTORY, DISPLACEMENT) are located strictly (Locate). */
+static PetscInt LocateNear(MbBody b, const PetscReal X[3], PetscReal xi[3])
+{
+  Fem     *m = (Fem *)b->data;
+  PetscInt e = Locate(b, X, PETSC_FALSE, xi);
+  if (e < 0 && (e = Nearest(b, X, PETSC_FALSE, NULL, m->ne, xi)) >= 0) CacheInsert(m, X, e, xi);
+  return e;
+}
+
 /* The embedded shape's map (Fem's embed): primitive k's candidates, the elements whose boxes
    meet its box, and each vertex's element and reference coordinates. A primitive no element's
    box meets lies outside the mesh: an error naming it. */
@@ -842,7 +857,7 @@ static PetscErrorCode Interpolate(MbBody b, PetscInt e, const PetscReal xi[3], c
 static PetscErrorCode FemToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3])
 {
   PetscReal xi[3], d[3];
-  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscInt  e = LocateNear(b, X, xi);
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
   PetscCall(Interpolate(b, e, xi, b->q, d));
@@ -979,7 +994,7 @@ static PetscErrorCode FemPrimStress(MbBody b, PetscInt e, PetscReal sigma[9])
 static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
 {
   PetscReal xi[3];
-  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscInt  e = LocateNear(b, X, xi);
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
   PetscCall(Interpolate(b, e, xi, u, v));
@@ -1009,7 +1024,7 @@ PetscErrorCode MbFemOperatorHs(MbBody b, const PetscReal X[3], const PetscReal b
 {
   Fem                *m = (Fem *)b->data;
   PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Hc[3][MB_BODY_HS_MAX];
-  PetscInt            e = Locate(b, X, PETSC_FALSE, xi), nc = 0;
+  PetscInt            e = LocateNear(b, X, xi), nc = 0;
   const MbFemElement *el;
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
@@ -1050,7 +1065,7 @@ static PetscErrorCode FemPointState(MbBody b, const PetscReal X[3], const PetscR
 {
   Fem                *m = (Fem *)b->data;
   PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Xe[3 * MB_FEM_MAX_NEN], G[3 * MB_FEM_MAX_NEN], detJ;
-  PetscInt            e = Locate(b, X, PETSC_FALSE, xi);
+  PetscInt            e = LocateNear(b, X, xi);
   const MbFemElement *el;
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
