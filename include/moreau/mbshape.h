@@ -84,6 +84,14 @@ PETSC_EXTERN PetscErrorCode MbShapeAddHull(MbShape shape, PetscInt np, const Pet
     Errors when ne is not the number of primitives, an element's node count is not 4, 5, 6
     or 8, or a node index is out of range. Appending to the shape forgets the mesh. */
 PETSC_EXTERN PetscErrorCode MbShapeSetMesh(MbShape shape, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[]);
+/** Record a mesh that carries the shape's deformation without being its primitives
+    (Solfec-1.0's BODY(..., 'FINITE_ELEMENT', shape, ..., mesh = MESH)): a FINITE_ELEMENT
+    body of such a shape has the mesh's nodes as its state, and each point of the shape moves
+    with the element that holds it. Transforms move the mesh with the shape; appending to the
+    shape forgets it. Checks as MbShapeSetMesh, but for the number of primitives. */
+PETSC_EXTERN PetscErrorCode MbShapeSetEmbeddingMesh(MbShape shape, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[]);
+/** Whether the shape's mesh is an embedding one (MbShapeSetEmbeddingMesh); false without a mesh. */
+PETSC_EXTERN PetscErrorCode MbShapeGetMeshEmbedding(MbShape shape, PetscBool *embed);
 /** The shape's mesh (borrowed); *nn = 0 when it has none. Any output may be NULL. */
 PETSC_EXTERN PetscErrorCode MbShapeGetMesh(MbShape shape, PetscInt *nn, const PetscReal **X, PetscInt *ne, const PetscInt **eptr, const PetscInt **enode);
 /** Split by the plane through point with normal n (non-zero, any length) into *below (the

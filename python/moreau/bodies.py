@@ -41,7 +41,7 @@ def _a(kind):
 class Body:
     """A body. On the owner rank it reads the C state; elsewhere it is a proxy whose conf
     and velo read None (as in Solfec); mass, volume and center are known on every rank."""
-    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_rho', '_x', '_n', '_k')
+    __slots__ = ('_sol', '_id', 'kind', 'label', '_shape', '_mesh', '_rho', '_x', '_n', '_k')
 
     @property
     def id(self):
@@ -149,6 +149,8 @@ class Body:
         body's mesh, whose node(n) are its referential points; several meshes of a compound
         shape as a list; None without one."""
         from .shapes import Shape
+        if self._mesh is not None:  # the mesh= that carries a FINITE_ELEMENT body's shape
+            return self._mesh
         parts = self._shape if isinstance(self._shape, (list, tuple)) else [self._shape]
         meshes = [p for p in parts if isinstance(p, Shape) and p.kind in ('MESH', 'HEX')]
         return None if not meshes else meshes[0] if len(meshes) == 1 else meshes
@@ -252,12 +254,14 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
             raise ValueError("%s: a %s body needs Young's modulus > 0, got young=%r" % (fn, kind, material.young))
         if not -1 < material.poisson < 0.5:
             raise ValueError("%s: a %s body needs Poisson's ratio in (-1, 0.5), got poisson=%r" % (fn, kind, material.poisson))
-    if k['nodal'] and mesh is not None:
-        raise ValueError("%s: a %s body with a separate mesh= is not supported yet: give the MESH (or HEX) as its shape" % (fn, kind))
+    if k['nodal'] and mesh is not None and not (isinstance(mesh, Shape) and mesh._nn):
+        raise TypeError('%s: mesh must be a MESH (or HEX, PIPE) object, got %r' % (fn, mesh))
+    if not k['nodal']:
+        mesh = None  # Solfec-1.0 takes mesh= for FINITE_ELEMENT bodies only (lng.c)
     forms = tuple(f for f, _ in k['forms'])  # the first is the default; a kind without forms ignores form=, as Solfec does
     if forms and form not in (None,) + forms:
         raise ValueError("%s: %s form %r is not supported yet: %s are" % (fn, kind, form, ' and '.join("'%s' (%s)" % f for f in k['forms'])))
-    if k['nodal'] and not (isinstance(shape, Shape) and shape._nn):
+    if k['nodal'] and mesh is None and not (isinstance(shape, Shape) and shape._nn):
         raise ValueError('%s: %s body needs a MESH or HEX shape (its mesh), got %r' % (fn, _a(kind), shape))
     reduced = form in ('BC-MODAL', 'BC-RO') and form in forms
     if reduced:
@@ -267,14 +271,18 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     if label is not None and type(label) is not str:
         raise TypeError('%s: label must be a string, got %r' % (fn, label))
     h = solfec._h
-    if type(shape) is Sphere:  # the fast path: a million spheres
+    if type(shape) is Sphere and mesh is None:  # the fast path: a million spheres
         c = shape.center
         bid = _m.body_sphere(h, kind, c[0], c[1], c[2], shape.radius, shape.volid, shape.surfid, material.density, label,
                              material.young, material.poisson)
     else:
         parts = _parts(fn, shape, [])
-        bid = _m.body_shape(h, kind, parts if _m.next_owned(h) else None, material.density, label,
-                            material.young, material.poisson)
+        if mesh is None:
+            bid = _m.body_shape(h, kind, parts if _m.next_owned(h) else None, material.density, label,
+                                material.young, material.poisson)
+        else:  # the shape's points move with the elements of mesh that hold them (Solfec-1.0's fem.c)
+            bid = _m.body_shape(h, kind, parts if _m.next_owned(h) else None, material.density, label,
+                                material.young, material.poisson, mesh._cap)
     b = Body()
     b._sol = solfec
     b._id = bid
@@ -288,10 +296,11 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     b.kind = kind
     b.label = label
     b._shape = shape  # mass properties where the body is not owned (bodies migrate)
+    b._mesh = mesh
     b._rho = material.density
     b._x = None
     b._k = k
-    nn = shape._nn if k['nodal'] else 1  # a nodal kind's nq, nu are per node of its mesh
+    nn = (shape if mesh is None else mesh)._nn if k['nodal'] else 1  # a nodal kind's nq, nu are per node of its mesh
     b._n = (k['nq'] * nn, k['nu'] * nn)  # len(conf) and len(velo)
     solfec.bodies.append(b)
     if label is not None:

@@ -5,7 +5,7 @@
 _UNSUPPORTED = {
     'ELLIP': 'moreau has no ellipsoid shape; approximate it by a HULL of points on its surface (or a SPHERE)',
     'RT_SPLIT': 'bodies cannot be split during a run',
-    'ROUGH_HEX': 'no background meshes: a FINITE_ELEMENT body\'s shape is its MESH (or HEX)',
+    'ROUGH_HEX': 'no generator of a mesh around a shape: give BODY\'s mesh= as a MESH, HEX or PIPE',
     'MATERIAL': 'one bulk material per body: the one given to BODY',
     'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',

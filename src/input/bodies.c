@@ -133,23 +133,37 @@ static PyObject *py_body_sphere(PyObject *self, PyObject *const *a, Py_ssize_t n
   return PyLong_FromLong((long)id);
 }
 
-/* body_shape(h, kind, parts or None, rho, label, young, poisson) -> id; parts is given on
-   the owner only */
+/* body_shape(h, kind, parts or None, rho, label, young, poisson[, mesh]) -> id; parts is
+   given on the owner only; mesh, a MESH's capsule, carries the shape's deformation (Solfec's
+   FINITE_ELEMENT body with mesh=: MbShapeSetEmbeddingMesh) */
 static PyObject *py_body_shape(PyObject *self, PyObject *args)
 {
   int         h, pyerr;
   const char *kind;
-  PyObject   *parts, *olabel;
+  PyObject   *parts, *olabel, *omesh = Py_None;
   double      rho, young, poisson;
   const char *label = NULL;
   Sol        *s;
   MbShape     shape = NULL;
   PetscInt    id;
-  if (!PyArg_ParseTuple(args, "isOdOdd", &h, &kind, &parts, &rho, &olabel, &young, &poisson) || !(s = MbModuleGetSol(h))) return NULL;
+  if (!PyArg_ParseTuple(args, "isOdOdd|O", &h, &kind, &parts, &rho, &olabel, &young, &poisson, &omesh) || !(s = MbModuleGetSol(h))) return NULL;
   if (olabel != Py_None && !(label = PyUnicode_AsUTF8(olabel))) return NULL;
   if (parts != Py_None) {
     if (!PyList_Check(parts)) return PyErr_Format(PyExc_TypeError, "parts must be a list");
     MB_TRY(PyExc_ValueError, MbModuleBuildShape(parts, &shape, &pyerr));
+    if (omesh != Py_None) {
+      MbShape          msh = PyCapsule_GetPointer(omesh, SHAPE_CAPSULE);
+      PetscInt         nn, ne;
+      const PetscReal *X;
+      const PetscInt  *eptr, *enode;
+      PetscErrorCode   ierr = msh ? MbShapeGetMesh(msh, &nn, &X, &ne, &eptr, &enode) : PETSC_ERR_ARG_WRONG;
+      if (!ierr && nn) ierr = MbShapeSetEmbeddingMesh(shape, nn, X, ne, eptr, enode);
+      if (ierr || !nn) {
+        (void)MbShapeDestroy(&shape);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "body_shape: mesh must be a MESH (or HEX) shape");
+        return NULL;
+      }
+    }
   }
   MB_TRY(PyExc_ValueError, NewBody(s, kind, &shape, rho, young, poisson, label, &id));
   return PyLong_FromLong((long)id);
@@ -210,12 +224,12 @@ static PyObject *py_body_point(PyObject *self, PyObject *args)
   if (what < 0 || what > 2) return PyErr_Format(PyExc_ValueError, "body_point: unknown item %d", what);
   if (MbModuleReadReals(oX, 3, X, "point")) return NULL;
   MB_TRY(PyExc_RuntimeError, MbModuleFindLocalBody(s->dom, (PetscInt)id, &b));
+  PetscInt  col[MB_BODY_POINT_DOFS_MAX];
+  PetscBool nodal, has;
+  MB_TRY(PyExc_ValueError, MbBodyPointDofs(b, X, &n, col, &nodal)); /* a mesh's point must be in it (Solfec-1.0: "point outside of referential mesh") */
   MB_TRY(PyExc_RuntimeError, MbBodyPointToSpatial(b, X, x));
   MB_TRY(PyExc_RuntimeError, MbBodyPointVelocity(b, X, v));
   if (what == 2) {
-    PetscInt  col[MB_BODY_POINT_DOFS_MAX];
-    PetscBool nodal, has;
-    MB_TRY(PyExc_ValueError, MbBodyPointDofs(b, X, &n, col, &nodal));
     if (nodal) { /* a finite element's stress at the point, from its element's nodes */
       PetscReal *q, *u, qc[MB_BODY_POINT_DOFS_MAX], uc[MB_BODY_POINT_DOFS_MAX];
       MB_TRY(PyExc_RuntimeError, MbBodyGetState(b, &q, &u));

@@ -26,11 +26,12 @@ static PetscErrorCode MeshFree(MbShape s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MbShapeSetMesh(MbShape s, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[])
+static PetscErrorCode MeshSet(MbShape s, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[], PetscBool embed)
 {
   MbMesh *m;
   PetscFunctionBegin;
-  PetscCheck(nn > 0 && ne == s->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "a mesh of %" PetscInt_FMT " elements on a shape of %" PetscInt_FMT " elements (and %" PetscInt_FMT " nodes)", ne, s->n, nn);
+  PetscCheck(nn > 0 && ne > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "a mesh of %" PetscInt_FMT " elements and %" PetscInt_FMT " nodes", ne, nn);
+  PetscCheck(embed || ne == s->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "a mesh of %" PetscInt_FMT " elements on a shape of %" PetscInt_FMT " elements (and %" PetscInt_FMT " nodes)", ne, s->n, nn);
   PetscCheck(eptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "mesh element offsets must start at 0, got %" PetscInt_FMT, eptr[0]);
   for (PetscInt e = 0; e < ne; e++) {
     PetscInt k = eptr[e + 1] - eptr[e];
@@ -46,8 +47,19 @@ PetscErrorCode MbShapeSetMesh(MbShape s, PetscInt nn, const PetscReal X[], Petsc
   PetscCall(PetscArraycpy(m->X, X, 3 * nn));
   PetscCall(PetscArraycpy(m->eptr, eptr, ne + 1));
   PetscCall(PetscArraycpy(m->enode, enode, eptr[ne]));
-  s->mesh = m;
+  m->embed = embed;
+  s->mesh  = m;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbShapeSetMesh(MbShape s, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[]) { return MeshSet(s, nn, X, ne, eptr, enode, PETSC_FALSE); }
+
+PetscErrorCode MbShapeSetEmbeddingMesh(MbShape s, PetscInt nn, const PetscReal X[], PetscInt ne, const PetscInt eptr[], const PetscInt enode[]) { return MeshSet(s, nn, X, ne, eptr, enode, PETSC_TRUE); }
+
+PetscErrorCode MbShapeGetMeshEmbedding(MbShape s, PetscBool *embed)
+{
+  *embed = s->mesh ? s->mesh->embed : PETSC_FALSE;
+  return PETSC_SUCCESS;
 }
 
 PetscErrorCode MbShapeGetMesh(MbShape s, PetscInt *nn, const PetscReal **X, PetscInt *ne, const PetscInt **eptr, const PetscInt **enode)
@@ -215,7 +227,7 @@ PetscErrorCode MbShapeDuplicate(MbShape s, MbShape *copy)
   PetscFunctionBegin;
   PetscCall(MbShapeCreate(copy));
   PetscCall(MbShapeAppend(*copy, s));
-  if (s->mesh) PetscCall(MbShapeSetMesh(*copy, s->mesh->nn, s->mesh->X, s->mesh->ne, s->mesh->eptr, s->mesh->enode));
+  if (s->mesh) PetscCall(MeshSet(*copy, s->mesh->nn, s->mesh->X, s->mesh->ne, s->mesh->eptr, s->mesh->enode, s->mesh->embed));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

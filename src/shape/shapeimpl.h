@@ -22,6 +22,7 @@ typedef struct {
    whose nodes are enode[eptr[i] .. eptr[i+1]) (Solfec's orders, element.c). */
 typedef struct {
   PetscInt   nn, ne;
+  PetscBool  embed; /* the mesh carries the shape's deformation, its elements are not the primitives (MbShapeSetEmbeddingMesh) */
   PetscReal *X;     /* 3·nn */
   PetscInt  *eptr;  /* ne + 1 */
   PetscInt  *enode; /* eptr[ne] */

@@ -88,7 +88,8 @@ PY
 expect_error "FINITE_ELEMENT conf of the wrong length" "BODY.conf: value must be a sequence of 36 numbers, got \\[0.0, 0.0, 0.0, 0.0, 0.0\\]" "$MOREAU" "$TMP/fe_conf.py"
 # element types and node numbers are checked by MESH itself (python/moreau/shapes.py,
 # before the C-level "MESH element type 7 is not supported" of src/shape/element.c), with
-# the position of the element's entry in the list; a separate mesh= is refused by BODY
+# the position of the element's entry in the list; a separate mesh= must be a mesh
+# (tests/integration/fe-embedded.sh runs such bodies)
 deck fe_type7 <<PY
 $HEAD
 BODY(s, 'FINITE_ELEMENT', MESH([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1], [4, 0,1,3,4, 1, 7, 0,1,2,3,4,5,6, 1], 1), m)
@@ -102,9 +103,9 @@ expect_error "FINITE_ELEMENT mesh with a node out of range, on 2 ranks" "MESH: e
 deck fe_mesh <<PY
 $HEAD
 TET = MESH([0,0,0, 1,0,0, 0,1,0, 0,0,1], [4, 0,1,2,3, 1], 1)
-BODY(s, 'FINITE_ELEMENT', TET, m, mesh=TET)
+BODY(s, 'FINITE_ELEMENT', TET, m, mesh=CONVEX([0,0,0, 1,0,0, 0,1,0, 0,0,1], [3, 0,2,1, 1, 3, 0,1,3, 1, 3, 1,2,3, 1, 3, 0,3,2, 1], 1))
 PY
-expect_error "FINITE_ELEMENT with a separate mesh=" "BODY: a FINITE_ELEMENT body with a separate mesh= is not supported yet: give the MESH \\(or HEX\\) as its shape" "$MOREAU" "$TMP/fe_mesh.py"
+expect_error "FINITE_ELEMENT with a separate mesh= that is not a mesh" "BODY: mesh must be a MESH \\(or HEX, PIPE\\) object, got <CONVEX shape>" "$MOREAU" "$TMP/fe_mesh.py"
 
 # --- pseudo-rigid bodies: bad material, schemes of the other kind, a flat shape, damping
 CUBE="HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6)"

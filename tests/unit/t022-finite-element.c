@@ -965,6 +965,53 @@ static void test_pack(void **state)
   MB_OK(MbShapeDestroy(&s));
 }
 
+/* Contact points mapped back into the deformed mesh (the to_referential op) where the
+   narrow phase puts them: at a node of an element far from the origin (a 0.05 x 0.0125 x 0.1
+   element at y = 47.2: Newton's residual was taken in absolute coordinates, whose rounding
+   there exceeds 1e-13 of the element, and the point was refused: inp/devel/memrank0), and
+   well outside the element it was found on, beyond the mesh (three elements below it:
+   tests/BM24, inp/wire.py): Solfec-1.0 extrapolates that element's map (fem.c,
+   FEM_Ref_Point), and so does moreau now; the point then maps forward to itself, also on a
+   copy of the body that has not seen it (another rank's). */
+static void test_far_points(void **state)
+{
+  MbShape         s;
+  MbBody          b;
+  const PetscReal d[3] = {0.4, 47.2, 0};
+  PetscReal       x[3], X[3], y[3];
+  Bar(4, 4, 4, 0.2, 0.05, 0.4, 0, PETSC_FALSE, &s);
+  MB_OK(MbShapeTranslate(s, d));
+  MB_OK(Body(s, 15e9, &b));
+  for (PetscInt e = 0; e < 64; e++) /* every element's nodes, each found on its element */
+    for (PetscInt k = 0; k < 8; k++) {
+      Fem *m = (Fem *)b->data;
+      for (int j = 0; j < 3; j++) x[j] = m->X[3 * m->enode[8 * e + k] + j];
+      MB_OK(MbBodyPrimPointToReferential(b, e, x, X));
+      for (int j = 0; j < 3; j++) assert_true(PetscAbsReal(X[j] - x[j]) < 1e-12);
+    }
+  x[0] = 0.41, x[1] = 47.2 - 3 * 0.0125, x[2] = 0.05; /* three elements below element 0 (y from 47.2 to 47.2125) */
+  MB_OK(MbBodyPrimPointToReferential(b, 0, x, X));
+  for (int j = 0; j < 3; j++) assert_true(PetscAbsReal(X[j] - x[j]) < 1e-12);
+  MB_OK(MbBodyPointToSpatial(b, X, y));
+  for (int j = 0; j < 3; j++) assert_true(PetscAbsReal(y[j] - x[j]) < 1e-12);
+  { /* the body's copy on another rank (a ghost: no point cache) places that point too, in
+       the nearest element (Solfec-1.0's stabbed_referential_element) */
+    MbBody c;
+    size_t n, used;
+    char  *buf, scheme[64];
+    MB_OK(MbBodyPackSize(b, PETSC_FALSE, &n));
+    MB_OK(PetscMalloc1(n, &buf));
+    MB_OK(MbBodyPack(b, PETSC_FALSE, buf, &used));
+    MB_OK(MbBodyUnpack(buf, n, &used, &c, scheme));
+    MB_OK(MbBodyPointToSpatial(c, X, y));
+    for (int j = 0; j < 3; j++) assert_true(PetscAbsReal(y[j] - x[j]) < 1e-12);
+    MB_OK(PetscFree(buf));
+    MB_OK(MbBodyDestroy(&c));
+  }
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbShapeDestroy(&s));
+}
+
 /* MbBodySetSpatialVelocity: the mass centre's velocity and a spin; what is not given is kept */
 static void test_set_velocity(void **state)
 {
@@ -1021,8 +1068,8 @@ static void test_bad(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_elements),     cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent),      cmocka_unit_test(test_def_exp),       cmocka_unit_test(test_def_lim), cmocka_unit_test(test_modes),
-    cmocka_unit_test(test_damped_bound), cmocka_unit_test(test_delassus), cmocka_unit_test(test_held_factor),  cmocka_unit_test(test_shared_tables), cmocka_unit_test(test_bc),      cmocka_unit_test(test_work),
-    cmocka_unit_test(test_refactor),     cmocka_unit_test(test_pack),     cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),
+    cmocka_unit_test(test_elements),     cmocka_unit_test(test_patch),    cmocka_unit_test(test_tangent),      cmocka_unit_test(test_def_exp),       cmocka_unit_test(test_def_lim),    cmocka_unit_test(test_modes),
+    cmocka_unit_test(test_damped_bound), cmocka_unit_test(test_delassus), cmocka_unit_test(test_held_factor),  cmocka_unit_test(test_shared_tables), cmocka_unit_test(test_bc),         cmocka_unit_test(test_work),
+    cmocka_unit_test(test_refactor),     cmocka_unit_test(test_pack),     cmocka_unit_test(test_set_velocity), cmocka_unit_test(test_bad),           cmocka_unit_test(test_far_points),
 };
 MB_TEST_MAIN(tests)

@@ -137,20 +137,39 @@ PetscBool MbFemInside(const MbFemElement *e, const PetscReal x[3], PetscReal tol
   }
 }
 
+PetscReal MbFemOutside(const MbFemElement *e, const PetscReal x[3])
+{
+  PetscReal o = 0;
+  switch (e->nen) {
+  case 4:
+    o = PetscMax(PetscMax(-x[0], -x[1]), PetscMax(-x[2], x[0] + x[1] + x[2] - 1));
+    break;
+  case 6:
+    o = PetscMax(PetscMax(-x[0], -x[1]), PetscMax(x[0] + x[1] - 1, PetscAbsReal(x[2]) - 1));
+    break;
+  default:
+    o = PetscMax(PetscMax(PetscAbsReal(x[0]), PetscAbsReal(x[1])), PetscAbsReal(x[2])) - 1;
+  }
+  return PetscMax(o, 0);
+}
+
 PetscBool MbFemInvert(const MbFemElement *e, const PetscReal x[], const PetscReal p[3], PetscReal xi[3])
 {
-  PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], scale = 0;
-  for (PetscInt a = 1; a < e->nen; a++)
-    for (int d = 0; d < 3; d++) scale = PetscMax(scale, PetscAbsReal(x[3 * a + d] - x[d]));
-  for (int d = 0; d < 3; d++) xi[d] = e->centre[d];
+  /* in coordinates relative to the first node: the residual's rounding is then a fraction of
+     the element's size, not of its distance from the origin (a node of an element at y = 47
+     was otherwise never met to 1e-13 of a 0.1 element, and the point refused) */
+  PetscReal N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], scale = 0, y[3 * MB_FEM_MAX_NEN], py[3];
+  for (PetscInt a = 0; a < e->nen; a++)
+    for (int d = 0; d < 3; d++) y[3 * a + d] = x[3 * a + d] - x[d], scale = PetscMax(scale, PetscAbsReal(y[3 * a + d]));
+  for (int d = 0; d < 3; d++) py[d] = p[d] - x[d], xi[d] = e->centre[d];
   for (int it = 0; it < 30; it++) {
     PetscReal r[3], J[9] = {0}, Ji[9], dx[3], det;
     e->shape(xi, N, dN);
-    for (int d = 0; d < 3; d++) r[d] = -p[d];
+    for (int d = 0; d < 3; d++) r[d] = -py[d];
     for (PetscInt a = 0; a < e->nen; a++)
       for (int i = 0; i < 3; i++) {
-        r[i] += N[a] * x[3 * a + i];
-        for (int j = 0; j < 3; j++) J[3 * i + j] += x[3 * a + i] * dN[3 * a + j];
+        r[i] += N[a] * y[3 * a + i];
+        for (int j = 0; j < 3; j++) J[3 * i + j] += y[3 * a + i] * dN[3 * a + j];
       }
     if (MbV3Norm(r) <= 1e-13 * scale) return PETSC_TRUE;
     det = MbM3Det(J);

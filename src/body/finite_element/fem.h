@@ -35,6 +35,9 @@ PETSC_INTERN PetscBool MbFemInside(const MbFemElement *e, const PetscReal xi[3],
 /* The reference point xi whose image under the element's map with nodes x (3·nen) is the
    point p: Newton from the centre. Returns PETSC_FALSE when it does not converge. */
 PETSC_INTERN PetscBool MbFemInvert(const MbFemElement *e, const PetscReal x[], const PetscReal p[3], PetscReal xi[3]);
+/* How far reference point xi lies outside the element's cell, in reference lengths (0 inside):
+   the largest violation of the cell's bounds. */
+PETSC_INTERN PetscReal MbFemOutside(const MbFemElement *e, const PetscReal xi[3]);
 
 /* The Saint Venant–Kirchhoff material: S = λ tr(E) I + 2μ E, E = ½(FᵀF − I). */
 typedef struct {
@@ -135,6 +138,16 @@ typedef struct {
   } * pc;
   PetscInt npc, cappc;
   PetscInt gen; /* counts the body's steps (MbFemFactor): entries of older steps may go */
+  /* an embedded shape (BODY's mesh=, Solfec-1.0's separate mesh, fem.c): the body's shape is
+     what contact sees, the mesh what deforms. Each vertex of a primitive (a sphere: its
+     centre) lies at reference coordinates vxi of element velem, found once at creation (the
+     element holding it, else the nearest one, extrapolated); the elements whose boxes meet a
+     primitive's box are where its spatial points are looked for (to_referential) */
+  PetscBool  embed;
+  PetscInt  *vptr, *velem; /* primitive k's vertices: velem[vptr[k] .. vptr[k+1]) */
+  PetscReal *vxi;          /* their reference coordinates, 3 each */
+  PetscInt  *cptr, *cel;   /* primitive k's candidate elements: cel[cptr[k] .. cptr[k+1]) */
+  MbShape    esh;          /* the elements as convex pieces (their faces), made when first needed */
   /* the local dynamics (delassus.c): a column → position map, −1 between uses, and a force */
   PetscInt  *wpos;
   PetscReal *wrk;

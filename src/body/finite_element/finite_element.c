@@ -156,6 +156,8 @@ static PetscErrorCode FemSizes(MbShape s, PetscInt *nq, PetscInt *nu)
 }
 
 static PetscErrorCode CheckManifold(MbBody);
+static PetscErrorCode EmbedShape(MbBody);
+static PetscErrorCode DiluteToShape(MbBody);
 
 static PetscErrorCode FemCreate(MbBody b)
 {
@@ -177,8 +179,13 @@ static PetscErrorCode FemCreate(MbBody b)
   PetscCall(PetscArraycpy(m->X, X, 3 * nn));
   PetscCall(PetscArraycpy(m->eptr, eptr, ne + 1));
   PetscCall(PetscArraycpy(m->enode, enode, eptr[ne]));
+  PetscCall(MbShapeGetMeshEmbedding(b->shape, &m->embed));
   PetscCall(SetUpElements(b, b->mp.mass / b->mp.volume));
   PetscCall(CheckManifold(b));
+  if (m->embed) {
+    PetscCall(DiluteToShape(b));
+    PetscCall(EmbedShape(b));
+  }
   PetscCall(FemMaterial(b, 1e6, 0.25)); /* BULK_MATERIAL's defaults until the deck's */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -198,6 +205,9 @@ static PetscErrorCode FemDestroy(MbBody b)
   PetscCall(PetscFree(m->G));
   PetscCall(PetscFree(m->mass));
   PetscCall(PetscFree(m->gbar));
+  PetscCall(PetscFree4(m->vptr, m->velem, m->vxi, m->cptr));
+  PetscCall(PetscFree(m->cel));
+  PetscCall(MbShapeDestroy(&m->esh));
   PetscCall(PetscFree(b->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -226,6 +236,7 @@ static PetscErrorCode FemFactor(MbBody b, PetscReal c) { return MbFemFactor((Fem
 
 static PetscInt Locate(MbBody, const PetscReal[3], PetscBool, PetscReal[3]);
 static PetscInt LocateSearch(MbBody, const PetscReal[3], PetscBool, PetscReal[3]);
+static PetscInt LocateNear(MbBody, const PetscReal[3], PetscReal[3]);
 
 /* a face by its node set (sorted, −1 padded) */
 typedef struct {
@@ -240,15 +251,45 @@ static int CompareFaceKey(const void *x, const void *y)
   return 0;
 }
 
+/* The mesh's elements as convex pieces, whose faces the element faces are: the body's shape,
+   or for an embedded shape the pieces made from the mesh once (src/shape/element.c's face
+   loops over the element's nodes in their order). */
+static PetscErrorCode ElementShape(MbBody b, MbShape *es)
+{
+  Fem *m = (Fem *)b->data;
+  PetscFunctionBegin;
+  if (!m->embed) {
+    *es = b->shape;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!m->esh) {
+    MbShape t;
+    PetscCall(MbShapeCreate(&t));
+    for (PetscInt e = 0; e < m->ne; e++) {
+      PetscReal Xe[3 * MB_FEM_MAX_NEN];
+      PetscInt  n = m->eptr[e + 1] - m->eptr[e];
+      for (PetscInt a = 0; a < n; a++)
+        for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * m->enode[m->eptr[e] + a] + d];
+      PetscErrorCode ierr = MbShapeAddElement(t, n, Xe, NULL, 0);
+      if (ierr) PetscCall(MbShapeDestroy(&t));
+      PetscCall(ierr);
+    }
+    m->esh = t;
+  }
+  *es = m->esh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Every element face by its node set, sorted (faces in src/shape/element.c's loops, numbered
    element after element). */
 static PetscErrorCode FaceKeys(MbBody b, FaceKey **keyp, PetscInt *nfp)
 {
-  Fem     *m  = (Fem *)b->data;
-  MbShape  s  = b->shape;
+  Fem     *m = (Fem *)b->data;
+  MbShape  s;
   PetscInt nf = 0;
   FaceKey *key;
   PetscFunctionBegin;
+  PetscCall(ElementShape(b, &s));
   for (PetscInt e = 0; e < m->ne; e++) nf += s->prim[e].nf;
   PetscCall(PetscMalloc1(nf + 1, &key));
   nf = 0;
@@ -271,8 +312,10 @@ static PetscErrorCode FaceKeys(MbBody b, FaceKey **keyp, PetscInt *nfp)
 /* The element whose faces include face number f (FaceKeys' numbering). */
 static PetscInt FaceElement(MbBody b, PetscInt f)
 {
-  PetscInt e = 0;
-  while (f >= b->shape->prim[e].nf) f -= b->shape->prim[e++].nf;
+  Fem          *m  = (Fem *)b->data;
+  const MbShape es = m->embed ? m->esh : b->shape; /* made by FaceKeys */
+  PetscInt      e  = 0;
+  while (f >= es->prim[e].nf) f -= es->prim[e++].nf;
   return e;
 }
 
@@ -306,12 +349,13 @@ static PetscErrorCode CheckManifold(MbBody b)
    outward) whose node set no other face has. */
 static PetscErrorCode BoundaryFaces(MbBody b)
 {
-  Fem     *m  = (Fem *)b->data;
-  MbShape  s  = b->shape;
+  Fem     *m = (Fem *)b->data;
+  MbShape  s;
   PetscInt nf = 0, nb = 0, *inner;
   FaceKey *key;
   PetscFunctionBegin;
   PetscCall(FaceKeys(b, &key, &nf));
+  PetscCall(ElementShape(b, &s));
   PetscCall(PetscCalloc1(nf + 1, &inner));
   for (PetscInt f = 0; f + 1 < nf; f++)
     if (!CompareFaceKey(&key[f], &key[f + 1])) inner[key[f].face] = inner[key[f + 1].face] = 1;
@@ -641,6 +685,164 @@ static PetscInt LocateSearch(MbBody b, const PetscReal X[3], PetscBool current, 
   return best;
 }
 
+/* element e's nodes, referential or current (3·nen), and its size (the largest extent of
+   its box); returns its type */
+static const MbFemElement *ElementNodes(MbBody b, PetscInt e, PetscBool current, PetscReal x[], PetscReal *size)
+{
+  Fem                *m     = (Fem *)b->data;
+  const MbFemElement *el    = MbFemElemOf(m, e);
+  const PetscInt     *nod   = &m->enode[m->eptr[e]];
+  PetscReal           lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
+  for (PetscInt a = 0; a < el->nen; a++)
+    for (int d = 0; d < 3; d++) {
+      x[3 * a + d] = m->X[3 * nod[a] + d] + (current ? b->q[3 * nod[a] + d] : 0);
+      lo[d]        = PetscMin(lo[d], x[3 * a + d]);
+      hi[d]        = PetscMax(hi[d], x[3 * a + d]);
+    }
+  *size = PetscMax(PetscMax(hi[0] - lo[0], hi[1] - lo[1]), hi[2] - lo[2]);
+  return el;
+}
+
+/* Among the n elements cand (NULL: all the mesh's), the one holding point X (current: X is
+   spatial, the elements in the current placement), else the nearest one: the least distance
+   outside its cell, measured as the reference coordinates' excess over the cell's bounds
+   times the element's size (half of it for the cells of side 2, hexahedra and pyramids). xi
+   gets X's reference coordinates in it, extrapolated outside the cell: a point of an embedded
+   shape outside the mesh moves with the nearest element's interpolation extended to it, as
+   Solfec-1.0's fem.c (stabbed_referential_element: the containing element, else the nearest)
+   does. −1 when no element's map can be inverted at X. */
+static PetscInt Nearest(MbBody b, const PetscReal X[3], PetscBool current, const PetscInt cand[], PetscInt n, PetscReal xi[3])
+{
+  PetscInt  best = -1;
+  PetscReal bd   = PETSC_MAX_REAL;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt            e = cand ? cand[i] : i;
+    PetscReal           x[3 * MB_FEM_MAX_NEN], size, t[3], dist;
+    const MbFemElement *el = ElementNodes(b, e, current, x, &size);
+    if (!MbFemInvert(el, x, X, t)) continue;
+    dist = MbFemOutside(el, t) * size * (el->nen == 8 || el->nen == 5 ? 0.5 : 1);
+    if (dist < bd) bd = dist, best = e, xi[0] = t[0], xi[1] = t[1], xi[2] = t[2];
+    if (MbFemInside(el, t, 1e-9)) break;
+  }
+  return best;
+}
+
+/* Locate for the body's own points (contact points, the vertices of an embedded shape): a
+   referential point no element holds or nears — a contact point extrapolated from its
+   element, met again where the point cache does not hold it (another rank's copy of the body,
+   a restart) — is taken in the nearest element, extrapolated, as Solfec-1.0's
+   stabbed_referential_element does; −1 only when no element's map can be inverted there.
+   The deck's own points (loads, HISTORY, DISPLACEMENT) are located strictly (Locate). */
+static PetscInt LocateNear(MbBody b, const PetscReal X[3], PetscReal xi[3])
+{
+  Fem     *m = (Fem *)b->data;
+  PetscInt e = Locate(b, X, PETSC_FALSE, xi);
+  if (e < 0 && (e = Nearest(b, X, PETSC_FALSE, NULL, m->ne, xi)) >= 0) CacheInsert(m, X, e, xi);
+  return e;
+}
+
+/* The embedded shape's map (Fem's embed): primitive k's candidates, the elements whose boxes
+   meet its box, and each vertex's element and reference coordinates. A primitive no element's
+   box meets lies outside the mesh: an error naming it. */
+static PetscErrorCode EmbedShape(MbBody b)
+{
+  Fem       *m  = (Fem *)b->data;
+  MbShape    s  = b->shape;
+  PetscInt   nv = 0, nc = 0, cap = 0;
+  PetscReal *ebox;
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < s->n; k++) nv += s->prim[k].kind == MB_PRIM_SPHERE ? 1 : s->prim[k].nv;
+  PetscCall(PetscMalloc4(s->n + 1, &m->vptr, nv, &m->velem, 3 * nv, &m->vxi, s->n + 1, &m->cptr));
+  PetscCall(PetscMalloc1(6 * m->ne, &ebox));
+  for (PetscInt e = 0; e < m->ne; e++) {
+    PetscReal           x[3 * MB_FEM_MAX_NEN], size, *bx = &ebox[6 * e];
+    const MbFemElement *el = ElementNodes(b, e, PETSC_FALSE, x, &size);
+    for (int d = 0; d < 3; d++) bx[d] = PETSC_MAX_REAL, bx[3 + d] = -PETSC_MAX_REAL;
+    for (PetscInt a = 0; a < el->nen; a++)
+      for (int d = 0; d < 3; d++) bx[d] = PetscMin(bx[d], x[3 * a + d] - 1e-9 * size), bx[3 + d] = PetscMax(bx[3 + d], x[3 * a + d] + 1e-9 * size);
+  }
+  m->vptr[0] = m->cptr[0] = 0;
+  for (PetscInt k = 0; k < s->n; k++) {
+    const MbPrim    *p = &s->prim[k];
+    PetscInt         n = p->kind == MB_PRIM_SPHERE ? 1 : p->nv, c0 = nc;
+    const PetscReal *v = p->kind == MB_PRIM_SPHERE ? p->c : p->v;
+    PetscReal        lo[3], hi[3];
+    for (int d = 0; d < 3; d++) lo[d] = hi[d] = v[d];
+    for (PetscInt j = 0; j < n; j++)
+      for (int d = 0; d < 3; d++) lo[d] = PetscMin(lo[d], v[3 * j + d] - (p->kind == MB_PRIM_SPHERE ? p->r : 0)), hi[d] = PetscMax(hi[d], v[3 * j + d] + (p->kind == MB_PRIM_SPHERE ? p->r : 0));
+    for (PetscInt e = 0; e < m->ne; e++) {
+      const PetscReal *bx = &ebox[6 * e];
+      if (bx[0] > hi[0] || bx[1] > hi[1] || bx[2] > hi[2] || bx[3] < lo[0] || bx[4] < lo[1] || bx[5] < lo[2]) continue;
+      if (nc == cap) {
+        cap = PetscMax(2 * cap, 64);
+        PetscCall(PetscRealloc(sizeof(PetscInt) * cap, &m->cel));
+      }
+      m->cel[nc++] = e;
+    }
+    m->cptr[k + 1] = nc;
+    if (nc == c0) {
+      PetscCall(PetscFree(ebox));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": primitive %" PetscInt_FMT " of its shape (box (%g, %g, %g) to (%g, %g, %g)) meets no element of its mesh: the mesh must contain the shape", b->id, k,
+              (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]);
+    }
+    { /* the element holding the primitive's centroid first: its points are looked for there
+         first (a primitive inside one element maps by it alone, as that element would) */
+      PetscReal g[3] = {0, 0, 0}, t[3];
+      PetscInt  f;
+      for (PetscInt j = 0; j < n; j++) MbV3Add(g, &v[3 * j], g);
+      MbV3Scale(1.0 / n, g, g);
+      f = Nearest(b, g, PETSC_FALSE, &m->cel[c0], nc - c0, t);
+      for (PetscInt i = c0; f >= 0 && i < nc; i++)
+        if (m->cel[i] == f) m->cel[i] = m->cel[c0], m->cel[c0] = f;
+    }
+    for (PetscInt j = 0; j < n; j++) {
+      PetscInt i = m->vptr[k] + j, e = Nearest(b, &v[3 * j], PETSC_FALSE, &m->cel[c0], nc - c0, &m->vxi[3 * i]);
+      if (e < 0) e = Nearest(b, &v[3 * j], PETSC_FALSE, NULL, m->ne, &m->vxi[3 * i]);
+      if (e < 0) PetscCall(PetscFree(ebox));
+      PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": vertex (%g, %g, %g) of primitive %" PetscInt_FMT " of its shape cannot be mapped into its mesh", b->id, (double)v[3 * j],
+                 (double)v[3 * j + 1], (double)v[3 * j + 2], k);
+      m->velem[i] = e;
+      for (int d = 0; d < 3; d++) { /* Newton's few ulps off a node or a face of the cell (every cell's nodes have coordinates −1, 0 or 1) snapped onto it: a vertex at a node moves with it exactly */
+        PetscReal r = round(m->vxi[3 * i + d]);
+        if (PetscAbsReal(m->vxi[3 * i + d] - r) < 1e-11) m->vxi[3 * i + d] = r;
+      }
+    }
+    m->vptr[k + 1] = m->vptr[k] + n;
+  }
+  PetscCall(PetscFree(ebox));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An embedded shape's mass is the shape's (Solfec-1.0 integrates the mesh over its cut with
+   the shape; moreau integrates whole elements): every quadrature weight, and so the lumped
+   masses and the stiffness alike, is scaled by V_shape / V_mesh, the mesh's material diluted
+   to the shape's volume (the body's mass and weight are the shape's, its frequencies the
+   mesh's). */
+static PetscErrorCode DiluteToShape(MbBody b)
+{
+  Fem      *m = (Fem *)b->data;
+  PetscReal V = 0, r;
+  PetscInt *tab;
+  PetscFunctionBegin;
+  for (PetscInt e = 0; e < m->ne; e++) {
+    const MbFemElement *el = MbFemElemOf(m, e);
+    for (PetscInt k = 0; k < el->nqp; k++) V += MbFemPoint(m, e, k, el->nen)[3 * el->nen];
+  }
+  r = b->mp.volume / V;
+  if (PetscAbsReal(r - 1) < 1e-14) PetscFunctionReturn(PETSC_SUCCESS); /* the mesh's volume to rounding (the shape is the mesh): its weights, as the mesh's own body has */
+  PetscCall(PetscMalloc1(2 * m->ne, &tab));                            /* elements share quadrature tables: each scaled once */
+  for (PetscInt e = 0; e < m->ne; e++) tab[e] = m->gptr[e], tab[m->ne + e] = e;
+  PetscCall(PetscSortIntWithArray(m->ne, tab, tab + m->ne)); /* by offset, each with an element of it */
+  for (PetscInt i = 0; i < m->ne; i++) {
+    const MbFemElement *el = MbFemElemOf(m, tab[m->ne + i]);
+    if (i > 0 && tab[i] == tab[i - 1]) continue;
+    for (PetscInt k = 0; k < el->nqp; k++) m->G[tab[i] + k * FEM_QP_SIZE(el->nen) + 3 * el->nen] *= r;
+  }
+  PetscCall(PetscFree(tab));
+  for (PetscInt a = 0; a < m->nn; a++) m->mass[a] *= r;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Interpolate(MbBody b, PetscInt e, const PetscReal xi[3], const PetscReal v[], PetscReal y[3])
 {
   Fem                *m  = (Fem *)b->data;
@@ -656,7 +858,7 @@ static PetscErrorCode Interpolate(MbBody b, PetscInt e, const PetscReal xi[3], c
 static PetscErrorCode FemToSpatial(MbBody b, const PetscReal X[3], PetscReal x[3])
 {
   PetscReal xi[3], d[3];
-  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscInt  e = LocateNear(b, X, xi);
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
   PetscCall(Interpolate(b, e, xi, b->q, d));
@@ -672,25 +874,67 @@ static PetscErrorCode FemToReferential(MbBody b, PetscInt prim, const PetscReal 
   PetscReal xi[3];
   PetscInt  e = -1;
   PetscFunctionBegin;
-  if (prim >= 0 && prim < m->ne) {
+  if (m->embed && prim >= 0 && prim < b->shape->n) { /* Solfec-1.0's stabbed_spatial_element: among the elements the primitive meets, the one holding x, else the nearest */
+    PetscInt            f = m->cel[m->cptr[prim]];   /* the element of its centroid */
+    PetscReal           xe[3 * MB_FEM_MAX_NEN], size;
+    const MbFemElement *el  = ElementNodes(b, f, PETSC_TRUE, xe, &size);
+    PetscBool           one = PETSC_TRUE; /* all of the primitive's vertices are in f */
+    for (PetscInt i = m->vptr[prim]; i < m->vptr[prim + 1]; i++) one = (PetscBool)(one && m->velem[i] == f && MbFemInside(el, &m->vxi[3 * i], 1e-9));
+    if (MbFemInvert(el, xe, x, xi) && MbFemInside(el, xi, one ? 2.0 : 1e-9))
+      e = f; /* a primitive in one element is that element's: a contact point between two surfaces, outside it by up to the overlap, is still its (as a mesh's element) */
+    else
+      e = Nearest(b, x, PETSC_TRUE, &m->cel[m->cptr[prim]], m->cptr[prim + 1] - m->cptr[prim], xi);
+  } else if (!m->embed && prim >= 0 && prim < m->ne) {
     const MbFemElement *el  = MbFemElemOf(m, prim);
     const PetscInt     *nod = &m->enode[m->eptr[prim]];
     PetscReal           xe[3 * MB_FEM_MAX_NEN];
     for (PetscInt a = 0; a < el->nen; a++)
       for (int d = 0; d < 3; d++) xe[3 * a + d] = m->X[3 * nod[a] + d] + b->q[3 * nod[a] + d];
-    if (MbFemInvert(el, xe, x, xi) && MbFemInside(el, xi, 2.0)) e = prim; /* a contact point lies between two surfaces: outside its element by up to the overlap */
+    if (MbFemInvert(el, xe, x, xi)) {
+      if (MbFemInside(el, xi, 2.0))
+        e = prim; /* a contact point lies between two surfaces: outside its element by up to the overlap */
+      else {
+        /* farther out (the narrow phase's point on the other body's face, several elements
+           away from a thin element: tests/BM24, inp/wire.py): an element holding it or
+           near it, else the extrapolation of the element it was found on, as Solfec-1.0
+           (fem.c, FEM_Ref_Point: spatial_to_local in the contact's element, unchecked) */
+        PetscReal t[3] = {xi[0], xi[1], xi[2]};
+        e              = Locate(b, x, PETSC_TRUE, xi);
+        if (e < 0) e = prim, xi[0] = t[0], xi[1] = t[1], xi[2] = t[2];
+      }
+    }
   }
   if (e < 0) e = Locate(b, x, PETSC_TRUE, xi);
+  if (e < 0) e = Nearest(b, x, PETSC_TRUE, NULL, m->ne, xi); /* Solfec-1.0 does not stop: the nearest element's extrapolation */
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its deformed mesh (found on element %" PetscInt_FMT ")", b->id, (double)x[0], (double)x[1], (double)x[2], prim);
   PetscCall(Interpolate(b, e, xi, m->X, X));
   CacheInsert(m, X, e, xi); /* H, the velocity and the place of X will be asked for */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* element k's vertices are its nodes (src/shape/element.c keeps their order) */
+/* An embedded primitive k's vertices (a sphere: its centre) interpolated from v (q or u) at
+   their elements and reference coordinates, plus the referential vertices when add */
+static void EmbeddedVertices(MbBody b, PetscInt k, const PetscReal v[], PetscBool add, PetscReal x[])
+{
+  Fem             *m = (Fem *)b->data;
+  const MbPrim    *p = &b->shape->prim[k];
+  const PetscReal *V = p->kind == MB_PRIM_SPHERE ? p->c : p->v;
+  for (PetscInt i = m->vptr[k]; i < m->vptr[k + 1]; i++) {
+    PetscReal *y = &x[3 * (i - m->vptr[k])];
+    (void)Interpolate(b, m->velem[i], &m->vxi[3 * i], v, y);
+    if (add) MbV3Add(y, &V[3 * (i - m->vptr[k])], y);
+  }
+}
+
+/* element k's vertices are its nodes (src/shape/element.c keeps their order); an embedded
+   shape's move with the elements holding them */
 static PetscErrorCode FemPrimToSpatial(MbBody b, PetscInt k, PetscReal x[])
 {
   Fem *m = (Fem *)b->data;
+  if (m->embed) {
+    EmbeddedVertices(b, k, b->q, PETSC_TRUE, x);
+    return PETSC_SUCCESS;
+  }
   for (PetscInt a = m->eptr[k]; a < m->eptr[k + 1]; a++)
     for (int d = 0; d < 3; d++) x[3 * (a - m->eptr[k]) + d] = m->X[3 * m->enode[a] + d] + b->q[3 * m->enode[a] + d];
   return PETSC_SUCCESS;
@@ -699,6 +943,10 @@ static PetscErrorCode FemPrimToSpatial(MbBody b, PetscInt k, PetscReal x[])
 static PetscErrorCode FemPrimVelocity(MbBody b, PetscInt k, PetscReal v[])
 {
   Fem *m = (Fem *)b->data;
+  if (m->embed) {
+    EmbeddedVertices(b, k, b->u, PETSC_FALSE, v);
+    return PETSC_SUCCESS;
+  }
   for (PetscInt a = m->eptr[k]; a < m->eptr[k + 1]; a++)
     for (int d = 0; d < 3; d++) v[3 * (a - m->eptr[k]) + d] = b->u[3 * m->enode[a] + d];
   return PETSC_SUCCESS;
@@ -724,17 +972,30 @@ static void ElementStress(MbBody b, PetscInt e, PetscReal sigma[9], PetscReal *v
   for (int i = 0; i < 9; i++) sigma[i] /= *vol;
 }
 
+/* an element's mean stress; an embedded primitive's: the mean of its candidate elements' (the
+   ones its box meets) by their volumes */
 static PetscErrorCode FemPrimStress(MbBody b, PetscInt e, PetscReal sigma[9])
 {
-  PetscReal v;
-  ElementStress(b, e, sigma, &v);
+  Fem      *m = (Fem *)b->data;
+  PetscReal v, se[9], V = 0;
+  if (!m->embed) {
+    ElementStress(b, e, sigma, &v);
+    return PETSC_SUCCESS;
+  }
+  for (int i = 0; i < 9; i++) sigma[i] = 0;
+  for (PetscInt c = m->cptr[e]; c < m->cptr[e + 1]; c++) {
+    ElementStress(b, m->cel[c], se, &v);
+    for (int i = 0; i < 9; i++) sigma[i] += v * se[i];
+    V += v;
+  }
+  for (int i = 0; i < 9; i++) sigma[i] /= V;
   return PETSC_SUCCESS;
 }
 
 static PetscErrorCode FemPointVelocity(MbBody b, const PetscReal u[], const PetscReal X[3], PetscReal v[3])
 {
   PetscReal xi[3];
-  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscInt  e = LocateNear(b, X, xi);
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
   PetscCall(Interpolate(b, e, xi, u, v));
@@ -764,7 +1025,7 @@ PetscErrorCode MbFemOperatorHs(MbBody b, const PetscReal X[3], const PetscReal b
 {
   Fem                *m = (Fem *)b->data;
   PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Hc[3][MB_BODY_HS_MAX];
-  PetscInt            e = Locate(b, X, PETSC_FALSE, xi), nc = 0;
+  PetscInt            e = LocateNear(b, X, xi), nc = 0;
   const MbFemElement *el;
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
@@ -805,7 +1066,7 @@ static PetscErrorCode FemPointState(MbBody b, const PetscReal X[3], const PetscR
 {
   Fem                *m = (Fem *)b->data;
   PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Xe[3 * MB_FEM_MAX_NEN], G[3 * MB_FEM_MAX_NEN], detJ;
-  PetscInt            e = Locate(b, X, PETSC_FALSE, xi);
+  PetscInt            e = LocateNear(b, X, xi);
   const MbFemElement *el;
   PetscFunctionBegin;
   PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
@@ -895,6 +1156,16 @@ static PetscErrorCode FemBound(MbBody b, PetscReal c[3], PetscReal *r)
     PetscReal x[3];
     for (int d = 0; d < 3; d++) x[d] = m->X[3 * a + d] + b->q[3 * a + d] - c[d];
     r2 = PetscMax(r2, MbV3Dot(x, x));
+  }
+  for (PetscInt k = 0; m->embed && k < b->shape->n; k++) { /* an embedded shape may reach outside the mesh */
+    const MbPrim *p = &b->shape->prim[k];
+    for (PetscInt i = m->vptr[k]; i < m->vptr[k + 1]; i++) {
+      PetscReal x[3];
+      (void)Interpolate(b, m->velem[i], &m->vxi[3 * i], b->q, x);
+      MbV3Add(x, p->kind == MB_PRIM_SPHERE ? p->c : &p->v[3 * (i - m->vptr[k])], x);
+      MbV3Sub(x, c, x);
+      r2 = PetscMax(r2, PetscSqr(PetscSqrtReal(MbV3Dot(x, x)) + (p->kind == MB_PRIM_SPHERE ? p->r : 0)));
+    }
   }
   *r = PetscSqrtReal(r2);
   return PETSC_SUCCESS;
@@ -1043,6 +1314,10 @@ static PetscErrorCode FemPackSize(MbBody b, size_t *n)
 {
   Fem *m = (Fem *)b->data;
   *n     = 4 * sizeof(PetscInt) + 2 * sizeof(PetscReal) + (size_t)(m->ne + 1) * 2 * sizeof(PetscInt) + (size_t)m->eptr[m->ne] * sizeof(PetscInt) + (size_t)(4 * m->nn + m->gptr[m->ne] + m->nb * (1 + 3 * m->nn)) * sizeof(PetscReal);
+  if (m->embed) { /* the embedded shape's map: nv, nc, vptr, velem, vxi, cptr, cel */
+    PetscInt ns = b->shape->n, nv = m->vptr[ns], nc = m->cptr[ns];
+    *n += (size_t)(2 + 2 * (ns + 1) + nv + nc) * sizeof(PetscInt) + (size_t)(3 * nv) * sizeof(PetscReal);
+  }
   return PETSC_SUCCESS;
 }
 
@@ -1053,7 +1328,7 @@ static PetscErrorCode FemPack(MbBody b, char *buf)
   PUT(&m->nn, sizeof(PetscInt));
   PUT(&m->ne, sizeof(PetscInt));
   {
-    const PetscInt form = m->rform ? 1 + m->rform : m->bc ? 1 : 0;
+    const PetscInt form = (m->rform ? 1 + m->rform : m->bc ? 1 : 0) | (m->embed ? 4 : 0); /* 0 TL, 1 BC, 2-3 reduced; 4: an embedded shape */
     PUT(&form, sizeof(PetscInt));
     PUT(&m->nb, sizeof(PetscInt)); /* a reduced form's base travels with it */
   }
@@ -1068,6 +1343,16 @@ static PetscErrorCode FemPack(MbBody b, char *buf)
   if (m->nb) {
     PUT(m->lam, (size_t)m->nb * sizeof(PetscReal));
     PUT(m->E, (size_t)m->nb * 3 * m->nn * sizeof(PetscReal));
+  }
+  if (m->embed) {
+    PetscInt ns = b->shape->n;
+    PUT(&m->vptr[ns], sizeof(PetscInt));
+    PUT(&m->cptr[ns], sizeof(PetscInt));
+    PUT(m->vptr, (size_t)(ns + 1) * sizeof(PetscInt));
+    PUT(m->velem, (size_t)m->vptr[ns] * sizeof(PetscInt));
+    PUT(m->vxi, 3 * (size_t)m->vptr[ns] * sizeof(PetscReal));
+    PUT(m->cptr, (size_t)(ns + 1) * sizeof(PetscInt));
+    PUT(m->cel, (size_t)m->cptr[ns] * sizeof(PetscInt));
   }
 #undef PUT
   return PETSC_SUCCESS;
@@ -1092,9 +1377,10 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
   {
     PetscInt form;
     GET(&form, sizeof(PetscInt));
-    PetscCheck(form >= 0 && form <= 3, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": form %" PetscInt_FMT, b->id, form);
-    m->bc    = form ? PETSC_TRUE : PETSC_FALSE;
-    m->rform = form >= 2 ? form - 1 : 0;
+    PetscCheck(form >= 0 && form <= 7, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": form %" PetscInt_FMT, b->id, form);
+    m->bc    = (form & 3) ? PETSC_TRUE : PETSC_FALSE;
+    m->rform = (form & 3) >= 2 ? (form & 3) - 1 : 0;
+    m->embed = (form & 4) ? PETSC_TRUE : PETSC_FALSE;
     GET(&nb, sizeof(PetscInt));
     PetscCheck(nb >= 0 && nb <= 3 * m->nn, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": a base of %" PetscInt_FMT " vectors", b->id, nb);
   }
@@ -1125,6 +1411,21 @@ static PetscErrorCode FemUnpack(MbBody b, const char *buf, size_t len)
     GET(vec, (size_t)nb * 3 * m->nn * sizeof(PetscReal));
     PetscCall(MbFemSetBasis(m, b->id, nb, val, vec));
     PetscCall(PetscFree2(val, vec));
+  }
+  if (m->embed) {
+    PetscInt ns = b->shape->n, nv, nc;
+    GET(&nv, sizeof(PetscInt));
+    GET(&nc, sizeof(PetscInt));
+    PetscCheck(nv >= ns && nc >= ns, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": an embedded shape of %" PetscInt_FMT " primitives with %" PetscInt_FMT " vertices and %" PetscInt_FMT " candidates", b->id,
+               ns, nv, nc);
+    PetscCall(PetscMalloc4(ns + 1, &m->vptr, nv, &m->velem, 3 * nv, &m->vxi, ns + 1, &m->cptr));
+    PetscCall(PetscMalloc1(nc, &m->cel));
+    GET(m->vptr, (size_t)(ns + 1) * sizeof(PetscInt));
+    GET(m->velem, (size_t)nv * sizeof(PetscInt));
+    GET(m->vxi, 3 * (size_t)nv * sizeof(PetscReal));
+    GET(m->cptr, (size_t)(ns + 1) * sizeof(PetscInt));
+    GET(m->cel, (size_t)nc * sizeof(PetscInt));
+    PetscCheck(m->vptr[ns] == nv && m->cptr[ns] == nc, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed FINITE_ELEMENT body %" PetscInt_FMT ": bad embedded shape offsets", b->id);
   }
 #undef GET
   PetscCall(FemMaterial(b, E, nu));
