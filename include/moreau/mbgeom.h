@@ -14,7 +14,8 @@ typedef struct {
 
 /** A primitive in its spatial placement. Spheres use c, r, surfid; convex polyhedra use
     v (3·nv spatial vertices) and the face loops fptr/fvert (counter-clockwise seen from
-    outside) with one surface id per face fsurf. Pointers are borrowed from the caller. */
+    outside) with one surface id per face fsurf; ellipsoids use c, rot, rad, surfid (set them
+    with MbGeomEllipsoidSet). Pointers are borrowed from the caller. */
 typedef struct {
   MbPrimKind       kind;
   PetscReal        c[3], r;
@@ -22,7 +23,12 @@ typedef struct {
   PetscInt         nv, nf;
   const PetscReal *v;
   const PetscInt  *fptr, *fvert, *fsurf;
+  PetscReal        rot[9], rad[3]; /* ellipsoid: principal axes (the columns of rot, row-major) and semi-axes */
 } MbGeomPrim;
+
+/** Make g the ellipsoid with centre x[0..3) and the ends of its semi-axes x[3..12) (what
+    MbBodyPrimToSpatial gives for an ellipsoid), surface id surfid. Not collective. */
+PETSC_EXTERN void MbGeomEllipsoidSet(MbGeomPrim *g, const PetscReal x[12], PetscInt surfid);
 
 /** One contact point between primitives a and b. */
 typedef struct {
@@ -45,7 +51,8 @@ PETSC_EXTERN PetscErrorCode MbBroadPhase(PetscInt n, const MbBox boxes[], PetscB
 
 /** Contact points between a and b whose gap is below margin (margin >= 0): sphere–sphere
     and sphere–convex in closed form, convex–convex by separating axes with face clipping
-    (up to four points for face–face contact, spread over the contact area). eps is the
+    (up to four points for face–face contact, spread over the contact area), one point for
+    an ellipsoid with anything (src/contact/ellipsoid.c). eps is the
     geometric tolerance (GEOMETRIC_EPSILON) for parallel faces and degenerate cases.
     *n in [0, MB_MAX_CONTACT_POINTS]. Not collective. */
 PETSC_EXTERN PetscErrorCode MbCollide(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal margin, PetscReal eps, PetscInt *n, MbContactPoint pts[MB_MAX_CONTACT_POINTS]);

@@ -3,7 +3,6 @@
 
 # Solfec-1.0 functions moreau does not have: each raises, naming the reason or what to use.
 _UNSUPPORTED = {
-    'ELLIP': 'moreau has no ellipsoid shape; approximate it by a HULL of points on its surface (or a SPHERE)',
     'ELLIP_MESH': 'moreau has no ellipsoid mesher; build the MESH yourself',
     'SPLIT': 'shapes cannot be split by a plane; build the two parts (CONVEX, HULL, MESH) yourself',
     'MESH_SPLIT': 'meshes cannot be split; build the parts as separate MESH objects',

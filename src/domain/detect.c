@@ -176,6 +176,10 @@ static PetscErrorCode MakeItems(MbDomain d, PetscInt *nitem_, Item **item_, MbBo
         PetscCall(MbBodyPrimToSpatial(b, k, it->g.c));
         it->g.r      = p->r;
         it->g.surfid = p->surfid;
+      } else if (p->kind == MB_PRIM_ELLIPSOID) {
+        PetscReal x[12];
+        PetscCall(MbBodyPrimToSpatial(b, k, x));
+        MbGeomEllipsoidSet(&it->g, x, p->surfid);
       } else {
         PetscCall(MbBodyPrimToSpatial(b, k, vp));
         it->g.nv    = p->nv;
