@@ -44,8 +44,9 @@ PETSC_EXTERN PetscErrorCode MbShapeAddEllipsoid(MbShape shape, const PetscReal c
     centre to the end of that axis) and surface id (any output may be NULL); errors when it
     is not an ellipsoid. */
 PETSC_EXTERN PetscErrorCode MbShapeGetEllipsoid(MbShape shape, PetscInt i, PetscReal center[3], PetscReal L[9], PetscInt *surfid);
-/** The principal form of the ellipsoid {c + L u : |u| ≤ 1}: semi-axes radii (ascending) along
-    the columns of the rotation rot (row-major), from L Lᵀ = rot diag(radii²) rotᵀ. */
+/** The principal form of the ellipsoid {c + L u : |u| ≤ 1}: semi-axes radii along the columns
+    of the rotation rot (row-major), from L Lᵀ = rot diag(radii²) rotᵀ; semi-axis k is the one
+    nearest column k of L (for orthogonal columns: radii[k] = |L e_k|, rot e_k = L e_k/|L e_k|). */
 PETSC_EXTERN void MbEllipsoidPrincipal(const PetscReal L[9], PetscReal radii[3], PetscReal rot[9]);
 /** L of an ellipsoid from its centre and the ends of its semi-axes, x = 12 reals (centre,
     then the three ends: what MbBodyPrimToSpatial gives for an ellipsoid). */

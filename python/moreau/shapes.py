@@ -95,9 +95,9 @@ class Ellip(Shape):
     """ELLIP(center, radii, volid, surfid): an ellipsoid, held by the C layer (a shape of one
     ellipsoid primitive), so that TRANSLATE, ROTATE, SCALE, COPY and BODY treat it as any
     shape. Solfec-1.0's members (its lng.c): center, radii and rot (the directions of the
-    semi-axes as the columns of a row-major 3x3), where the transforms have put it; radii
-    are sorted ascending (moreau finds them from the ellipsoid's matrix, so after a
-    non-uniform SCALE of a turned ellipsoid they are its true semi-axes)."""
+    semi-axes as the columns of a row-major 3x3), where the transforms have put it, in the
+    order ELLIP's radii were given (after a non-uniform SCALE of a turned ellipsoid they are
+    its true semi-axes, each nearest the one it came from)."""
     __slots__ = ()
 
     def _get(self, what):
@@ -113,7 +113,7 @@ class Ellip(Shape):
 
     @property
     def radii(self):
-        """Its semi-axes, ascending."""
+        """Its semi-axes."""
         return self._get('radii')[1]
 
     @property

@@ -228,7 +228,7 @@ static PetscErrorCode SmoothSmooth(const MbGeomPrim *a, const MbGeomPrim *b, Pet
   if (a->kind == MB_PRIM_SPHERE || b->kind == MB_PRIM_SPHERE) { /* the distance of the sphere's centre to the ellipsoid, less its radius */
     const PetscBool sa = (PetscBool)(a->kind == MB_PRIM_SPHERE);
     const Ell      *E  = sa ? &B : &A;
-    const PetscReal r  = sa ? a->r : b->r, *cs = sa ? a->c : b->c;
+    const PetscReal r = sa ? a->r : b->r, *cs = sa ? a->c : b->c;
     PetscReal       q[3], nu[3], ps[3], d = PointDistance(E, cs, q, nu);
     if (d - r < margin) {
       MbV3Axpy(-r, nu, cs, ps);
@@ -298,7 +298,7 @@ static PetscErrorCode EllipsoidConvex(const MbGeomPrim *a, const MbGeomPrim *b, 
     if (s > best) best = s, fbest = f, MbV3Copy(&P.n[3 * f], nub), MbV3Copy(pe, peb);
   }
   if (best >= margin) goto done; /* σ ≤ the signed distance: apart beyond the margin */
-  { /* the signed distance is at most that of any point of the polyhedron, such as the best face's point below the ellipsoid when it lies on the face: then the face is the answer */
+  {                              /* the signed distance is at most that of any point of the polyhedron, such as the best face's point below the ellipsoid when it lies on the face: then the face is the answer */
     PetscReal pc[3], q[3], nu[3], in = -PETSC_MAX_REAL;
     MbV3Axpy(-best, nub, peb, pc);
     for (PetscInt f = 0; f < Gc->nf; f++) in = PetscMax(in, MbV3Dot(&P.n[3 * f], pc) - P.d[f]);
@@ -319,7 +319,7 @@ static PetscErrorCode EllipsoidConvex(const MbGeomPrim *a, const MbGeomPrim *b, 
     f1 = PointDistance(&E, x, q, nu);
     MbV3Axpy(x2, d, p0, x);
     f2 = PointDistance(&E, x, q, nu);
-    for (int it = 0; it < 32; it++) {
+    for (int it = 0; it < 40; it++) {
       if (f1 < f2) {
         hi = x2, x2 = x1, f2 = f1, x1 = hi - gr * (hi - lo);
         MbV3Axpy(x1, d, p0, x);
@@ -333,6 +333,12 @@ static PetscErrorCode EllipsoidConvex(const MbGeomPrim *a, const MbGeomPrim *b, 
     MbV3Axpy(0.5 * (lo + hi), d, p0, x);
     (void)PointDistance(&E, x, q, nu);
     MbV3Scale(-1.0, nu, nu);
+    if (lo > 0 && hi < 1) { /* inside the edge the optimal ν is normal to it; σ has a ridge there (h_P is not smooth across it), so ν's error tangent to the edge would cost σ to first order */
+      PetscReal dd = MbV3Dot(d, d), nn;
+      MbV3Axpy(-MbV3Dot(nu, d) / dd, d, nu, nu);
+      nn = MbV3Norm(nu);
+      if (nn > 0) MbV3Scale(1.0 / nn, nu, nu);
+    }
     s = SigmaPoly(&E, &P, nu, pe);
     if (s > best + tie) best = s, fbest = Gc->nf + Gc->nv + e, MbV3Copy(nu, nub), MbV3Copy(pe, peb);
   }
@@ -340,7 +346,7 @@ found:
   if (best < margin) {
     PetscReal pc[3], nrm[3], align = -PETSC_MAX_REAL;
     PetscInt  face = 0;
-    MbV3Axpy(-best, nub, peb, pc); /* the polyhedron's point: on its supporting plane along ν */
+    MbV3Axpy(-best, nub, peb, pc);          /* the polyhedron's point: on its supporting plane along ν */
     for (PetscInt f = 0; f < Gc->nf; f++) { /* its face there most facing ν */
       PetscReal on = PetscAbsReal(MbV3Dot(&P.n[3 * f], pc) - P.d[f]), al = MbV3Dot(&P.n[3 * f], nub);
       if (on <= tol && al > align) align = al, face = f;

@@ -26,7 +26,8 @@ PetscErrorCode MbShapeAddEllipsoidPoints(MbShape s, const PetscReal x[12], Petsc
   PetscFunctionBegin;
   MbEllipsoidFromPoints(x, L);
   for (int k = 0; k < 9; k++) scale = PetscMax(scale, PetscAbsReal(L[k]));
-  PetscCheck(PetscAbsReal(MbM3Det(L)) > 1e-12 * scale * scale * scale && scale > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ellipsoid has no volume: its semi-axes (%g, %g, %g), (%g, %g, %g), (%g, %g, %g) are not independent", (double)L[0], (double)L[3], (double)L[6], (double)L[1], (double)L[4], (double)L[7], (double)L[2], (double)L[5], (double)L[8]);
+  PetscCheck(PetscAbsReal(MbM3Det(L)) > 1e-12 * scale * scale * scale && scale > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ellipsoid has no volume: its semi-axes (%g, %g, %g), (%g, %g, %g), (%g, %g, %g) are not independent", (double)L[0],
+             (double)L[3], (double)L[6], (double)L[1], (double)L[4], (double)L[7], (double)L[2], (double)L[5], (double)L[8]);
   PetscCall(MbShapePush(s, &p));
   p->kind = MB_PRIM_ELLIPSOID;
   MbV3Copy(x, p->c);
@@ -44,11 +45,26 @@ void MbEllipsoidFromPoints(const PetscReal x[12], PetscReal L[9])
 
 void MbEllipsoidPrincipal(const PetscReal L[9], PetscReal radii[3], PetscReal rot[9])
 {
-  PetscReal M[9], lam[3];
+  PetscReal M[9], lam[3], V[9];
+  int       used[3] = {0, 0, 0};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) M[3 * i + j] = L[3 * i] * L[3 * j] + L[3 * i + 1] * L[3 * j + 1] + L[3 * i + 2] * L[3 * j + 2];
-  MbM3SymEigen(M, lam, rot);
-  for (int k = 0; k < 3; k++) radii[k] = PetscSqrtReal(PetscMax(lam[k], 0.0));
+  MbM3SymEigen(M, lam, V);
+  /* semi-axis k is the principal axis nearest column k of L, pointing its way: the order and
+     the signs of ELLIP's radii (for orthogonal columns, the columns themselves) */
+  for (int k = 0; k < 3; k++) {
+    PetscReal best = -1, dot = 0;
+    int       jb = 0;
+    for (int j = 0; j < 3; j++) {
+      PetscReal d = V[j] * L[k] + V[3 + j] * L[3 + k] + V[6 + j] * L[6 + k];
+      if (!used[j] && PetscAbsReal(d) > best) best = PetscAbsReal(d), dot = d, jb = j;
+    }
+    used[jb] = 1;
+    radii[k] = PetscSqrtReal(PetscMax(lam[jb], 0.0));
+    for (int i = 0; i < 3; i++) rot[3 * i + k] = dot < 0 ? -V[3 * i + jb] : V[3 * i + jb];
+  }
+  if (MbM3Det(rot) < 0)
+    for (int i = 0; i < 3; i++) rot[3 * i + 2] = -rot[3 * i + 2]; /* a rotation (L mirrors space) */
 }
 
 PetscErrorCode MbShapeGetEllipsoid(MbShape s, PetscInt i, PetscReal c[3], PetscReal L[9], PetscInt *surfid)
@@ -70,8 +86,8 @@ PetscErrorCode MbShapeGetEllipsoid(MbShape s, PetscInt i, PetscReal c[3], PetscR
    quadrilaterals between. */
 #define NLAT 6
 #define NLON 12
-#define NV   (2 + (NLAT - 1) * NLON)
-#define NF   (NLAT * NLON)
+#define NV (2 + (NLAT - 1) * NLON)
+#define NF (NLAT * NLON)
 
 void MbEllipsoidFacets(PetscInt *nv, const PetscReal **u, PetscInt *nf, const PetscInt **fptr, const PetscInt **fvert)
 {
