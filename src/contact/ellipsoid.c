@@ -159,11 +159,12 @@ static PetscReal SigmaSmooth(const Ell *A, const Ell *B, const PetscReal n[3], P
 /* σ maximised from the unit n by Newton's method on the sphere: the Riemannian gradient of σ
    is the tangential part of w = pb − pa, its Hessian −P H P − (n·w) P with H = ∇²h_A(n) +
    ∇²h_B(−n), P = I − n nᵀ; where −Hessian is not positive definite (overlap), a scaled
-   gradient step. Every step is kept only if σ does not decrease (halving it otherwise). */
-static PetscReal MaximiseSmooth(const Ell *A, const Ell *B, PetscReal n[3], PetscReal size, PetscReal pa[3], PetscReal pb[3])
+   gradient step. Every step is kept only if σ does not decrease (halving it otherwise). Stops
+   early once σ reaches margin (a lower bound of the signed distance). */
+static PetscReal MaximiseSmooth(const Ell *A, const Ell *B, PetscReal n[3], PetscReal size, PetscReal margin, PetscReal pa[3], PetscReal pb[3])
 {
   PetscReal s = SigmaSmooth(A, B, n, pa, pb);
-  for (int it = 0; it < 100; it++) {
+  for (int it = 0; it < 100 && s < margin; it++) { /* σ ≥ margin: apart beyond it, whatever the maximum */
     PetscReal w[3], t1[3], t2[3], G[2], H[9] = {0}, Ht[3], k11, k12, k22, det, xi[2], lam = 1, nn[3], qa[3], qb[3], sn = s;
     int       ls;
     MbV3Sub(pb, pa, w);
@@ -254,13 +255,14 @@ static PetscErrorCode SmoothSmooth(const MbGeomPrim *a, const MbGeomPrim *b, Pet
       (void)PointDistance(&B, A.c, q, nn);
       MbV3Scale(-1.0, nn, nn);
     }
-    s = MaximiseSmooth(&A, &B, nn, size, pa, pb);
+    s = MaximiseSmooth(&A, &B, nn, size, margin, pa, pb);
     if (s > best) {
       best = s;
       MbV3Copy(nn, nbest);
       MbV3Copy(pa, pab);
       MbV3Copy(pb, pbb);
     }
+    if (best >= margin || best > 0) break; /* apart: σ is concave on the ball |n| ≤ 1, its maximum is the global one */
   }
   if (best < margin) {
     OnePoint(pab, pbb, nbest, best, a->surfid, b->surfid, 0, &pts[0]);

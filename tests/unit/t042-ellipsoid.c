@@ -140,7 +140,7 @@ static void test_massprops(void **state)
 static void test_on_slab(void **state)
 {
   MbShape   slab;
-  PetscReal x[24] = {-2, -2, -1, 2, -2, -1, 2, 2, -1, -2, 2, -1, -2, -2, 0, 2, -2, 0, 2, 2, 0, -2, 2, 0};
+  PetscReal x[24]   = {-2, -2, -1, 2, -2, -1, 2, 2, -1, -2, 2, -1, -2, -2, 0, 2, -2, 0, 2, 2, 0, -2, 2, 0};
   PetscInt  surf[6] = {10, 11, 12, 13, 14, 15};
   MB_OK(MbShapeCreate(&slab));
   MB_OK(MbShapeAddHex(slab, x, surf, 0));
@@ -151,7 +151,7 @@ static void test_on_slab(void **state)
   MbM3Identity(Id);
   { /* semi-axis c vertical, resting: gap 0 at the centre's height c */
     PetscReal  c[3] = {0.2, -0.1, 0.3}, p[3] = {0.2, -0.1, 0};
-    MbGeomPrim E    = Ellipsoid(c, r, Id, 7);
+    MbGeomPrim E = Ellipsoid(c, r, Id, 7);
     MB_OK(MbCollide(&S, &E, 1e-3, EPS, &n, pts));
     assert_int_equal(n, 1);
     MB_CLOSE(pts[0].gap, 0.0, 1e-15);
@@ -323,9 +323,8 @@ static void test_random_ellipsoids(void **state)
   }
 }
 
-int main(int argc, char **argv);
+int                            main(int argc, char **argv);
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_symeigen),      cmocka_unit_test(test_massprops),    cmocka_unit_test(test_on_slab),
-    cmocka_unit_test(test_pairs_on_axis), cmocka_unit_test(test_random_hulls), cmocka_unit_test(test_random_ellipsoids),
+    cmocka_unit_test(test_symeigen), cmocka_unit_test(test_massprops), cmocka_unit_test(test_on_slab), cmocka_unit_test(test_pairs_on_axis), cmocka_unit_test(test_random_hulls), cmocka_unit_test(test_random_ellipsoids),
 };
 MB_TEST_MAIN(tests)
