@@ -14,8 +14,10 @@ typedef struct {
 
 /** A primitive in its spatial placement. Spheres use c, r, surfid; convex polyhedra use
     v (3·nv spatial vertices) and the face loops fptr/fvert (counter-clockwise seen from
-    outside) with one surface id per face fsurf; ellipsoids use c, rot, rad, surfid (set them
-    with MbGeomEllipsoidSet). Pointers are borrowed from the caller. */
+    outside) with one surface id per face fsurf; ellipsoids use c, surfid and v, 12 reals: the
+    rotation whose columns are the principal axes (9, row-major), then the semi-axes (3) — set
+    them with MbGeomEllipsoidSet (kept behind v, so that the struct stays small for the
+    millions of spheres). Pointers are borrowed from the caller. */
 typedef struct {
   MbPrimKind       kind;
   PetscReal        c[3], r;
@@ -23,12 +25,12 @@ typedef struct {
   PetscInt         nv, nf;
   const PetscReal *v;
   const PetscInt  *fptr, *fvert, *fsurf;
-  PetscReal        rot[9], rad[3]; /* ellipsoid: principal axes (the columns of rot, row-major) and semi-axes */
 } MbGeomPrim;
 
 /** Make g the ellipsoid with centre x[0..3) and the ends of its semi-axes x[3..12) (what
-    MbBodyPrimToSpatial gives for an ellipsoid), surface id surfid. Not collective. */
-PETSC_EXTERN void MbGeomEllipsoidSet(MbGeomPrim *g, const PetscReal x[12], PetscInt surfid);
+    MbBodyPrimToSpatial gives for an ellipsoid), surface id surfid; its principal form goes
+    to buf (12 reals, the caller's, which g->v then borrows). Not collective. */
+PETSC_EXTERN void MbGeomEllipsoidSet(MbGeomPrim *g, const PetscReal x[12], PetscInt surfid, PetscReal buf[12]);
 
 /** One contact point between primitives a and b. */
 typedef struct {

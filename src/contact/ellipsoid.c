@@ -34,8 +34,8 @@ static void EllOf(const MbGeomPrim *g, Ell *E)
     MbM3Identity(E->R);
     E->a[0] = E->a[1] = E->a[2] = g->r;
   } else {
-    MbM3Copy(g->rot, E->R);
-    MbV3Copy(g->rad, E->a);
+    MbM3Copy(g->v, E->R);
+    MbV3Copy(&g->v[9], E->a);
   }
 }
 
@@ -377,12 +377,13 @@ PetscErrorCode MbCollideEllipsoid(const MbGeomPrim *a, const MbGeomPrim *b, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void MbGeomEllipsoidSet(MbGeomPrim *g, const PetscReal x[12], PetscInt surfid)
+void MbGeomEllipsoidSet(MbGeomPrim *g, const PetscReal x[12], PetscInt surfid, PetscReal buf[12])
 {
   PetscReal L[9];
   g->kind = MB_PRIM_ELLIPSOID;
   MbV3Copy(x, g->c);
   MbEllipsoidFromPoints(x, L);
-  MbEllipsoidPrincipal(L, g->rad, g->rot);
+  MbEllipsoidPrincipal(L, &buf[9], buf);
+  g->v      = buf;
   g->surfid = surfid;
 }

@@ -45,7 +45,8 @@ static PetscErrorCode CheckPrim(const MbGeomPrim *p, const char *which)
   PetscCheck(p->kind == MB_PRIM_SPHERE || p->kind == MB_PRIM_CONVEX || p->kind == MB_PRIM_ELLIPSOID, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "primitive %s has kind %d; expected %d (sphere), %d (convex) or %d (ellipsoid)", which, (int)p->kind,
              (int)MB_PRIM_SPHERE, (int)MB_PRIM_CONVEX, (int)MB_PRIM_ELLIPSOID);
   if (p->kind == MB_PRIM_ELLIPSOID)
-    PetscCheck(p->rad[0] > 0 && p->rad[1] > 0 && p->rad[2] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ellipsoid %s has semi-axes (%g, %g, %g); expected > 0", which, (double)p->rad[0], (double)p->rad[1], (double)p->rad[2]);
+    PetscCheck(p->v && p->v[9] > 0 && p->v[10] > 0 && p->v[11] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ellipsoid %s has semi-axes (%g, %g, %g); expected > 0 (set by MbGeomEllipsoidSet)", which, p->v ? (double)p->v[9] : 0.0,
+               p->v ? (double)p->v[10] : 0.0, p->v ? (double)p->v[11] : 0.0);
   else if (p->kind == MB_PRIM_SPHERE)
     PetscCheck(p->r > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sphere %s has radius %g; expected > 0", which, (double)p->r);
   else
@@ -85,9 +86,10 @@ PetscErrorCode MbGeomPrimBox(const MbGeomPrim *p, PetscReal margin, MbBox *box)
     }
   else if (p->kind == MB_PRIM_ELLIPSOID)
     for (int d = 0; d < 3; d++) { /* half-width along d: |row d of R A| */
-      PetscReal w = PetscSqrtReal(PetscSqr(p->rot[3 * d] * p->rad[0]) + PetscSqr(p->rot[3 * d + 1] * p->rad[1]) + PetscSqr(p->rot[3 * d + 2] * p->rad[2]));
-      box->lo[d]  = p->c[d] - w - margin;
-      box->hi[d]  = p->c[d] + w + margin;
+      const PetscReal *R = p->v, *a = &p->v[9];
+      PetscReal        w = PetscSqrtReal(PetscSqr(R[3 * d] * a[0]) + PetscSqr(R[3 * d + 1] * a[1]) + PetscSqr(R[3 * d + 2] * a[2]));
+      box->lo[d]         = p->c[d] - w - margin;
+      box->hi[d]         = p->c[d] + w + margin;
     }
   else {
     for (int d = 0; d < 3; d++) box->lo[d] = box->hi[d] = p->v[d];

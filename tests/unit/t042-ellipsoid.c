@@ -19,16 +19,20 @@ static PetscReal Uniform(uint64_t *s) /* xorshift64* (Vigna 2016) */
   return (PetscReal)((*s * UINT64_C(2685821657736338717)) >> 11) / 9007199254740992.0;
 }
 
-/* The ellipsoid with semi-axes r about c, turned by R (row-major). */
+/* The ellipsoid with semi-axes r about c, turned by R (row-major); its principal form in one
+   of a ring of buffers (a test holds at most a few at once). */
 static MbGeomPrim Ellipsoid(const PetscReal c[3], const PetscReal r[3], const PetscReal R[9], PetscInt surfid)
 {
-  MbGeomPrim g;
-  PetscReal  x[12];
+  static PetscReal buf[8][12];
+  static int       next = 0;
+  MbGeomPrim       g;
+  PetscReal        x[12];
   memset(&g, 0, sizeof(g));
   MbV3Copy(c, x);
   for (int k = 0; k < 3; k++)
     for (int i = 0; i < 3; i++) x[3 + 3 * k + i] = c[i] + R[3 * i + k] * r[k];
-  MbGeomEllipsoidSet(&g, x, surfid);
+  MbGeomEllipsoidSet(&g, x, surfid, buf[next]);
+  next = (next + 1) % 8;
   return g;
 }
 
