@@ -121,6 +121,43 @@ import sys
 v = {l.split()[1]: [float(x) for x in l.split()[2:]] for l in sys.argv[1].splitlines() if l.startswith("final ")}
 sys.exit(0 if len(v) == 2 and max(abs(a - b) for a, b in zip(v["E"], v["S"])) < 1e-8 else 1)' "$out"
 
+# checkpoint and restart (ellipsoids packed into the checkpoint): SIGTERM at t = 0.1, then
+# moreau -mb_restart; the frames equal an uninterrupted run's bit for bit
+deck pile <<'PY'
+import sys, os, signal
+kill = float(sys.argv[1]) if len(sys.argv) > 1 else -1.0
+s = SOLFEC('DYNAMIC', 1e-3, 'out')
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+SURFACE_MATERIAL(s, friction=0.4)
+m = BULK_MATERIAL(s, density=1000)
+BODY(s, 'OBSTACLE', HULL([-1,-1,-0.1, 1,-1,-0.1, 1,1,-0.1, -1,1,-0.1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1), m)
+for i in range(4):
+    e = ELLIP((0.05 * i, 0.03 * i, 0.2 + 0.35 * i), (0.1, 0.15, 0.12), 2, 2)
+    ROTATE(e, e.center, (1, i, 2), 20 * i)
+    BODY(s, 'RIGID' if i % 2 == 0 else 'PSEUDO_RIGID', e, m)
+def cb():
+    if kill > 0 and s.time >= kill - 1e-12 and RANK() == 0:
+        os.kill(os.getpid(), signal.SIGTERM)
+    return 1
+CALLBACK(s, 0.01, (), cb)
+OUTPUT(s, 0.02)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-8, 1000), 0.3)
+PY
+cd "$TMP"
+timeout 300 "$MOREAU" -mb_output_dir ref pile.py >/dev/null 2>&1
+timeout 300 "$MOREAU" -mb_output_dir rst pile.py 0.1 >/dev/null 2>&1; rc=$?
+timeout 300 "$MOREAU" -mb_output_dir rst -mb_restart pile.py >"$TMP/rst.log" 2>&1
+check "ELLIPs (rigid and pseudo-rigid) stopped at t = 0.1 (status $rc) and restarted: the frames equal an uninterrupted run's bit for bit" "$PY" -c '
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+ok = sorted(a["frames"]) == sorted(b["frames"]) and len(a["frames"]) > 10
+for f in sorted(a["frames"]):
+    ia, ib = np.argsort(a["frames"][f]["id"][()]), np.argsort(b["frames"][f]["id"][()])
+    for ds in ("conf", "velo"):
+        ok = ok and np.array_equal(a["frames"][f][ds][()][ia], b["frames"][f][ds][()][ib])
+sys.exit(0 if ok and int(sys.argv[3]) == 75 else 1)' ref/pile.h5 rst/pile.h5 $rc
+
 # ParaView: the ellipsoid's facets are surface cells; at the last frame its points lie on the
 # sphere of radius 0.2 about the SPHERE's centre less the 4 between them
 check "output: the ellipsoid's facets (72 cells, 62 points) move with it (the thrown ELLIP of equal radii)" "$PY" -c '
