@@ -111,13 +111,15 @@ PETSC_EXTERN PetscErrorCode MbBodyMomentum(MbBody body, PetscReal angular[3], Pe
 /** Current spatial position x of the referential point X. */
 PETSC_EXTERN PetscErrorCode MbBodyPointToSpatial(MbBody body, const PetscReal X[3], PetscReal x[3]);
 /** The current (spatial) vertices of primitive k of the body's shape, 3 per vertex (a
-    sphere: its centre), in the order of the reference ones. */
+    sphere: its centre; an ellipsoid: its centre and the ends of its three semi-axes), in the
+    order of the reference ones. */
 PETSC_EXTERN PetscErrorCode MbBodyPrimToSpatial(MbBody body, PetscInt k, PetscReal x[]);
 /** Check that q (nq numbers) is a configuration of the body's kind: a rotation (to 1e-8)
     and a place for rigid bodies, a deformation gradient with det > 0 for pseudo-rigid ones;
     the error names the values. */
 PETSC_EXTERN PetscErrorCode MbBodyCheckConfiguration(MbBody body, const PetscReal q[]);
-/** The velocities of primitive k's vertices (3 each; a sphere: its centre's). */
+/** The velocities of primitive k's vertices (3 each; a sphere: its centre's; an ellipsoid:
+    its centre's and its semi-axes' ends'). */
 PETSC_EXTERN PetscErrorCode MbBodyPrimVelocity(MbBody body, PetscInt k, PetscReal v[]);
 /** The mean Cauchy stress over primitive k (row-major; an element of a finite-element body,
     the whole body for the homogeneous kinds, zero for rigid ones). */

@@ -14,7 +14,10 @@ typedef struct {
 
 /** A primitive in its spatial placement. Spheres use c, r, surfid; convex polyhedra use
     v (3·nv spatial vertices) and the face loops fptr/fvert (counter-clockwise seen from
-    outside) with one surface id per face fsurf. Pointers are borrowed from the caller. */
+    outside) with one surface id per face fsurf; ellipsoids use c, surfid and v, 12 reals: the
+    rotation whose columns are the principal axes (9, row-major), then the semi-axes (3) — set
+    them with MbGeomEllipsoidSet (kept behind v, so that the struct stays small for the
+    millions of spheres). Pointers are borrowed from the caller. */
 typedef struct {
   MbPrimKind       kind;
   PetscReal        c[3], r;
@@ -23,6 +26,11 @@ typedef struct {
   const PetscReal *v;
   const PetscInt  *fptr, *fvert, *fsurf;
 } MbGeomPrim;
+
+/** Make g the ellipsoid with centre x[0..3) and the ends of its semi-axes x[3..12) (what
+    MbBodyPrimToSpatial gives for an ellipsoid), surface id surfid; its principal form goes
+    to buf (12 reals, the caller's, which g->v then borrows). Not collective. */
+PETSC_EXTERN void MbGeomEllipsoidSet(MbGeomPrim *g, const PetscReal x[12], PetscInt surfid, PetscReal buf[12]);
 
 /** One contact point between primitives a and b. */
 typedef struct {
@@ -45,7 +53,8 @@ PETSC_EXTERN PetscErrorCode MbBroadPhase(PetscInt n, const MbBox boxes[], PetscB
 
 /** Contact points between a and b whose gap is below margin (margin >= 0): sphere–sphere
     and sphere–convex in closed form, convex–convex by separating axes with face clipping
-    (up to four points for face–face contact, spread over the contact area). eps is the
+    (up to four points for face–face contact, spread over the contact area), one point for
+    an ellipsoid with anything (src/contact/ellipsoid.c). eps is the
     geometric tolerance (GEOMETRIC_EPSILON) for parallel faces and degenerate cases.
     *n in [0, MB_MAX_CONTACT_POINTS]. Not collective. */
 PETSC_EXTERN PetscErrorCode MbCollide(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal margin, PetscReal eps, PetscInt *n, MbContactPoint pts[MB_MAX_CONTACT_POINTS]);

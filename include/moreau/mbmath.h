@@ -138,5 +138,8 @@ PETSC_EXTERN void MbExpMap(const PetscReal psi[3], PetscReal R[9]);
 PETSC_EXTERN void MbExpMapTangent(const PetscReal psi[3], PetscReal T[9]);
 /** Inverse of the exponential map: Ψ with exp[Ψ] = R, ‖Ψ‖ ≤ π. */
 PETSC_EXTERN void MbLogMap(const PetscReal R[9], PetscReal psi[3]);
+/** Eigenvalues lambda and orthonormal eigenvectors (the columns of the rotation V, row-major)
+    of the symmetric part of A, so that A = V diag(lambda) Vᵀ; cyclic Jacobi. Not collective. */
+PETSC_EXTERN void MbM3SymEigen(const PetscReal A[9], PetscReal lambda[3], PetscReal V[9]);
 
 #endif

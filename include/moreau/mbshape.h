@@ -1,4 +1,4 @@
-/* moreau — shapes: a compound of primitives (spheres and convex polyhedra).
+/* moreau — shapes: a compound of primitives (spheres, convex polyhedra and ellipsoids).
    A HEX or MESH shape becomes one convex piece per element; a rigid body with such a
    shape is a compound of convex pieces (contact needs convexity, mass needs none). */
 #ifndef MOREAU_MBSHAPE_H
@@ -17,7 +17,7 @@ typedef struct {
   PetscReal inertia[9]; /* J = tr(E₀) I − E₀ (seed 003) */
 } MbMassProps;
 
-typedef enum { MB_PRIM_SPHERE = 0, MB_PRIM_CONVEX = 1 } MbPrimKind;
+typedef enum { MB_PRIM_SPHERE = 0, MB_PRIM_CONVEX = 1, MB_PRIM_ELLIPSOID = 2 } MbPrimKind;
 
 /** Create an empty compound shape. Not collective. */
 PETSC_EXTERN PetscErrorCode MbShapeCreate(MbShape *shape);
@@ -35,6 +35,26 @@ PETSC_EXTERN PetscErrorCode MbShapeAddConvex(MbShape shape, PetscInt nv, const P
     counter-clockwise seen from above, top face 4-7 above them); surfids per face in
     Solfec's order (bottom 0123, top 4567, then sides 0154, 1265, 2376, 3047). */
 PETSC_EXTERN PetscErrorCode MbShapeAddHex(MbShape shape, const PetscReal nodes[24], const PetscInt surfids[6], PetscInt volid);
+/** Append an ellipsoid {center + L u : |u| ≤ 1}, L = diag(radii): semi-axes along x, y, z
+    (Solfec-1.0's ELLIP); radii must be > 0. It is kept as its centre and the three ends of
+    its semi-axes, which move as points: any affine map (MbShapeTransform, a rigid or a
+    pseudo-rigid motion) maps it exactly onto the ellipsoid L ↦ A L. */
+PETSC_EXTERN PetscErrorCode MbShapeAddEllipsoid(MbShape shape, const PetscReal center[3], const PetscReal radii[3], PetscInt volid, PetscInt surfid);
+/** Ellipsoid data of primitive i: centre, L (row-major; column k is semi-axis k, from the
+    centre to the end of that axis) and surface id (any output may be NULL); errors when it
+    is not an ellipsoid. */
+PETSC_EXTERN PetscErrorCode MbShapeGetEllipsoid(MbShape shape, PetscInt i, PetscReal center[3], PetscReal L[9], PetscInt *surfid);
+/** The principal form of the ellipsoid {c + L u : |u| ≤ 1}: semi-axes radii along the columns
+    of the rotation rot (row-major), from L Lᵀ = rot diag(radii²) rotᵀ; semi-axis k is the one
+    nearest column k of L (for orthogonal columns: radii[k] = |L e_k|, rot e_k = L e_k/|L e_k|). */
+PETSC_EXTERN void MbEllipsoidPrincipal(const PetscReal L[9], PetscReal radii[3], PetscReal rot[9]);
+/** L of an ellipsoid from its centre and the ends of its semi-axes, x = 12 reals (centre,
+    then the three ends: what MbBodyPrimToSpatial gives for an ellipsoid). */
+PETSC_EXTERN void MbEllipsoidFromPoints(const PetscReal x[12], PetscReal L[9]);
+/** A faceted unit sphere for drawing an ellipsoid (x = c + L u for each point u): *nv points u
+    (3·nv, borrowed), *nf faces with loops fvert[fptr[f] .. fptr[f+1]) counter-clockwise seen
+    from outside. Not collective. */
+PETSC_EXTERN void MbEllipsoidFacets(PetscInt *nv, const PetscReal **u, PetscInt *nf, const PetscInt **fptr, const PetscInt **fvert);
 /** Append every primitive of other (copied) to shape. */
 PETSC_EXTERN PetscErrorCode MbShapeAppend(MbShape shape, MbShape other);
 /** Append a copy of primitive i of other to shape (forgets shape's mesh). */
@@ -52,7 +72,8 @@ PETSC_EXTERN PetscErrorCode MbShapeTransform(MbShape shape, const PetscReal R[9]
     Errors when the shape has no mesh, the axis passes through the mesh or a node lies on
     it, or a bent element is not sound; the shape is unchanged then. Not collective. */
 PETSC_EXTERN PetscErrorCode MbShapeBend(MbShape shape, const PetscReal point[3], const PetscReal dir[3], PetscReal angle);
-/** Mass properties for density rho by the divergence theorem (closed form for spheres);
+/** Mass properties for density rho by the divergence theorem (closed form for spheres and
+    ellipsoids);
     errors when the volume is not positive. */
 PETSC_EXTERN PetscErrorCode MbShapeMassProps(MbShape shape, PetscReal rho, MbMassProps *mp);
 /** Number of primitives. */

@@ -22,7 +22,7 @@ from .solfec import (
     Solfec, ConstraintState, SOLFEC, VIEWER, BYLABEL, RANK, NCPU, WARNINGS, EXTENTS, BARRIER,
     SUBDIR, NON_SOLFEC_ARGV)
 from .materials import BulkMaterial, BULK_MATERIAL, SurfaceMaterial, SURFACE_MATERIAL
-from .shapes import Sphere, Shape, SPHERE, HEX, CONVEX, HULL, MESH, COPY, PIPE, MESH2CONVEX, BEND
+from .shapes import Sphere, Shape, Ellip, SPHERE, ELLIP, HEX, CONVEX, HULL, MESH, COPY, PIPE, MESH2CONVEX, BEND
 from .transforms import TRANSLATE, ROTATE, SCALE
 from .split import SPLIT, MESH_SPLIT, OVERLAPPING
 from .meshing import TETRAHEDRALIZE, ELLIP_MESH
@@ -54,7 +54,7 @@ __all__ = [
 version = _m.version
 PeerFailure = _m.PeerFailure
 
-__all__ += ['SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
+__all__ += ['ELLIP', 'SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT', 'SET_ACCELERATION', 'WARNINGS', 'TIMING',
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
             'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS',

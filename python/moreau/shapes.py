@@ -1,4 +1,4 @@
-"""Shapes: SPHERE, HEX, CONVEX, HULL, MESH, PIPE, COPY, MESH2CONVEX, BEND."""
+"""Shapes: SPHERE, ELLIP, HEX, CONVEX, HULL, MESH, PIPE, COPY, MESH2CONVEX, BEND."""
 
 import math as _math
 import numbers as _numbers
@@ -154,6 +154,53 @@ def _flat(elems):
     for nodes, volid in elems:
         out += [len(nodes)] + list(nodes) + [volid]
     return out
+class Ellip(Shape):
+    """ELLIP(center, radii, volid, surfid): an ellipsoid, held by the C layer (a shape of one
+    ellipsoid primitive), so that TRANSLATE, ROTATE, SCALE, COPY and BODY treat it as any
+    shape. Solfec-1.0's members (its lng.c): center, radii and rot (the directions of the
+    semi-axes as the columns of a row-major 3x3), where the transforms have put it, in the
+    order ELLIP's radii were given (after a non-uniform SCALE of a turned ellipsoid they are
+    its true semi-axes, each nearest the one it came from)."""
+    __slots__ = ()
+
+    def _get(self, what):
+        try:
+            return _m.shape_ellipsoid_get(self._cap)
+        except ValueError as e:
+            raise ValueError('ELLIP.%s: %s' % (what, e)) from None
+
+    @property
+    def center(self):
+        """The ellipsoid's centre (x, y, z)."""
+        return self._get('center')[0]
+
+    @property
+    def radii(self):
+        """Its semi-axes."""
+        return self._get('radii')[1]
+
+    @property
+    def rot(self):
+        """The directions of its semi-axes (the columns, row-major 9-tuple), as radii."""
+        return self._get('rot')[2]
+
+
+def ELLIP(center, radii, volid=0, surfid=0):
+    """ELLIP(center, radii, volid, surfid): the ellipsoid with semi-axes radii (3 numbers > 0)
+    along x, y and z about center (Solfec-1.0's ELLIP); turn it with ROTATE. Exact volume
+    4/3 pi abc and inertia; contact with spheres, convex pieces and ellipsoids. A RIGID,
+    OBSTACLE or PSEUDO_RIGID body's shape (not a FINITE_ELEMENT body's mesh)."""
+    fn = 'ELLIP'
+    c = _vec(fn, 'center', center)
+    r = _vec(fn, 'radii', radii)
+    if not all(x > 0 for x in r):
+        raise ValueError('%s: radii must be > 0, got %r' % (fn, radii))
+    shp = Ellip('ELLIP')
+    try:
+        _m.shape_ellipsoid(shp._cap, c, r, _int(fn, 'volid', volid), _int(fn, 'surfid', surfid))
+    except ValueError as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
+    return shp._validate(fn)
 
 
 def _surface_nodes(faces):
@@ -423,7 +470,7 @@ def _parts(fn, shape, out):
         for s in shape:
             _parts(fn, s, out)
     else:
-        raise TypeError('%s: shape must be SPHERE, HEX, CONVEX, HULL, MESH or a list of them, got %r' % (fn, shape))
+        raise TypeError('%s: shape must be SPHERE, ELLIP, HEX, CONVEX, HULL, MESH or a list of them, got %r' % (fn, shape))
     return out
 
 
@@ -432,7 +479,7 @@ def COPY(shape):
     if isinstance(shape, Sphere):
         return SPHERE(shape.center, shape.radius, shape.volid, shape.surfid)
     if isinstance(shape, Shape):
-        s = Shape.__new__(Shape)
+        s = type(shape).__new__(type(shape))  # an ELLIP stays one
         s.kind, s._cap, s._nn, s._surf, s._top = shape.kind, _m.shape_copy(shape._cap), shape._nn, shape._surf, shape._top
         s._elems, s._bfaces = shape._elems, shape._bfaces
         return s

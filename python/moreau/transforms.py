@@ -84,15 +84,16 @@ def _scale(fn, obj, c):
         for x in obj:
             _scale(fn, x, c)
     else:
-        raise TypeError('%s: shape must be SPHERE, HEX, CONVEX, HULL, MESH, a list of them or a point (x, y, z), got %r'
+        raise TypeError('%s: shape must be SPHERE, ELLIP, HEX, CONVEX, HULL, MESH, a list of them or a point (x, y, z), got %r'
                         % (fn, obj))
 
 
 def SCALE(shape, coefs):
     """SCALE(shape, coefs): scales a shape (or a list of shapes) in place and returns it, as
-    Solfec-1.0: the vertices and mesh nodes of CONVEX, HULL, HEX and MESH shapes are
-    multiplied by (cx, cy, cz) about the origin; a SPHERE keeps its centre and its radius is
-    multiplied by cx. SCALE(point, coefs) returns the scaled point (x cx, y cy, z cz).
+    Solfec-1.0: the vertices and mesh nodes of CONVEX, HULL, HEX and MESH shapes, and an
+    ELLIP's centre and the ends of its semi-axes, are multiplied by (cx, cy, cz) about the
+    origin (an ELLIP stays the exact image of the ellipsoid); a SPHERE keeps its centre and
+    its radius is multiplied by cx. SCALE(point, coefs) returns the scaled point (x cx, y cy, z cz).
     A shape's coefs must be > 0 (a negative one would turn it inside out); a point's may be
     any (Solfec-1.0's decks flip vectors with SCALE(v, (-1, -1, -1)))."""
     fn = 'SCALE'

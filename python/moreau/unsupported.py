@@ -3,7 +3,6 @@
 
 # Solfec-1.0 functions moreau does not have: each raises, naming the reason or what to use.
 _UNSUPPORTED = {
-    'ELLIP': 'moreau has no ellipsoid shape; approximate it by a HULL of points on its surface (or a SPHERE)',
     'RT_SPLIT': 'bodies cannot be split during a run',
     'ROUGH_HEX': 'no generator of a mesh around a shape: give BODY\'s mesh= as a MESH, HEX or PIPE',
     'MATERIAL': 'one bulk material per body: the one given to BODY',

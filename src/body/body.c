@@ -277,7 +277,10 @@ static PetscErrorCode PrimMap(MbBody b, PetscInt k, PetscErrorCode (*own)(MbBody
   p = &b->shape->prim[k];
   if (p->kind == MB_PRIM_SPHERE)
     PetscCall(map(b, p->c, x));
-  else
+  else if (p->kind == MB_PRIM_ELLIPSOID) { /* its centre, then the ends of its semi-axes: exact for an affine motion */
+    PetscCall(map(b, p->c, x));
+    for (int v = 0; v < 3; v++) PetscCall(map(b, &p->e[3 * v], &x[3 + 3 * v]));
+  } else
     for (PetscInt v = 0; v < p->nv; v++) PetscCall(map(b, &p->v[3 * v], &x[3 * v]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -510,6 +513,12 @@ PetscReal MbBodyExtent(MbBody b)
     if (p->kind == MB_PRIM_SPHERE) {
       MbV3Sub(p->c, b->mp.center, a);
       e = PetscMax(e, MbV3Norm(a) + p->r);
+    } else if (p->kind == MB_PRIM_ELLIPSOID) {
+      PetscReal L[9], rad[3], rot[9];
+      (void)MbShapeGetEllipsoid(s, k, NULL, L, NULL);
+      MbEllipsoidPrincipal(L, rad, rot);
+      MbV3Sub(p->c, b->mp.center, a);
+      e = PetscMax(e, MbV3Norm(a) + PetscMax(rad[0], PetscMax(rad[1], rad[2])));
     } else
       for (PetscInt v = 0; v < p->nv; v++) {
         MbV3Sub(&p->v[3 * v], b->mp.center, a);

@@ -61,6 +61,7 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
     Put(w, &p->surfid, sizeof(PetscInt));
     Put(w, p->c, 3 * sizeof(PetscReal));
     Put(w, &p->r, sizeof(PetscReal));
+    if (p->kind == MB_PRIM_ELLIPSOID) Put(w, p->e, 9 * sizeof(PetscReal));
     if (p->kind == MB_PRIM_CONVEX) {
       Put(w, &p->nv, sizeof(PetscInt));
       Put(w, &p->nf, sizeof(PetscInt));
@@ -197,6 +198,8 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
     PetscCall(Get(&r, &p->surfid, sizeof(PetscInt)));
     PetscCall(Get(&r, p->c, 3 * sizeof(PetscReal)));
     PetscCall(Get(&r, &p->r, sizeof(PetscReal)));
+    PetscCheck(p->kind == MB_PRIM_SPHERE || p->kind == MB_PRIM_CONVEX || p->kind == MB_PRIM_ELLIPSOID, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": primitive %" PetscInt_FMT " has kind %d", b->id, i, (int)p->kind);
+    if (p->kind == MB_PRIM_ELLIPSOID) PetscCall(Get(&r, p->e, 9 * sizeof(PetscReal)));
     if (p->kind == MB_PRIM_CONVEX) {
       PetscCall(Get(&r, &p->nv, sizeof(PetscInt)));
       PetscCall(Get(&r, &p->nf, sizeof(PetscInt)));

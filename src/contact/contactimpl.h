@@ -52,6 +52,8 @@ PETSC_INTERN PetscInt MbContactFeatureId(PetscInt nidx, const PetscInt idx[], Pe
 /* The narrow-phase pairs; the arguments and the result are MbCollide's. */
 PETSC_INTERN PetscErrorCode MbCollideSphereSphere(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal margin, PetscReal eps, PetscInt *n, MbContactPoint pts[]);
 PETSC_INTERN PetscErrorCode MbCollideSphereConvex(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal margin, PetscReal eps, PetscInt *n, MbContactPoint pts[]);
+/* An ellipsoid with a sphere, a convex or an ellipsoid (ellipsoid.c). */
+PETSC_INTERN PetscErrorCode MbCollideEllipsoid(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal margin, PetscReal eps, PetscInt *n, MbContactPoint pts[]);
 PETSC_INTERN PetscErrorCode MbCollideConvexConvex(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal margin, PetscReal eps, PetscInt *n, MbContactPoint pts[]);
 
 #endif

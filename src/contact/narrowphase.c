@@ -1,5 +1,6 @@
 /* Narrow phase: MbCollide dispatches a pair of primitives by kind; sphere–sphere is here
-   (closed form), sphere–convex in sphereconvex.c, convex–convex in convexconvex.c. Also the
+   (closed form), sphere–convex in sphereconvex.c, convex–convex in convexconvex.c, an
+   ellipsoid with anything in ellipsoid.c. Also the
    bounding boxes that feed the broad phase, and the feature ids all pairs share. */
 #include "contactimpl.h"
 
@@ -41,8 +42,12 @@ PetscInt MbContactFeatureId(PetscInt nidx, const PetscInt idx[], PetscInt base)
 static PetscErrorCode CheckPrim(const MbGeomPrim *p, const char *which)
 {
   PetscFunctionBegin;
-  PetscCheck(p->kind == MB_PRIM_SPHERE || p->kind == MB_PRIM_CONVEX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "primitive %s has kind %d; expected %d (sphere) or %d (convex)", which, (int)p->kind, (int)MB_PRIM_SPHERE, (int)MB_PRIM_CONVEX);
-  if (p->kind == MB_PRIM_SPHERE)
+  PetscCheck(p->kind == MB_PRIM_SPHERE || p->kind == MB_PRIM_CONVEX || p->kind == MB_PRIM_ELLIPSOID, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "primitive %s has kind %d; expected %d (sphere), %d (convex) or %d (ellipsoid)", which, (int)p->kind,
+             (int)MB_PRIM_SPHERE, (int)MB_PRIM_CONVEX, (int)MB_PRIM_ELLIPSOID);
+  if (p->kind == MB_PRIM_ELLIPSOID)
+    PetscCheck(p->v && p->v[9] > 0 && p->v[10] > 0 && p->v[11] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ellipsoid %s has semi-axes (%g, %g, %g); expected > 0 (set by MbGeomEllipsoidSet)", which, p->v ? (double)p->v[9] : 0.0,
+               p->v ? (double)p->v[10] : 0.0, p->v ? (double)p->v[11] : 0.0);
+  else if (p->kind == MB_PRIM_SPHERE)
     PetscCheck(p->r > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sphere %s has radius %g; expected > 0", which, (double)p->r);
   else
     PetscCheck(p->nv >= 4 && p->nf >= 4 && p->v && p->fptr && p->fvert, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
@@ -58,7 +63,9 @@ PetscErrorCode MbCollide(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal mar
   PetscCheck(eps >= 0 && eps < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "geometric epsilon %g must lie in [0, 1)", (double)eps);
   PetscCall(CheckPrim(a, "a"));
   PetscCall(CheckPrim(b, "b"));
-  if (a->kind == MB_PRIM_SPHERE && b->kind == MB_PRIM_SPHERE)
+  if (a->kind == MB_PRIM_ELLIPSOID || b->kind == MB_PRIM_ELLIPSOID)
+    PetscCall(MbCollideEllipsoid(a, b, margin, eps, n, pts));
+  else if (a->kind == MB_PRIM_SPHERE && b->kind == MB_PRIM_SPHERE)
     PetscCall(MbCollideSphereSphere(a, b, margin, eps, n, pts));
   else if (a->kind == MB_PRIM_SPHERE || b->kind == MB_PRIM_SPHERE)
     PetscCall(MbCollideSphereConvex(a, b, margin, eps, n, pts));
@@ -76,6 +83,13 @@ PetscErrorCode MbGeomPrimBox(const MbGeomPrim *p, PetscReal margin, MbBox *box)
     for (int d = 0; d < 3; d++) {
       box->lo[d] = p->c[d] - p->r - margin;
       box->hi[d] = p->c[d] + p->r + margin;
+    }
+  else if (p->kind == MB_PRIM_ELLIPSOID)
+    for (int d = 0; d < 3; d++) { /* half-width along d: |row d of R A| */
+      const PetscReal *R = p->v, *a = &p->v[9];
+      PetscReal        w = PetscSqrtReal(PetscSqr(R[3 * d] * a[0]) + PetscSqr(R[3 * d + 1] * a[1]) + PetscSqr(R[3 * d + 2] * a[2]));
+      box->lo[d]         = p->c[d] - w - margin;
+      box->hi[d]         = p->c[d] + w + margin;
     }
   else {
     for (int d = 0; d < 3; d++) box->lo[d] = box->hi[d] = p->v[d];

@@ -154,7 +154,10 @@ static PetscErrorCode MakeItems(MbDomain d, PetscInt *nitem_, Item **item_, MbBo
     MbShape s = (i < d->nbody ? d->body[i] : d->gh.ghost[i - d->nbody])->shape;
     nitem += s->n;
     for (PetscInt k = 0; k < s->n; k++)
-      if (s->prim[k].kind == MB_PRIM_CONVEX) nv += s->prim[k].nv;
+      if (s->prim[k].kind == MB_PRIM_CONVEX)
+        nv += s->prim[k].nv;
+      else if (s->prim[k].kind == MB_PRIM_ELLIPSOID)
+        nv += 4; /* its principal form, 12 reals */
   }
   PetscCall(PetscMalloc3(nitem + 1, &item, nitem + 1, &box, 3 * nv + 1, &vbuf));
   nitem = 0;
@@ -176,6 +179,11 @@ static PetscErrorCode MakeItems(MbDomain d, PetscInt *nitem_, Item **item_, MbBo
         PetscCall(MbBodyPrimToSpatial(b, k, it->g.c));
         it->g.r      = p->r;
         it->g.surfid = p->surfid;
+      } else if (p->kind == MB_PRIM_ELLIPSOID) {
+        PetscReal x[12];
+        PetscCall(MbBodyPrimToSpatial(b, k, x));
+        MbGeomEllipsoidSet(&it->g, x, p->surfid, vp);
+        vp += 12;
       } else {
         PetscCall(MbBodyPrimToSpatial(b, k, vp));
         it->g.nv    = p->nv;

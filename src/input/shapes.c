@@ -142,6 +142,40 @@ static PyObject *py_shape_hull(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* shape_ellipsoid(cap, center, radii, volid, surfid): Solfec-1.0's ELLIP */
+static PyObject *py_shape_ellipsoid(PyObject *self, PyObject *args)
+{
+  PyObject      *cap, *oc, *orad;
+  long           volid, surfid;
+  PetscReal      c[3], r[3];
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "OOOll", &cap, &oc, &orad, &volid, &surfid)) return NULL;
+  if (MbModuleReadReals(oc, 3, c, "ELLIP: center") || MbModuleReadReals(orad, 3, r, "ELLIP: radii")) return NULL;
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  e = MbShapeAddEllipsoid(CapsuleShape(cap), c, r, (PetscInt)volid, (PetscInt)surfid);
+  (void)PetscPopErrorHandler();
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* shape_ellipsoid_get(cap) -> (center, radii, rot): the first primitive's centre, semi-axes
+   and their directions (the columns of rot, row-major), where TRANSLATE, ROTATE and SCALE
+   have put it (Solfec-1.0's ELLIP.center, radii, rot) */
+static PyObject *py_shape_ellipsoid_get(PyObject *self, PyObject *args)
+{
+  PyObject *cap;
+  PetscReal c[3], L[9], rad[3], rot[9];
+  if (!PyArg_ParseTuple(args, "O", &cap)) return NULL;
+  MB_TRY(PyExc_ValueError, MbShapeGetEllipsoid(CapsuleShape(cap), 0, c, L, NULL));
+  MbEllipsoidPrincipal(L, rad, rot);
+  return Py_BuildValue("(ddd)(ddd)(ddddddddd)", (double)c[0], (double)c[1], (double)c[2], (double)rad[0], (double)rad[1], (double)rad[2], (double)rot[0], (double)rot[1], (double)rot[2], (double)rot[3], (double)rot[4], (double)rot[5], (double)rot[6],
+                       (double)rot[7], (double)rot[8]);
+}
+
 /* shape_mesh(cap, nodes, eptr, enode): the shape's elements (added by shape_element, in
    order) are a mesh of these nodes (MbShapeSetMesh) */
 static PyObject *py_shape_mesh(PyObject *self, PyObject *args)
@@ -727,6 +761,8 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_compound", py_shape_compound, METH_VARARGS, "shape_compound(parts) -> shape"},
     {"shape_convex", py_shape_convex, METH_VARARGS, "shape_convex(shape, vertices, fptr, fvert, fsurf, volid)"},
     {"shape_hull", py_shape_hull, METH_VARARGS, "shape_hull(shape, points, volid, surfid)"},
+    {"shape_ellipsoid", py_shape_ellipsoid, METH_VARARGS, "shape_ellipsoid(shape, center, radii, volid, surfid)"},
+    {"shape_ellipsoid_get", py_shape_ellipsoid_get, METH_VARARGS, "shape_ellipsoid_get(shape) -> (center, radii, rot)"},
     {"shape_element", py_shape_element, METH_VARARGS, "shape_element(shape, type, nodes, surfids, volid)"},
     {"shape_mesh", py_shape_mesh, METH_VARARGS, "shape_mesh(shape, nodes, eptr, enode)"},
     {"shape_append", py_shape_append, METH_VARARGS, "shape_append(dst, src)"},

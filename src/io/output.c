@@ -247,6 +247,25 @@ PetscErrorCode MbH5ReadAttr(hid_t loc, const char *name, hid_t type, void *v, co
 
 /* ---------------------------------------------------------------- local geometry */
 
+/* The drawn surface of primitive p (not a sphere): a convex's faces, or an ellipsoid's facets
+   (MbEllipsoidFacets: points u of the unit sphere, drawn at c + L u). */
+static PetscErrorCode PrimSurface(MbShape shape, PetscInt p, PetscInt *nv, const PetscReal **u, PetscInt *nf, const PetscInt **fptr, const PetscInt **fv)
+{
+  MbPrimKind       kind;
+  const PetscReal *uu;
+  const PetscInt  *fp, *fvv;
+  PetscFunctionBegin;
+  PetscCall(MbShapeGetPrimKind(shape, p, &kind));
+  if (kind == MB_PRIM_ELLIPSOID) {
+    MbEllipsoidFacets(nv, &uu, nf, &fp, &fvv);
+    if (u) *u = uu;
+  } else
+    PetscCall(MbShapeGetConvex(shape, p, nv, u, nf, &fp, &fvv, NULL));
+  if (fptr) *fptr = fp;
+  if (fv) *fv = fvv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Cells and topology entries of one polygon of k vertices: itself up to a quadrilateral,
    a fan of k − 2 triangles beyond. */
 static void PolygonSize(PetscInt k, int64_t *cells, int64_t *topo)
@@ -281,7 +300,7 @@ static PetscErrorCode LocalCounts(MbOutput out, int64_t c[C_N])
         c[C_SPH]++;
         continue;
       }
-      PetscCall(MbShapeGetConvex(shape, p, &nv, NULL, &nf, &fptr, NULL, NULL));
+      PetscCall(PrimSurface(shape, p, &nv, NULL, &nf, &fptr, NULL));
       c[C_PTS] += nv;
       for (PetscInt f = 0; f < nf; f++) PolygonSize(fptr[f + 1] - fptr[f], &c[C_CELLS], &c[C_TOPO]);
     }
@@ -392,7 +411,7 @@ static PetscErrorCode WriteMesh(MbOutput out, const int64_t c[C_N], const int64_
         sbody[s++] = id;
         continue;
       }
-      PetscCall(MbShapeGetConvex(shape, p, &nv, NULL, &nf, &fptr, &fv, NULL));
+      PetscCall(PrimSurface(shape, p, &nv, NULL, &nf, &fptr, &fv));
       for (PetscInt f = 0; f < nf; f++) {
         PetscInt        k    = fptr[f + 1] - fptr[f];
         const PetscInt *loop = &fv[fptr[f]];
@@ -660,10 +679,28 @@ static PetscErrorCode GatherFrame(PetscInt nb, MbBody *bodies, const int64_t c[C
         s++;
         continue;
       }
-      PetscCall(MbShapeGetConvex(shape, k, &nv, &v, &nf, &fptr, NULL, NULL));
-      PetscCall(MbBodyPrimToSpatial(b, k, &d->pts[3 * p]));
-      PetscCall(MbBodyPrimVelocity(b, k, &d->pvel[3 * p]));
-      for (PetscInt j = 0; j < 3 * nv; j++) d->pdis[3 * p + j] = d->pts[3 * p + j] - v[j];
+      if (kind == MB_PRIM_ELLIPSOID) { /* the facets' points c + L u, placed by the body's motion of the centre and the semi-axes' ends */
+        const PetscReal *u;
+        PetscReal        c0[3], L0[9], x[12], L[9], X[3];
+        PetscCall(PrimSurface(shape, k, &nv, &u, &nf, &fptr, NULL));
+        PetscCall(MbShapeGetEllipsoid(shape, k, c0, L0, NULL));
+        PetscCall(MbBodyPrimToSpatial(b, k, x));
+        MbEllipsoidFromPoints(x, L);
+        for (PetscInt j = 0; j < nv; j++) {
+          PetscReal *xs = &d->pts[3 * (p + j)];
+          MbM3Mult(L, &u[3 * j], xs);
+          MbV3Add(xs, x, xs);
+          MbM3Mult(L0, &u[3 * j], X);
+          MbV3Add(X, c0, X);
+          MbV3Sub(xs, X, &d->pdis[3 * (p + j)]);
+          PetscCall(MbBodyPointVelocity(b, X, &d->pvel[3 * (p + j)]));
+        }
+      } else {
+        PetscCall(MbShapeGetConvex(shape, k, &nv, &v, &nf, &fptr, NULL, NULL));
+        PetscCall(MbBodyPrimToSpatial(b, k, &d->pts[3 * p]));
+        PetscCall(MbBodyPrimVelocity(b, k, &d->pvel[3 * p]));
+        for (PetscInt j = 0; j < 3 * nv; j++) d->pdis[3 * p + j] = d->pts[3 * p + j] - v[j];
+      }
       p += nv;
       { /* the cells carry their piece's stress (an element's; the body's for the others) */
         PetscReal ps[9], pc[6], pm;

@@ -19,6 +19,22 @@ static void PrimMoments(const MbPrim *p, const PetscReal o[3], PetscReal *vol, P
     }
     return;
   }
+  if (p->kind == MB_PRIM_ELLIPSOID) {
+    /* x = c + L u over the unit ball: V = 4/3 π |det L|, and ∫(x−c)⊗(x−c) dV = |det L| L (∫u⊗u du) Lᵀ
+       = V/5 L Lᵀ (∫u_i u_j du = 4π/15 δ_ij over the unit ball) */
+    PetscReal L[9], x[12], V, c[3];
+    MbV3Copy(p->c, x);
+    for (int k = 0; k < 9; k++) x[3 + k] = p->e[k];
+    MbEllipsoidFromPoints(x, L);
+    V = 4.0 / 3.0 * PETSC_PI * PetscAbsReal(MbM3Det(L));
+    MbV3Sub(p->c, o, c);
+    *vol += V;
+    for (int i = 0; i < 3; i++) {
+      m1[i] += V * c[i];
+      for (int j = 0; j < 3; j++) m2[3 * i + j] += V * c[i] * c[j] + V / 5.0 * MbV3Dot(&L[3 * i], &L[3 * j]);
+    }
+    return;
+  }
   for (PetscInt f = 0; f < p->nf; f++) {
     const PetscInt *fv = &p->fvert[p->fptr[f]], n = p->fptr[f + 1] - p->fptr[f];
     PetscReal       a[3];

@@ -84,8 +84,7 @@ PetscErrorCode MbShapeDestroy(MbShape *shape)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Room for one more primitive; returns it zeroed. */
-static PetscErrorCode ShapePush(MbShape s, MbPrim **p)
+PetscErrorCode MbShapePush(MbShape s, MbPrim **p)
 {
   PetscFunctionBegin;
   if (s->n == s->cap) {
@@ -107,7 +106,7 @@ PetscErrorCode MbShapeAddSphere(MbShape s, const PetscReal c[3], PetscReal r, Pe
   MbPrim *p;
   PetscFunctionBegin;
   PetscCheck(r > 0 && PetscIsNormalReal(r), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sphere radius must be > 0, got %g", (double)r);
-  PetscCall(ShapePush(s, &p));
+  PetscCall(MbShapePush(s, &p));
   p->kind = MB_PRIM_SPHERE;
   MbV3Copy(c, p->c);
   p->r      = r;
@@ -170,7 +169,7 @@ PetscErrorCode MbShapeAddConvex(MbShape s, PetscInt nv, const PetscReal v[], Pet
   for (PetscInt k = 0; k < nfv; k++) PetscCheck(fvert[k] >= 0 && fvert[k] < nv, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face vertex index %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", fvert[k], nv);
   for (PetscInt k = 0; k < 3 * nv; k++) PetscCheck(isfinite(v[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "vertex coordinate %" PetscInt_FMT " is not finite: %g", k, (double)v[k]);
   PetscCall(ConvexCheckClosed(nv, nf, fptr, fvert));
-  PetscCall(ShapePush(s, &p));
+  PetscCall(MbShapePush(s, &p));
   p->kind  = MB_PRIM_CONVEX;
   p->volid = volid;
   p->nv    = nv;
@@ -202,7 +201,12 @@ PetscErrorCode MbShapeAppend(MbShape s, MbShape o)
     MbPrim *q = &o->prim[i];
     if (q->kind == MB_PRIM_SPHERE)
       PetscCall(MbShapeAddSphere(s, q->c, q->r, q->volid, q->surfid));
-    else
+    else if (q->kind == MB_PRIM_ELLIPSOID) {
+      PetscReal x[12];
+      MbV3Copy(q->c, x);
+      for (int k = 0; k < 9; k++) x[3 + k] = q->e[k];
+      PetscCall(MbShapeAddEllipsoidPoints(s, x, q->volid, q->surfid));
+    } else
       PetscCall(MbShapeAddConvex(s, q->nv, q->v, q->nf, q->fptr, q->fvert, q->fsurf, q->volid));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -243,9 +247,9 @@ PetscErrorCode MbShapeTransform(MbShape s, const PetscReal R[9], const PetscReal
   }
   for (PetscInt i = 0; i < s->n; i++) {
     MbPrim  *p  = &s->prim[i];
-    PetscInt nv = p->kind == MB_PRIM_SPHERE ? 1 : p->nv;
-    for (PetscInt k = 0; k < nv; k++) {
-      PetscReal *x = p->kind == MB_PRIM_SPHERE ? p->c : &p->v[3 * k], y[3];
+    PetscInt nv = p->kind == MB_PRIM_SPHERE ? 1 : p->kind == MB_PRIM_ELLIPSOID ? 4 : p->nv;
+    for (PetscInt k = 0; k < nv; k++) { /* an ellipsoid: its centre and the ends of its semi-axes */
+      PetscReal *x = p->kind == MB_PRIM_SPHERE || (p->kind == MB_PRIM_ELLIPSOID && k == 0) ? p->c : p->kind == MB_PRIM_ELLIPSOID ? &p->e[3 * (k - 1)] : &p->v[3 * k], y[3];
       MbV3Sub(x, c, y);
       MbM3Mult(R, y, y);
       MbV3Add(y, c, y);
@@ -326,7 +330,15 @@ PetscErrorCode MbShapeGetBox(MbShape s, PetscReal lo[3], PetscReal hi[3])
         lo[d] = PetscMin(lo[d], p->c[d] - p->r);
         hi[d] = PetscMax(hi[d], p->c[d] + p->r);
       }
-    else
+    else if (p->kind == MB_PRIM_ELLIPSOID) {
+      PetscReal L[9];
+      PetscCall(MbShapeGetEllipsoid(s, i, NULL, L, NULL));
+      for (int d = 0; d < 3; d++) { /* the half-width along axis d: max of e_d·L u over |u| ≤ 1, |row d of L| */
+        PetscReal w = MbV3Norm(&L[3 * d]);
+        lo[d]       = PetscMin(lo[d], p->c[d] - w);
+        hi[d]       = PetscMax(hi[d], p->c[d] + w);
+      }
+    } else
       for (PetscInt k = 0; k < p->nv; k++)
         for (int d = 0; d < 3; d++) {
           lo[d] = PetscMin(lo[d], p->v[3 * k + d]);

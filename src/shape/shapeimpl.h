@@ -5,11 +5,12 @@
 #include <moreau/mbshape.h>
 
 typedef struct {
-  MbPrimKind kind;   /* sphere or convex */
+  MbPrimKind kind;   /* sphere, convex or ellipsoid */
   PetscInt   volid;  /* volume id (material lookup) */
-  PetscInt   surfid; /* sphere: surface id */
-  PetscReal  c[3];   /* sphere: centre */
+  PetscInt   surfid; /* sphere, ellipsoid: surface id */
+  PetscReal  c[3];   /* sphere, ellipsoid: centre */
   PetscReal  r;      /* sphere: radius */
+  PetscReal  e[9];   /* ellipsoid: the ends of its semi-axes, point k at e[3k] (c + L e_k) */
   PetscInt   nv;     /* convex: number of vertices */
   PetscInt   nf;     /* convex: number of faces */
   PetscReal *v;      /* convex: vertices, 3*nv */
@@ -34,5 +35,10 @@ struct _p_MbShape {
   MbPrim  *prim; /* the primitives */
   MbMesh  *mesh; /* the element nodes when the whole shape is one mesh, else NULL */
 };
+
+/* Room for one more primitive in s, returned zeroed. */
+PETSC_INTERN PetscErrorCode MbShapePush(MbShape s, MbPrim **p);
+/* Append an ellipsoid given by its centre and the ends of its semi-axes, x = 12 reals. */
+PETSC_INTERN PetscErrorCode MbShapeAddEllipsoidPoints(MbShape s, const PetscReal x[12], PetscInt volid, PetscInt surfid);
 
 #endif

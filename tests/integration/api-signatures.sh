@@ -184,7 +184,7 @@ COROTATED_DISPLACEMENTS RIGID_DISPLACEMENTS REGISTER_BASE RT_SPLIT XDMF_EXPORT S
 missing = [n for n in solfec_names if n not in globals()]
 t('every Solfec-1.0 function is defined in a deck (%d names)' % len(solfec_names), not missing, missing)
 bad = []
-for n in ['ELLIP',
+for n in [
           'ROUGH_HEX', 'MATERIAL', 'APPLY_BULKMAT', 'TEST_SOLVER', 'SICONOS_SOLVER', 'HYBRID_SOLVER',
           'SIMPLIFIED_CRACK', 'INITIALIZE_STATE', 'REGISTER_BASE', 'XDMF_EXPORT', 'RT_SPLIT', 'FIELD']:
     try:
@@ -200,13 +200,13 @@ PY
 out=$("$MOREAU" "$TMP/names.py" 2>&1); rc=$?
 echo "$out" | grep -E '^(not )?ok - '
 [ $rc -eq 0 ] || echo "$out" | tail -5 | sed 's/^/# /'
-deck ellip <<PY
+deck roughhex <<PY
 $HEAD
-BODY(s, 'RIGID', ELLIP((0, 0, 0), (1, 2, 3), 1, 1), BULK_MATERIAL(s))
+BODY(s, 'FINITE_ELEMENT', ROUGH_HEX(SPHERE((0, 0, 0), 1, 1, 1), 2, 2, 2), BULK_MATERIAL(s))
 PY
-expect_error "ELLIP in a deck: non-zero exit and the reason" "ELLIP: not supported in moreau: moreau has no ellipsoid shape" "$MOREAU" "$TMP/ellip.py"
-out=$("$MOREAU" "$TMP/ellip.py" 2>&1)
-check "ELLIP's traceback names the deck line, no AttributeError or NameError" bash -c 'grep -qE "ellip.py\", line [0-9]+, in <module>" <<<"$0" && grep -q "NotImplementedError: ELLIP: not supported in moreau" <<<"$0" && ! grep -qE "AttributeError|NameError" <<<"$0"' "$out"
+expect_error "ROUGH_HEX in a deck: non-zero exit and the reason" "ROUGH_HEX: not supported in moreau: no generator of a mesh around a shape" "$MOREAU" "$TMP/roughhex.py"
+out=$("$MOREAU" "$TMP/roughhex.py" 2>&1)
+check "ROUGH_HEX's traceback names the deck line, no AttributeError or NameError" bash -c 'grep -qE "roughhex.py\", line [0-9]+, in <module>" <<<"$0" && grep -q "NotImplementedError: ROUGH_HEX: not supported in moreau" <<<"$0" && ! grep -qE "AttributeError|NameError" <<<"$0"' "$out"
 
 # --- SCALE, PIPE, MESH2CONVEX
 deck shapes <<PY

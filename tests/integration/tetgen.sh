@@ -70,7 +70,7 @@ t('cube: written to path (a new folder)', len(T) == len(m.inter_element_faces())
 t('cube: %d tetrahedra, none above the volume bound 0.005' % len(T), len(T) > 200 and max(det(X, n) / 6 for n, _ in T) <= 0.005 * (1 + 1e-12), max(det(X, n) / 6 for n, _ in T))
 t('cube: every tetrahedron turns positive (TET4 order)', min(det(X, n) for n, _ in T) > 0)
 t('cube: every tetrahedron has the HEX volid 7', set(v for _, v in T) == {7})
-planes = {1: (2, 2.0), 2: (2, 3.0), 3: (1, -3.0), 4: (0, 11.0), 5: (1, -2.0), 6: (0, 10.0)}  # HEX's face order: bottom, top, y=0, x=1, y=1, x=0
+planes = {1: (2, 2.0), 2: (0, 10.0), 3: (1, -2.0), 4: (0, 11.0), 5: (1, -3.0), 6: (2, 3.0)}  # HEX's face order (Solfec's): bottom, x=0, y=1, x=1, y=0, top
 bad = [(f, sid) for f, sid in F if sid not in planes or any(abs(X[k][planes[sid][0]] - planes[sid][1]) > 1e-12 for k in f)]
 t('cube: %d boundary triangles, each with the surface id of the face it lies on' % len(F), F and not bad, bad[:3])
 area = {}
