@@ -17,8 +17,6 @@ _UNSUPPORTED = {
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',
     'SIMPLIFIED_CRACK': 'bodies do not crack',
     'FRACTURE_EXPORT_YAFFEMS': 'no fracture analysis',
-    'INITIALIZE_STATE': 'a run cannot start from another run\'s results',
-    'RIGID_TO_FEM': 'a run cannot start from another run\'s results',
     'LOCDYN_DUMP': 'no local dynamics dump (PETSc\'s -log_view and -mb_solver_view describe the solver)',
     'MBFCP_EXPORT': 'no MBFCP export (moreau-fclib writes FCLIB problems)',
     'BODY_MM_EXPORT': 'no MatrixMarket export of body matrices',
