@@ -357,6 +357,8 @@ PetscErrorCode MbBodySetFrameState(MbBody b, const PetscReal conf[12], const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool MbBodyTakesAffine(MbBody b) { return b->ops->set_affine ? PETSC_TRUE : PETSC_FALSE; }
+
 PetscErrorCode MbBodySetAffine(MbBody b, const PetscReal Xc[3], const PetscReal m[24])
 {
   PetscFunctionBegin;

@@ -14,11 +14,11 @@
 
 /* The rows of /bodies (every body the earlier run made): id, kind, label, referential centre. */
 typedef struct {
-  int64_t  n, *id, *kind;
-  char    *label; /* n × MB_INIT_LABEL bytes */
-  double  *center;
-  PetscInt nid;   /* 1 + the largest id */
-  PetscInt *row;  /* row of each id, −1: none */
+  int64_t   n, *id, *kind;
+  char     *label; /* n × MB_INIT_LABEL bytes */
+  double   *center;
+  PetscInt  nid; /* 1 + the largest id */
+  PetscInt *row; /* row of each id, −1: none */
 } BodyTable;
 
 #define MB_INIT_LABEL 64 /* bytes of /bodies/label (output.c's MB_LABEL_LEN) */
@@ -90,6 +90,8 @@ PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const cha
   char        gp[32];
   double     *id, *conf, *velo, *aff, *noff, *nst;
   int64_t     nid, nc, nv, na, nno, nns;
+  PetscInt   *src, *how; /* per local body: its row in the frame (−1: none), 1: by its motion */
+  char        msg[1024] = "";
   MPI_Comm    comm;
   PetscBool   exists;
   char        path[PETSC_MAX_PATH_LEN + 8];
@@ -108,7 +110,8 @@ PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const cha
   PetscCall(MbOutputReadFrameArray(out, gp, "affine", &na, &aff));
   PetscCall(MbOutputReadFrameArray(out, gp, "nodal_offset", &nno, &noff));
   PetscCall(MbOutputReadFrameArray(out, gp, "nodal_state", &nns, &nst));
-  PetscCheck(nid >= 0 && nc == 12 * nid && nv == 6 * nid && na == 24 * nid, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: %s of %s: id, conf, velo and affine do not agree (%lld, %lld, %lld, %lld numbers)", what, gp, out->h5, (long long)nid, (long long)nc, (long long)nv, (long long)na);
+  PetscCheck(nid >= 0 && nc == 12 * nid && nv == 6 * nid && na == 24 * nid, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: %s of %s: id, conf, velo and affine do not agree (%lld, %lld, %lld, %lld numbers)", what, gp, out->h5, (long long)nid,
+             (long long)nc, (long long)nv, (long long)na);
   PetscCall(MbDomainGetGlobalBodyCount(dom, &nglobal));
   /* Solfec matches every body by id and leaves those the results lack as they are; moreau
      asks for the same bodies, so that a deck edited since (a body added or removed, which
@@ -121,14 +124,19 @@ PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const cha
   for (int64_t r = 0; r < nid; r++)
     if (id[r] >= 0 && id[r] < tab.nid) row[(PetscInt)id[r]] = (PetscInt)r;
   PetscCall(MbDomainGetBodies(dom, &nb, &bodies));
-  for (PetscInt i = 0; i < nb; i++) {
+  PetscCall(PetscMalloc2(nb + 1, &src, nb + 1, &how));
+  /* first every body is matched and checked, then the ranks agree, then the states are set:
+     an error on one rank is every rank's (with its message), before any state changes */
+  for (PetscInt i = 0; i < nb && !msg[0]; i++) {
     MbBody      b = bodies[i];
-    PetscInt    bid, aid = -1, kb, ka, r, n = 0;
+    PetscInt    bid, aid = -1, kb, ka, r, n = 0, nq, nu;
     const char *label;
-    double     *nodal = NULL;
     PetscCall(MbBodyGetId(b, &bid));
     PetscCall(MbBodyGetLabel(b, &label));
     PetscCall(MbBodyGetKindCode(b, &kb));
+    PetscCall(MbBodyGetSizes(b, &nq, &nu));
+    src[i] = -1;
+    how[i] = 0;
     if (nlabel < 0)
       aid = bid;
     else { /* subset=: the deck's bodies of those labels, each from the body of its label */
@@ -138,27 +146,68 @@ PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const cha
       if (!chosen) continue;
       for (int64_t j = 0; j < tab.n && aid < 0; j++)
         if (!strncmp(&tab.label[j * MB_INIT_LABEL], label, MB_INIT_LABEL - 1)) aid = (PetscInt)tab.id[j];
-      PetscCheck(aid >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: body %" PetscInt_FMT "'s label '%s' is not among the bodies of %s", what, bid, label, out->h5);
+      if (aid < 0) {
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: body %" PetscInt_FMT "'s label '%s' is not among the bodies of %s", what, bid, label, out->h5));
+        break;
+      }
     }
     r = aid < tab.nid ? row[aid] : -1;
-    PetscCheck(r >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: body %" PetscInt_FMT " is not in %s at t = %g (made later, or a different deck)", what, aid, out->h5, (double)out->frame[f].time);
+    if (r < 0) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: body %" PetscInt_FMT " is not in %s at t = %g (made later, or by a different deck)", what, aid, out->h5, (double)out->frame[f].time));
+      break;
+    }
     ka = (PetscInt)tab.kind[tab.row[aid]];
     if (noff && nno == 2 * nid && noff[2 * r] >= 0) n = (PetscInt)(noff[2 * r + 1] - noff[2 * r]) * 2;
+    src[i] = r;
     if (ka != kb && rigid_to_fem && n == 0) { /* a homogeneous motion onto a nodal body */
-      PetscCall(MbBodySetAffine(b, &tab.center[3 * tab.row[aid]], aff + 24 * r));
+      if (!MbBodyTakesAffine(b))
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: body %" PetscInt_FMT "%s%s%s is %s here and body %" PetscInt_FMT " of %s is %s: a %s body cannot take another kind's rigid motion (RIGID_TO_FEM maps a RIGID body onto a FINITE_ELEMENT one)",
+                                what, bid, label ? " ('" : "", label ? label : "", label ? "')" : "", KindName(kb), aid, out->h5, KindName(ka), KindName(kb)));
+      how[i] = 1;
       continue;
     }
-    PetscCheck(ka == kb, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s: body %" PetscInt_FMT "%s%s%s is %s here and body %" PetscInt_FMT " of %s is %s: a body takes the state of one of its own kind%s", what, bid, label ? " ('" : "", label ? label : "", label ? "')" : "",
-               KindName(kb), aid, out->h5, KindName(ka), rigid_to_fem ? " (RIGID_TO_FEM also maps a rigid body onto a FINITE_ELEMENT one)" : " (RIGID_TO_FEM maps a rigid body onto a FINITE_ELEMENT one)");
+    if (ka != kb) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: body %" PetscInt_FMT "%s%s%s is %s here and body %" PetscInt_FMT " of %s is %s: a body takes the state of one of its own kind%s", what, bid, label ? " ('" : "", label ? label : "",
+                              label ? "')" : "", KindName(kb), aid, out->h5, KindName(ka), rigid_to_fem ? " (RIGID_TO_FEM also maps a RIGID body onto a FINITE_ELEMENT one)" : " (RIGID_TO_FEM maps a RIGID body onto a FINITE_ELEMENT one)"));
+      break;
+    }
+    if (n && (n != nq + nu || noff[2 * r] + n / 2 > nns || noff[2 * r + 1] + n / 2 > nns)) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: body %" PetscInt_FMT "%s%s%s has %" PetscInt_FMT " nodal numbers (q and u) here and body %" PetscInt_FMT " of %s has %" PetscInt_FMT ": another mesh", what, bid, label ? " ('" : "",
+                              label ? label : "", label ? "')" : "", nq + nu, aid, out->h5, n));
+      break;
+    }
+  }
+  {
+    PetscMPIInt rank, size, bad, first;
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    bad = msg[0] ? rank : size;
+    PetscCallMPI(MPI_Allreduce(&bad, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first < size) {
+      PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, first, comm));
+      PetscCall(MbOutputDestroy(&out));
+      SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "%s", msg);
+    }
+  }
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt r = src[i], n = 0, aid;
+    double  *nodal = NULL;
+    if (r < 0) continue;
+    aid = (PetscInt)id[r];
+    if (how[i] == 1) {
+      PetscCall(MbBodySetAffine(bodies[i], &tab.center[3 * tab.row[aid]], aff + 24 * r));
+      continue;
+    }
+    if (noff && nno == 2 * nid && noff[2 * r] >= 0) n = (PetscInt)(noff[2 * r + 1] - noff[2 * r]) * 2;
     if (n) {
-      PetscCheck(noff[2 * r] + n / 2 <= nns && noff[2 * r + 1] + n / 2 <= nns, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: %s of %s: body %" PetscInt_FMT "'s nodal state lies outside nodal_state", what, gp, out->h5, aid);
       PetscCall(PetscMalloc1(n, &nodal));
       PetscCall(PetscArraycpy(nodal, nst + (int64_t)noff[2 * r], n / 2));
       PetscCall(PetscArraycpy(nodal + n / 2, nst + (int64_t)noff[2 * r + 1], n / 2));
     }
-    PetscCall(MbBodySetFrameState(b, conf + 12 * r, velo + 6 * r, aff + 24 * r, n, nodal));
+    PetscCall(MbBodySetFrameState(bodies[i], conf + 12 * r, velo + 6 * r, aff + 24 * r, n, nodal));
     PetscCall(PetscFree(nodal));
   }
+  PetscCall(PetscFree2(src, how));
   if (tframe) *tframe = out->frame[f].time;
   PetscCall(PetscFree(row));
   PetscCall(PetscFree(id));

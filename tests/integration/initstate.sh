@@ -6,7 +6,7 @@
 # to 1e-12. RIGID_TO_FEM: a rigid cube moving at v and spinning at ω becomes a
 # FINITE_ELEMENT cube whose nodes are at x̄ + Λ(X − X̄) and move at v + ω × (x − x̄) to
 # 1e-12. Bad input (no results at the path, a time past them, other bodies, another kind,
-# a subset matching nothing) is an error naming the value. Also on 2 ranks.
+# a subset matching nothing) is an error naming the value, on every rank. Also on 2 ranks.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
 export MOREAU_PYTHONPATH="$MB_ROOT/python"
@@ -140,4 +140,7 @@ expect_error "a negative time is an error naming it" "INITIALIZE_STATE: time mus
 scene "INITIALIZE_STATE(s, 'outA', 0.1, subset=['NONE'])" >e6.py
 expect_error "a subset matching no label is an error naming the pattern" "subset pattern 'NONE' matches no body label" timeout 60 "$MOREAU" e6.py outE
 scene "RIGID_TO_FEM('outA', 0.1, s, subset='FLY')" | sed "s/fly = BODY(s, 'RIGID'/fly = BODY(s, 'PSEUDO_RIGID'/" >e7.py
-expect_error "RIGID_TO_FEM onto a kind that cannot take it is an error naming the body" "body 2 \(label 'FLY'\) of kind PSEUDO_RIGID cannot take a homogeneous \(rigid\) motion" timeout 60 "$MOREAU" e7.py outE
+expect_error "RIGID_TO_FEM onto a kind that cannot take it is an error naming the body" "body 2 \('FLY'\) is PSEUDO_RIGID here and body 2 of outA/a.h5 is RIGID: a PSEUDO_RIGID body cannot take" timeout 60 "$MOREAU" e7.py outE
+# on 2 ranks body 1 is rank 1's: every rank stops with its message, none waits for the others
+out=$(timeout 60 $MPIRUN --tag-output -np 2 "$MOREAU" e4.py outE2 2>&1); rc=$?
+check "2 ranks: a kind mismatch of rank 1's body is rank 0's error too, at once (rc=$rc)" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -qE "^\[[0-9]+,0\]<stderr>:RuntimeError: INITIALIZE_STATE: body 1 \('"'"'SLIDE'"'"'\) is PSEUDO_RIGID here" <<<"$0"' "$out"
