@@ -80,27 +80,20 @@ static const char *KindName(PetscInt code)
   return name;
 }
 
-PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const char name[], PetscReal t, PetscInt nlabel, const char *const labels[], PetscBool rigid_to_fem, PetscReal *tframe)
+/* The work of MbOutputInitializeState on the open results out; its caller closes them
+   whatever happens (their close is collective: an error here is every rank's). */
+static PetscErrorCode InitFromResults(MbDomain dom, MbOutput out, const char *what, PetscReal t, PetscInt nlabel, const char *const labels[], PetscBool rigid_to_fem, PetscReal *tframe)
 {
-  const char *what = rigid_to_fem ? "RIGID_TO_FEM" : "INITIALIZE_STATE";
-  MbOutput    out;
-  BodyTable   tab;
-  PetscInt    f, nb, nglobal, *row;
-  MbBody     *bodies;
-  char        gp[32];
-  double     *id, *conf, *velo, *aff, *noff, *nst;
-  int64_t     nid, nc, nv, na, nno, nns;
-  PetscInt   *src, *how; /* per local body: its row in the frame (−1: none), 1: by its motion */
-  char        msg[1024] = "";
-  MPI_Comm    comm;
-  PetscBool   exists;
-  char        path[PETSC_MAX_PATH_LEN + 8];
+  BodyTable tab;
+  PetscInt  f, nb, nglobal, *row;
+  MbBody   *bodies;
+  char      gp[32];
+  double   *id, *conf, *velo, *aff, *noff, *nst;
+  int64_t   nid, nc, nv, na, nno, nns;
+  PetscInt *src, *how; /* per local body: its row in the frame (−1: none), 1: by its motion */
+  char      msg[1024] = "";
+  MPI_Comm  comm      = out->comm;
   PetscFunctionBegin;
-  PetscCall(MbDomainGetComm(dom, &comm));
-  PetscCall(MbOutputPath(path, sizeof(path), dir, name, ".h5"));
-  PetscCall(MbOutputExists(comm, dir, name, &exists));
-  PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "%s: no results at %s (the earlier run's output directory %s holds no %s.h5 with a frame): run the deck that writes them first, in the same directory", what, path, dir, name);
-  PetscCall(MbOutputOpenRead(dom, dir, name, &out));
   PetscCall(FrameNear(out, what, t, &f));
   PetscCall(ReadBodyTable(out, &tab));
   PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06" PetscInt_FMT, f));
@@ -185,7 +178,6 @@ PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const cha
     PetscCallMPI(MPI_Allreduce(&bad, &first, 1, MPI_INT, MPI_MIN, comm));
     if (first < size) {
       PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, first, comm));
-      PetscCall(MbOutputDestroy(&out));
       SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "%s", msg);
     }
   }
@@ -217,6 +209,25 @@ PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const cha
   PetscCall(PetscFree(noff));
   PetscCall(PetscFree(nst));
   PetscCall(FreeBodyTable(&tab));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const char name[], PetscReal t, PetscInt nlabel, const char *const labels[], PetscBool rigid_to_fem, PetscReal *tframe)
+{
+  const char    *what = rigid_to_fem ? "RIGID_TO_FEM" : "INITIALIZE_STATE";
+  MbOutput       out;
+  MPI_Comm       comm;
+  PetscBool      exists;
+  char           path[PETSC_MAX_PATH_LEN + 8];
+  PetscErrorCode ierr;
+  PetscFunctionBegin;
+  PetscCall(MbDomainGetComm(dom, &comm));
+  PetscCall(MbOutputPath(path, sizeof(path), dir, name, ".h5"));
+  PetscCall(MbOutputExists(comm, dir, name, &exists));
+  PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "%s: no results at %s (the earlier run's output directory %s holds no %s.h5 with a frame): run the deck that writes them first, in the same directory", what, path, dir, name);
+  PetscCall(MbOutputOpenRead(dom, dir, name, &out));
+  ierr = InitFromResults(dom, out, what, t, nlabel, labels, rigid_to_fem, tframe);
   PetscCall(MbOutputDestroy(&out));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
