@@ -194,6 +194,13 @@ PETSC_EXTERN PetscErrorCode MbBodyGetFrameState(MbBody body, PetscReal q[12], Pe
     and affine rows, and its nodal state (n numbers, q then u; n = 0 for bodies without one).
     READ mode seeks with it. */
 PETSC_EXTERN PetscErrorCode MbBodySetFrameState(MbBody body, const PetscReal conf[12], const PetscReal velo[6], const PetscReal affine[24], PetscInt n, const PetscReal nodal[]);
+/** Put the body in the homogeneous motion x = x̄ + A(X − Xc), ẋ = v + B(X − Xc), m = [A, B, x̄, v]
+    as MbBodyGetAffine gives it (A, B row-major) and Xc a referential centre: RIGID_TO_FEM
+    maps an earlier run's rigid motion onto a finite-element body so. An error naming the body
+    for kinds that cannot take one (their state is not a field over the reference places). */
+PETSC_EXTERN PetscErrorCode MbBodySetAffine(MbBody body, const PetscReal Xc[3], const PetscReal m[24]);
+/** Whether the body's kind takes a homogeneous motion (MbBodySetAffine). */
+PETSC_EXTERN PetscBool MbBodyTakesAffine(MbBody body);
 /** The motion of a homogeneously moving body (rigid, pseudo-rigid) as 24 numbers
     [A, B, x̄, v]: x = x̄ + A(X − X̄), ẋ = v + B(X − X̄), A and B row-major. Output frames keep
     it, so that points of any such body can be followed without knowing its kind. */

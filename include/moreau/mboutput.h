@@ -65,6 +65,14 @@ PETSC_EXTERN PetscErrorCode MbOutputGetFrames(MbOutput out, PetscInt *n, PetscIn
 /** The frame nearest time t (a tie: the later; before the first: the first; after the last:
     the last). */
 PETSC_EXTERN PetscErrorCode MbOutputFrameAt(MbOutput out, PetscReal t, PetscInt *f);
+/** INITIALIZE_STATE (rigid_to_fem false) and RIGID_TO_FEM (src/io/initstate.c): the
+    domain's bodies take their state from the frame of DIR/<name>.h5 (another run's results)
+    nearest time t, matched by id (all bodies: both runs must have as many), or, with
+    nlabel >= 0, only the bodies whose label is one of labels[], matched by label. Same kinds
+    take the frame's state bit for bit; with rigid_to_fem a FINITE_ELEMENT body takes its
+    rigid counterpart's motion at its nodes. The clock is not changed. *tframe: the time of
+    the frame read (may be NULL). Errors name the file, the time or the body. Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const char name[], PetscReal t, PetscInt nlabel, const char *const labels[], PetscBool rigid_to_fem, PetscReal *tframe);
 /** Flush and close both files; the monitor stops writing. Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputDestroy(MbOutput *out);
 

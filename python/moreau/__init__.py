@@ -11,7 +11,7 @@ Parallel runs: the deck runs on every rank. A body is built only on the rank tha
 ignored by ranks that do not own the body, so the same deck works on any number of ranks.
 
 The functions live in submodules by topic (solfec, materials, shapes, meshing, transforms, split, bodies,
-loads, solvers, constraints, output, readmode, unsupported); this package gathers their
+loads, solvers, constraints, output, readmode, initstate, unsupported); this package gathers their
 public names, so that `from moreau import *` gives exactly __all__. py2 is not API: it translates
 Python 2 decks and their modules (src/input/python.c calls it).
 """
@@ -39,6 +39,7 @@ from .constraints import (
     CONTACT_EXCLUDE_BODIES, CONTACT_EXCLUDE_SURFACES, DELETE)
 from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING, LOCDYN_DUMP
 from .readmode import DURATION, SEEK, FORWARD, BACKWARD
+from .initstate import INITIALIZE_STATE, RIGID_TO_FEM
 from .unsupported import _UNSUPPORTED, _unsupported
 
 __all__ = [
@@ -58,7 +59,8 @@ __all__ += ['ELLIP', 'SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT',
             'DISPLAY_POINT', 'CONTACT_SPARSIFY', 'UNPHYSICAL_PENETRATION', 'EXTENTS', 'BARRIER',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
             'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS',
-            'TETRAHEDRALIZE', 'ELLIP_MESH', 'LOCDYN_DUMP']
+            'TETRAHEDRALIZE', 'ELLIP_MESH', 'LOCDYN_DUMP',
+            'INITIALIZE_STATE', 'RIGID_TO_FEM']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

@@ -10,8 +10,6 @@ _UNSUPPORTED = {
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',
     'SIMPLIFIED_CRACK': 'bodies do not crack',
     'FRACTURE_EXPORT_YAFFEMS': 'no fracture analysis',
-    'INITIALIZE_STATE': 'a run cannot start from another run\'s results',
-    'RIGID_TO_FEM': 'a run cannot start from another run\'s results',
     'MBFCP_EXPORT': 'no MBFCP export (moreau-fclib writes FCLIB problems)',
     'BODY_MM_EXPORT': 'no MatrixMarket export of body matrices',
     'COROTATED_DISPLACEMENTS': 'no snapshots of co-rotated displacements (POD bases); MODAL_ANALYSIS gives a modal base',

@@ -373,6 +373,20 @@ PetscErrorCode MbBodySetFrameState(MbBody b, const PetscReal conf[12], const Pet
     PetscCall(PetscArraycpy(b->q, conf, 12));
     PetscCall(PetscArraycpy(b->u, velo, 6));
   }
+  b->accok = PETSC_FALSE; /* a new state: the force schemes' A⁻¹f is stale */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool MbBodyTakesAffine(MbBody b) { return b->ops->set_affine ? PETSC_TRUE : PETSC_FALSE; }
+
+PetscErrorCode MbBodySetAffine(MbBody b, const PetscReal Xc[3], const PetscReal m[24])
+{
+  PetscFunctionBegin;
+  PetscCheck(b->ops->set_affine, PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " (%s%s%s) of kind %s cannot take a homogeneous (rigid) motion from another body", b->id, b->label ? "label '" : "no label", b->label ? b->label : "",
+             b->label ? "'" : "", b->ops->name);
+  for (int k = 0; k < 24; k++) PetscCheck(!PetscIsInfOrNanReal(m[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": motion entry %d is not finite: %g", b->id, k, (double)m[k]);
+  PetscCall(b->ops->set_affine(b, Xc, m));
+  b->accok = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -76,16 +76,17 @@ struct _n_MbBodyOps {
   PetscErrorCode (*acceleration)(MbBody, const PetscReal[], PetscReal[]);                          /* force schemes: a = A⁻¹(f − gyroscopic) at u (NULL: none apply) */
   PetscErrorCode (*advance)(MbBody, const PetscReal[], const PetscReal[], PetscReal[]);            /* force schemes: q = q0 ⊕ Δ (exp map for rotations) */
   /* deformable kinds (NULL for rigid ones) */
-  PetscErrorCode (*material)(MbBody, PetscReal, PetscReal);                                                                           /* Young's modulus, Poisson's ratio: checked and kept */
-  PetscErrorCode (*internal)(MbBody, const PetscReal[], PetscReal[]);                                                                 /* f = f_int(q) + η K(q) u (the damping, seed 003), for u given */
-  PetscErrorCode (*tangent)(MbBody, PetscReal[]);                                                                                     /* K = ∂f_int/∂q at q, dense nu×nu row-major (small kinds; a mesh will hand a Mat) */
-  PetscErrorCode (*factor)(MbBody, PetscReal);                                                                                        /* A = M + c K(q) for the inverse op (c = 0: A = M) */
-  PetscErrorCode (*strain_energy)(MbBody, PetscReal *);                                                                               /* stored energy at q */
-  PetscErrorCode (*critical_step)(MbBody, PetscReal *);                                                                               /* stability bound of DEF_EXP, damping included */
-  PetscErrorCode (*stress)(MbBody, PetscReal[9]);                                                                                     /* mean Cauchy stress at q (row-major) */
-  PetscErrorCode (*pack_size)(MbBody, size_t *);                                                                                      /* bytes of the private data that travels (may be NULL: none) */
-  PetscErrorCode (*pack)(MbBody, char *);                                                                                             /* write it */
-  PetscErrorCode (*unpack)(MbBody, const char *, size_t);                                                                             /* read it into a body whose common part is unpacked */
+  PetscErrorCode (*material)(MbBody, PetscReal, PetscReal);                      /* Young's modulus, Poisson's ratio: checked and kept */
+  PetscErrorCode (*internal)(MbBody, const PetscReal[], PetscReal[]);            /* f = f_int(q) + η K(q) u (the damping, seed 003), for u given */
+  PetscErrorCode (*tangent)(MbBody, PetscReal[]);                                /* K = ∂f_int/∂q at q, dense nu×nu row-major (small kinds; a mesh will hand a Mat) */
+  PetscErrorCode (*factor)(MbBody, PetscReal);                                   /* A = M + c K(q) for the inverse op (c = 0: A = M) */
+  PetscErrorCode (*strain_energy)(MbBody, PetscReal *);                          /* stored energy at q */
+  PetscErrorCode (*critical_step)(MbBody, PetscReal *);                          /* stability bound of DEF_EXP, damping included */
+  PetscErrorCode (*stress)(MbBody, PetscReal[9]);                                /* mean Cauchy stress at q (row-major) */
+  PetscErrorCode (*pack_size)(MbBody, size_t *);                                 /* bytes of the private data that travels (may be NULL: none) */
+  PetscErrorCode (*pack)(MbBody, char *);                                        /* write it */
+  PetscErrorCode (*unpack)(MbBody, const char *, size_t);                        /* read it into a body whose common part is unpacked */
+  PetscErrorCode (*set_affine)(MbBody, const PetscReal[3], const PetscReal[24]); /* q and u of the homogeneous motion x = x̄ + A(X − Xc), ẋ = v + B(X − Xc) ([A, B, x̄, v], Xc given): RIGID_TO_FEM (NULL: the kind cannot take one) */
   PetscErrorCode (*frame_restore)(MbBody, const PetscReal[12], const PetscReal[6], const PetscReal[24], PetscInt, const PetscReal[]); /* q and u from a frame's conf, velo, affine and nodal state (NULL: q = conf, u = velo when nq = 12, nu = 6) */
   PetscErrorCode (*state_size)(MbBody, PetscInt *);                                                                                   /* numbers of the kind's own state beyond q and u that a checkpoint keeps (NULL: none) */
   PetscErrorCode (*state_get)(MbBody, PetscReal[]);                                                                                   /* write them */

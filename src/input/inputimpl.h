@@ -13,7 +13,7 @@ PETSC_INTERN void           MbInputFlushStdio(void);
 PETSC_INTERN PetscErrorCode MbModuleSetDeck(const char deck[]);
 /* Where a rank makes the failure exchange: before each collective call of the deck API, at
    the end of each CALLBACK call, at the end of the deck. */
-typedef enum { MB_SITE_DECK_END, MB_SITE_CALLBACK, MB_SITE_SOLFEC, MB_SITE_RUN, MB_SITE_ENERGY, MB_SITE_HISTORY, MB_SITE_CRITICAL_STEP, MB_SITE_SYNC, MB_SITE_READ, MB_SITE_STATE, MB_SITE_MODAL, MB_SITE_COUNT } MbSite;
+typedef enum { MB_SITE_DECK_END, MB_SITE_CALLBACK, MB_SITE_SOLFEC, MB_SITE_RUN, MB_SITE_ENERGY, MB_SITE_HISTORY, MB_SITE_CRITICAL_STEP, MB_SITE_SYNC, MB_SITE_READ, MB_SITE_STATE, MB_SITE_MODAL, MB_SITE_INIT_STATE, MB_SITE_COUNT } MbSite;
 /* Failure flag exchange: every rank contributes `local` (1 when its deck failed) and where
    it is, and gets the number of failed ranks. Ranks that reached different sites with no
    failure count as failed too (a collective call made on some ranks only). Once a failure

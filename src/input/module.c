@@ -42,7 +42,8 @@ PetscErrorCode MbModuleRecordError(MPI_Comm comm, int line, const char *fun, con
    Each rank also counts itself at its site; when no rank failed but the sites differ, the
    deck made a collective call on some ranks only: every rank not at the end of the deck
    then fails with a message naming the sites (MbModuleSiteMismatch). */
-static const char *const SiteName[MB_SITE_COUNT] = {"the end of the deck", "the end of a CALLBACK call", "SOLFEC", "RUN", "ENERGY", "HISTORY", "CRITICAL_STEP", "sync()", "SEEK, FORWARD, BACKWARD or DURATION", "BODY_STATE", "MODAL_ANALYSIS"};
+static const char *const SiteName[MB_SITE_COUNT] = {"the end of the deck", "the end of a CALLBACK call",      "SOLFEC", "RUN", "ENERGY", "HISTORY", "CRITICAL_STEP", "sync()", "SEEK, FORWARD, BACKWARD or DURATION", "BODY_STATE",
+                                                    "MODAL_ANALYSIS",      "INITIALIZE_STATE or RIGID_TO_FEM"};
 char                     MbModuleSiteMismatch[512]; /* set when ranks reached different sites */
 
 PetscErrorCode MbModuleExchange(MbSite site, int local, int stop, int *nfailed, PetscBool *stopall)
@@ -275,7 +276,7 @@ static PyMethodDef Methods[] = {
 };
 
 /* The module's functions, from the table of each topic's file (moduleimpl.h). */
-static PyMethodDef *const Tables[] = {MbModuleShapeMethods, MbModuleSolfecMethods, MbModuleHistoryMethods, MbModuleReadMethods, MbModuleRunMethods, MbModuleConstraintMethods, MbModuleBodyMethods, Methods};
+static PyMethodDef *const Tables[] = {MbModuleShapeMethods, MbModuleSolfecMethods, MbModuleHistoryMethods, MbModuleReadMethods, MbModuleRunMethods, MbModuleConstraintMethods, MbModuleBodyMethods, MbModuleInitStateMethods, Methods};
 
 static struct PyModuleDef Module = {PyModuleDef_HEAD_INIT, "_moreau", "moreau's C layer (use the moreau package)", -1, NULL, NULL, NULL, NULL, NULL};
 

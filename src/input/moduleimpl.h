@@ -92,5 +92,6 @@ PETSC_INTERN PyMethodDef MbModuleReadMethods[];
 PETSC_INTERN PyMethodDef MbModuleRunMethods[];
 PETSC_INTERN PyMethodDef MbModuleConstraintMethods[];
 PETSC_INTERN PyMethodDef MbModuleBodyMethods[];
+PETSC_INTERN PyMethodDef MbModuleInitStateMethods[];
 
 #endif

@@ -123,6 +123,9 @@ static inline PetscErrorCode MbOutputPath(char buf[], size_t len, const char dir
   size_t n = strlen(dir);
   return PetscSNPrintf(buf, len, "%s%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name, ext);
 }
+/* read.c: the whole of dataset gp/name as doubles (every rank, v to PetscFree), or *n = −1
+   when it is not there; collective */
+PETSC_INTERN PetscErrorCode MbOutputReadFrameArray(MbOutput out, const char *gp, const char *name, int64_t *n, double **v);
 /* output.c: the metadata cache of the results file (fapl: its access list) */
 PETSC_INTERN PetscErrorCode MbOutputCacheConfig(hid_t fapl, const char *path);
 /* output.c: the first n records of /history back from the file (to PetscFree); collective */

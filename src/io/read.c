@@ -108,7 +108,7 @@ PetscErrorCode MbOutputOpenRead(MbDomain dom, const char dir[], const char name[
 }
 
 /* The whole of dataset gp/name as doubles (every rank), or *n = −1 when it is not there. */
-static PetscErrorCode ReadFrameArray(MbOutput out, const char *gp, const char *name, int64_t *n, double **v)
+PetscErrorCode MbOutputReadFrameArray(MbOutput out, const char *gp, const char *name, int64_t *n, double **v)
 {
   char    path[96];
   htri_t  ex;
@@ -138,7 +138,7 @@ static PetscErrorCode ReadFrameConstraints(MbOutput out, const char *gp)
   PetscCall(PetscFree(out->rcon));
   out->nrcon = 0;
   for (int k = 0; k < 6; k++) {
-    PetscCall(ReadFrameArray(out, gp, name[k], &n[k], &v[k]));
+    PetscCall(MbOutputReadFrameArray(out, gp, name[k], &n[k], &v[k]));
     if (n[k] < 0)
       q = -2; /* an older file without them: no constraints */
     else if (q != -2) {
@@ -200,12 +200,12 @@ PetscErrorCode MbOutputReadFrame(MbOutput out, PetscInt f)
   PetscCheck(out->readonly, out->comm, PETSC_ERR_ARG_WRONGSTATE, "frames are read back only in READ mode");
   PetscCheck(f >= 0 && f < out->nframe, out->comm, PETSC_ERR_ARG_OUTOFRANGE, "frame %" PetscInt_FMT " of %s: it has frames 0 to %" PetscInt_FMT, f, out->h5, out->nframe - 1);
   PetscCall(PetscSNPrintf(gp, sizeof(gp), "/frames/%06" PetscInt_FMT, f));
-  PetscCall(ReadFrameArray(out, gp, "id", &nid, &id));
-  PetscCall(ReadFrameArray(out, gp, "conf", &nc, &conf));
-  PetscCall(ReadFrameArray(out, gp, "velo", &nv, &velo));
-  PetscCall(ReadFrameArray(out, gp, "affine", &na, &aff));
-  PetscCall(ReadFrameArray(out, gp, "nodal_offset", &nno, &noff));
-  PetscCall(ReadFrameArray(out, gp, "nodal_state", &nns, &nst));
+  PetscCall(MbOutputReadFrameArray(out, gp, "id", &nid, &id));
+  PetscCall(MbOutputReadFrameArray(out, gp, "conf", &nc, &conf));
+  PetscCall(MbOutputReadFrameArray(out, gp, "velo", &nv, &velo));
+  PetscCall(MbOutputReadFrameArray(out, gp, "affine", &na, &aff));
+  PetscCall(MbOutputReadFrameArray(out, gp, "nodal_offset", &nno, &noff));
+  PetscCall(MbOutputReadFrameArray(out, gp, "nodal_state", &nns, &nst));
   PetscCheck(nid >= 0 && nc == 12 * nid && nv == 6 * nid && na == 24 * nid, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s of %s: id, conf, velo and affine do not agree (%lld, %lld, %lld, %lld numbers)", gp, out->h5, (long long)nid, (long long)nc,
              (long long)nv, (long long)na);
   PetscCall(MbDomainGetGlobalBodyCount(out->dom, &nglobal));

@@ -1171,6 +1171,24 @@ static PetscErrorCode FemBound(MbBody b, PetscReal c[3], PetscReal *r)
   return PETSC_SUCCESS;
 }
 
+/* RIGID_TO_FEM: every node X_a takes the homogeneous motion's place and velocity,
+   x_a = x̄ + A(X_a − Xc), u_a = v + B(X_a − Xc). For a rigid motion A = Λ, B = Λ hat(Ω), so
+   u_a = v + ω × (x_a − x̄) with ω = ΛΩ the spatial angular velocity (Solfec-1.0's
+   FEM_From_Rigid adds the referential Ω × (X_a − X̄) unrotated, which is this only while
+   Λ = I) */
+static PetscErrorCode FemSetAffine(MbBody b, const PetscReal Xc[3], const PetscReal mo[24])
+{
+  Fem *m = (Fem *)b->data;
+  for (PetscInt a = 0; a < m->nn; a++) {
+    PetscReal R[3], y[3], w[3];
+    for (int d = 0; d < 3; d++) R[d] = m->X[3 * a + d] - Xc[d];
+    MbM3Mult(&mo[0], R, y);
+    MbM3Mult(&mo[9], R, w);
+    for (int d = 0; d < 3; d++) b->q[3 * a + d] = mo[18 + d] + y[d] - m->X[3 * a + d], b->u[3 * a + d] = mo[21 + d] + w[d];
+  }
+  return PETSC_SUCCESS;
+}
+
 /* an output frame keeps the mass centre's motion: identity rotation, x̄, no spin, v̄ */
 static PetscErrorCode FemFrameState(MbBody b, PetscReal q[12], PetscReal u[6])
 {
@@ -1470,6 +1488,7 @@ static const MbBodyOps FiniteElementOps = {
     .bound           = FemBound,
     .frame_state     = FemFrameState,
     .affine          = FemAffine,
+    .set_affine      = FemSetAffine,
     .frame_restore   = FemFrameRestore,
     .material        = FemMaterial,
     .internal        = FemInternal,
