@@ -34,4 +34,9 @@ struct _p_MbShape {
   MbMesh  *mesh; /* the element nodes when the whole shape is one mesh, else NULL */
 };
 
+/* adjacent.c: whether primitives i and j of shape s are neighbours, which make no
+   self-contact: elements of its mesh that share a node, or (without a mesh) convex pieces
+   with a vertex within eps of each other; a primitive is its own neighbour. */
+PETSC_INTERN PetscBool MbShapePrimsAdjacent(MbShape s, PetscInt i, PetscInt j, PetscReal eps);
+
 #endif
