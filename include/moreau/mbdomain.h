@@ -182,6 +182,12 @@ typedef enum { MB_EXCLUDE_BODIES, MB_EXCLUDE_SURFACES } MbExclude;
     CONTACT_EXCLUDE_BODIES and CONTACT_EXCLUDE_SURFACES). Joints are not affected.
     Collective in effect: give the same pairs on every rank. */
 PETSC_EXTERN PetscErrorCode MbDomainExcludeContact(MbDomain dom, MbExclude kind, PetscInt a, PetscInt b);
+/** Whether body id's primitives make contacts with each other (on) from the next step's
+    detection on (Solfec-1.0's BODY.selfcontact): pairs of its primitives that share no node
+    of its mesh (or, without a mesh, no vertex) are tested as pairs of two bodies are, and a
+    contact point between them is a row whose master and slave are the same body. Off by
+    default. Collective in effect: give the same on every rank. */
+PETSC_EXTERN PetscErrorCode MbDomainSetSelfContact(MbDomain dom, PetscInt id, PetscBool on);
 /** One constraint as output sees it. */
 typedef struct {
   PetscInt  kind;      /* 0 contact, 1 FIXPNT, 2 FIXDIR, 3 VELODIR, 4 RIGLNK, 5 SPRING (a stop of PUT_SPRING's limits) */

@@ -171,8 +171,9 @@ class Body:
 
     @property
     def selfcontact(self):
-        """Solfec-1.0's switch of a FINITE_ELEMENT body's contact with itself: 'OFF' (moreau
-        detects no self-contact)."""
+        """Solfec-1.0's switch of a FINITE_ELEMENT body's contact with itself: 'OFF' (the
+        default) or 'ON': its elements that share no node make contacts with each other
+        (rows whose master and slave are this body), from the next step on."""
         return self._x.get('selfcontact', 'OFF') if self._x else 'OFF'
 
     @selfcontact.setter
@@ -182,8 +183,7 @@ class Body:
             raise ValueError('%s: self-contact is only valid for FINITE_ELEMENT bodies; body %d is %s' % (fn, self._id, self.kind))
         if v not in ('ON', 'OFF'):
             raise ValueError("%s: must be 'ON' or 'OFF', got %r" % (fn, v))
-        if v == 'ON':
-            raise ValueError("%s = 'ON' is not supported in moreau: a body's contact with itself is not detected" % fn)
+        _m.self_contact(self._sol._h, self._id, v == 'ON')
         self._extra()['selfcontact'] = v
 
     @property

@@ -37,15 +37,20 @@ static PetscMPIInt OwnerOf(MbDomain d, PetscInt b0, PetscInt b1)
 }
 
 /* Pairs of primitives of two bodies, one of them movable, whose constraint this rank owns:
-   each pair is found on exactly one rank. */
+   each pair is found on exactly one rank. Two primitives of one body only where its
+   self-contact is on (BODY.selfcontact) and they are no neighbours (Solfec-1.0 box.c
+   behaviour: elements sharing a node, or pieces sharing a vertex, touch there anyway). */
 static PetscBool Filter(void *ctx, PetscInt i, PetscInt j)
 {
   FilterCtx *f = (FilterCtx *)ctx;
   MbDomain   d = f->d;
   PetscInt   a = f->item[i].body, b = f->item[j].body;
-  if (a == b || (!d->map.movable[a] && !d->map.movable[b])) return PETSC_FALSE;
-  if (MbDomainExcluded(d, MB_EXCLUDE_BODIES, a, b)) return PETSC_FALSE; /* CONTACT_EXCLUDE_BODIES */
-  if (d->size == 1) return PETSC_TRUE;                                  /* the one rank owns every constraint: skip the lookup per pair */
+  if (!d->map.movable[a] && !d->map.movable[b]) return PETSC_FALSE;
+  if (a == b) {
+    if (!MbDomainSelfContact(d, a) || MbShapePrimsAdjacent(d->map.all[a]->shape, f->item[i].prim, f->item[j].prim, d->geps)) return PETSC_FALSE;
+  } else if (MbDomainExcluded(d, MB_EXCLUDE_BODIES, a, b))
+    return PETSC_FALSE;                /* CONTACT_EXCLUDE_BODIES */
+  if (d->size == 1) return PETSC_TRUE; /* the one rank owns every constraint: skip the lookup per pair */
   return OwnerOf(d, a, b) == d->rank ? PETSC_TRUE : PETSC_FALSE;
 }
 

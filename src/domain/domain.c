@@ -489,8 +489,9 @@ PetscErrorCode MbDomainCallMonitors(MbDomain d, PetscBool *stop)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Bodies interact when there are two or more, or joints or springs (the same on every rank). */
-static PetscBool Interacts(MbDomain d) { return d->nglobal > 1 || d->cs->njoint > 0 || d->nspring > 0 ? PETSC_TRUE : PETSC_FALSE; }
+/* Bodies interact when there are two or more, or joints or springs, or a body in contact
+   with itself (BODY.selfcontact; the same on every rank). */
+static PetscBool Interacts(MbDomain d) { return d->nglobal > 1 || d->cs->njoint > 0 || d->nspring > 0 || d->nself > 0 ? PETSC_TRUE : PETSC_FALSE; }
 
 /* The first step on several ranks partitions the id-mod-size start; every balance_freq
    steps the imbalance is checked and, above the tolerance, METIS repartitions. */

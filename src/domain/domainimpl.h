@@ -124,6 +124,8 @@ struct _p_MbDomain {
   PetscReal geps;     /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
   PetscInt  nexcl[2]; /* CONTACT_EXCLUDE_BODIES and _SURFACES (exclude.c): pairs ... */
   PetscInt *excl[2];  /* ... (low, high), sorted */
+  PetscInt  nself;    /* bodies with self-contact on (BODY.selfcontact, exclude.c): ... */
+  PetscInt *self;     /* ... their ids, sorted */
   MbConSet  cs;       /* the step's rows and force contacts, joints, surface materials, the contact model (src/constraint/) */
   /* local dynamics (locdyn.c) and solver */
   MbSolver        solver;                         /* the constraint solver */
@@ -234,6 +236,8 @@ PETSC_INTERN PetscErrorCode MbDomainDetect(MbDomain);
 /* exclude.c: whether the pair (either order) makes no contacts; freeing the sets */
 PETSC_INTERN PetscBool      MbDomainExcluded(MbDomain, MbExclude, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode MbDomainExcludeDestroy(MbDomain);
+/* exclude.c: whether body id's primitives make contacts with each other (MbDomainSetSelfContact) */
+PETSC_INTERN PetscBool MbDomainSelfContact(MbDomain, PetscInt);
 /* interact.c: obstacle-only joints are errors; resolve new joints' referential points */
 PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
 /* interact.c: the step's local dynamics over the constraint set — the force contacts'

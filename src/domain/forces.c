@@ -281,7 +281,7 @@ PetscErrorCode MbDomainSpringsEndStep(MbDomain d, PetscReal h)
 PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
 {
   PetscReal *save     = NULL;
-  PetscBool  contacts = d->nglobal > 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool  contacts = d->nglobal > 1 || d->nself > 0 ? PETSC_TRUE : PETSC_FALSE; /* a body alone may touch itself */
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++) {
     MbBody     b = d->body[i];
@@ -331,7 +331,7 @@ PetscErrorCode MbDomainEvalForces(MbDomain d, PetscReal t, PetscReal h)
       for (int m = 0; m < 2; m++) {
         PetscInt   id = c->body[m];
         MbBodyView v;
-        if (!Owned(d, id) || !MbBodyIsIntegrated(d->map.all[id]) || (m == 1 && id == c->body[0])) continue;
+        if (!Owned(d, id) || !MbBodyIsIntegrated(d->map.all[id])) continue; /* a self-contact's body (master = slave) takes both */
         PetscCall(MbBodyGetView(d->map.all[id], &v));
         /* local frame: f += ±Hᵀ R */
         PetscCall(MbBodyAddPointForce(d->map.all[id], c->X[m], c->base, c->R, m ? -1.0 : 1.0, v.force));

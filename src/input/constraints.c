@@ -1,5 +1,5 @@
 /* The `_moreau` module's interactions: surface materials, the geometric epsilon, contact
-   exclusions, joints (with a velocity given by a callable) and springs (with a force given by
+   exclusions and self-contact, joints (with a velocity given by a callable) and springs (with a force given by
    a callable). */
 #include "moduleimpl.h"
 
@@ -12,6 +12,17 @@ static PyObject *py_contact_exclude(PyObject *self, PyObject *args)
   Sol *s;
   if (!PyArg_ParseTuple(args, "iill", &h, &kind, &a, &b) || !(s = MbModuleGetSol(h))) return NULL;
   MB_TRY(PyExc_ValueError, MbDomainExcludeContact(s->dom, kind ? MB_EXCLUDE_SURFACES : MB_EXCLUDE_BODIES, (PetscInt)a, (PetscInt)b));
+  Py_RETURN_NONE;
+}
+
+/* self_contact(h, id, on): BODY.selfcontact ('ON' 1, 'OFF' 0), on every rank alike. */
+static PyObject *py_self_contact(PyObject *self, PyObject *args)
+{
+  int  h, on;
+  long id;
+  Sol *s;
+  if (!PyArg_ParseTuple(args, "ilp", &h, &id, &on) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainSetSelfContact(s->dom, (PetscInt)id, on ? PETSC_TRUE : PETSC_FALSE));
   Py_RETURN_NONE;
 }
 
@@ -138,6 +149,7 @@ static PyObject *py_solfec_remove_joint(PyObject *self, PyObject *args)
 PyMethodDef MbModuleConstraintMethods[] = {
     {"solfec_remove_joint", py_solfec_remove_joint, METH_VARARGS, "solfec_remove_joint(h, index): DELETE of a joint"},
     {"contact_exclude", py_contact_exclude, METH_VARARGS, "contact_exclude(h, kind, a, b): no contacts between bodies (kind 0) or surfaces (kind 1) a and b"},
+    {"self_contact", py_self_contact, METH_VARARGS, "self_contact(h, id, on): body id's primitives make contacts with each other (BODY.selfcontact)"},
     {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot, hpow)"},
     {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},
     {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},

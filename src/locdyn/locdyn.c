@@ -195,7 +195,11 @@ static inline void PrefetchState(MbLocDyn l, PetscInt id)
 }
 
 /* The constraints on each owned movable body: l->wnb bodies l->wbid[], constraint indices
-   (into Row) l->wadj[l->wptr[i] .. l->wptr[i+1]) in increasing order. The (body, constraint)
+   (into Row) l->wadj[l->wptr[i] .. l->wptr[i+1]) in increasing order, the body's side of each
+   in l->wside. A self-contact row (master = slave, BODY.selfcontact) is on its body twice,
+   master side then slave side: summing over the entries then gives its block
+   W_αα = h (H_m − H_s) A⁻¹ (H_m − H_s)ᵀ, its B = (H_m − H_s) u and its impulse
+   h A⁻¹ (H_m − H_s)ᵀ R, with the cross terms that two different bodies do not have. The (body, constraint)
    entries are ordered by an LSD radix sort on the body id (11-bit digits, stable, so each
    body's constraints stay in increasing order): linear in the entries, where a comparison
    sort was a visible part of the step. */
@@ -209,9 +213,9 @@ static PetscErrorCode BodyAdjacency(MbLocDyn l)
     const MbCon *c = Row(l, k);
     for (int j = 0; j < 2; j++) {
       PetscInt b = c->body[j];
-      if (b < 0 || !l->map->movable[b] || l->map->owner[b] != l->rank || (j == 1 && b == c->body[0])) continue;
+      if (b < 0 || !l->map->movable[b] || l->map->owner[b] != l->rank) continue;
       key[n]   = b;
-      val[n++] = k;
+      val[n++] = 2 * k + j; /* the side in the lowest bit: a self-contact row's two entries in order */
       maxid    = PetscMax(maxid, b);
     }
   }
@@ -227,7 +231,7 @@ static PetscErrorCode BodyAdjacency(MbLocDyn l)
     t = key, key = key2, key2 = t;
     t = val, val = val2, val2 = t;
   }
-  PetscCall(PetscMalloc4(n + 1, &l->wbid, n + 2, &l->wptr, n + 1, &l->wadj, n + 1, &l->wgoff));
+  PetscCall(PetscMalloc5(n + 1, &l->wbid, n + 2, &l->wptr, n + 1, &l->wadj, n + 1, &l->wgoff, n + 1, &l->wside));
   l->wgoff[0] = 0;
   for (PetscInt i = 0, nu = 0; i < n; i++) {
     if (i == 0 || key[i] != key[i - 1]) {
@@ -235,7 +239,8 @@ static PetscErrorCode BodyAdjacency(MbLocDyn l)
       l->wptr[m++] = i;
       nu           = l->map->all[key[i]]->ops->delassus ? 0 : l->map->all[key[i]]->nu; /* once a body: its struct is not in cache; a body with its own delassus op keeps no G */
     }
-    l->wadj[i]      = val[i];
+    l->wadj[i]      = val[i] / 2;
+    l->wside[i]     = val[i] % 2;
     l->wgoff[i + 1] = l->wgoff[i] + 3 * nu;
   }
   l->wptr[m] = n;
@@ -248,7 +253,7 @@ static PetscErrorCode BodyAdjacency(MbLocDyn l)
 static PetscErrorCode AdjacencyFree(MbLocDyn l)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree4(l->wbid, l->wptr, l->wadj, l->wgoff));
+  PetscCall(PetscFree5(l->wbid, l->wptr, l->wadj, l->wgoff, l->wside));
   PetscCall(PetscFree(l->wG));
   l->wnb = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -345,10 +350,9 @@ __attribute__((target("avx2"))) static void DenseBlocksAVX2(PetscInt deg, const 
 /* The constraint points of owned body i (l->wbid[i]) as its ops take them */
 static PetscErrorCode BodyPoints(MbLocDyn l, PetscInt i, MbBodyPoint pt[])
 {
-  const PetscInt id = l->wbid[i];
   for (PetscInt j = l->wptr[i]; j < l->wptr[i + 1]; j++) {
     const MbCon *c     = Row(l, l->wadj[j]);
-    const int    m     = c->body[0] == id ? 0 : 1;
+    const int    m     = (int)l->wside[j];
     pt[j - l->wptr[i]] = (MbBodyPoint){c->X[m], c->base, m ? -1.0 : 1.0};
   }
   return PETSC_SUCCESS;
@@ -478,8 +482,8 @@ static PetscErrorCode InsertBlocks(MbLocDyn l, Mat A, PetscScalar *aa, Vec B)
   PetscCall(PetscCalloc1(l->cs->rend - l->cs->rstart + 1, &covered));
   PetscCall(VecGetArray(B, &Ba));
   for (PetscInt i = 0; i < l->wnb; i++) {
-    MbBody     b  = l->map->all[l->wbid[i]];
-    PetscInt   id = l->wbid[i], deg = l->wptr[i + 1] - l->wptr[i], ld = 3 * deg, nu = b->nu;
+    MbBody     b   = l->map->all[l->wbid[i]];
+    PetscInt   deg = l->wptr[i + 1] - l->wptr[i], ld = 3 * deg, nu = b->nu;
     PetscReal *G = l->wG + l->wgoff[l->wptr[i]]; /* the body's G_j, 3 nu apart */
     /* and the next body's constraint records: a slave's are its masters', far apart */
     if (i + 2 < l->wnb) PrefetchBody(l, l->wbid[i + 2]);
@@ -493,7 +497,7 @@ static PetscErrorCode InsertBlocks(MbLocDyn l, Mat A, PetscScalar *aa, Vec B)
     }
     for (PetscInt j = 0; j < deg; j++) {
       MbCon    *c = Row(l, l->wadj[l->wptr[i] + j]);
-      int       m = c->body[0] == id ? 0 : 1;
+      int       m = (int)l->wside[l->wptr[i] + j];
       PetscReal s = m ? -1.0 : 1.0, *H = &Hb[3 * nu * j];
       rows[j] = c->row;
       if (c->row >= l->cs->rstart && c->row < l->cs->rend) covered[c->row - l->cs->rstart] = PETSC_TRUE; /* its diagonal block goes in below */
@@ -556,7 +560,8 @@ static PetscErrorCode InsertBlocks(MbLocDyn l, Mat A, PetscScalar *aa, Vec B)
    adj(slave)|. Each body owner counts, per row of its bodies, the columns in the row
    owner's range and outside it, and sends the counts of other ranks' rows there; the
    slave's owner leaves out the constraints that also touch a movable master (among them α
-   itself), which the master's owner counts. Exact counts spare the assembly from
+   itself), which the master's owner counts. A self-contact row's second entry (its slave
+   side, the same row) is counted neither as a row nor as a column. Exact counts spare the assembly from
    squeezing unused slots out of the matrix. Collective. */
 static PetscErrorCode CountBlocks(MbLocDyn l, PetscInt dnz[], PetscInt onz[])
 {
@@ -578,11 +583,13 @@ static PetscErrorCode CountBlocks(MbLocDyn l, PetscInt dnz[], PetscInt onz[])
     for (PetscInt j = 0; j < deg; j++) {
       PetscInt    rj = rb[3 * j], cnt[3] = {rj, 0, 0}, master = -1, lo, hi;
       PetscMPIInt p = 0;
-      while (rj >= ends[p]) p++; /* the owner of row rj */
+      if (l->wside[ptr[i] + j] && rb[3 * j + 1] == rb[3 * j + 2]) continue; /* a self-contact row's second entry */
+      while (rj >= ends[p]) p++;                                            /* the owner of row rj */
       lo = p ? ends[p - 1] : 0, hi = ends[p];
       if (rb[3 * j + 1] != l->wbid[i] && Movable(l, rb[3 * j + 1])) master = rb[3 * j + 1]; /* b is α's slave */
       for (PetscInt q = 0; q < deg; q++) {
         PetscInt rl = rb[3 * q];
+        if (l->wside[ptr[i] + q] && rb[3 * q + 1] == rb[3 * q + 2]) continue;
         if (master >= 0 && (rb[3 * q + 1] == master || rb[3 * q + 2] == master)) continue;
         if (rl >= lo && rl < hi)
           cnt[1]++;
@@ -738,7 +745,7 @@ static PetscErrorCode ApplyReaction(MbLocDyn l, const MbCon *c)
   for (int m = 0; m < 2; m++) {
     PetscInt    id = c->body[m];
     PetscMPIInt owner;
-    if (!Movable(l, id) || (m == 1 && id == c->body[0])) continue;
+    if (!Movable(l, id)) continue; /* both sides of a self-contact (master = slave): h A⁻¹(H_m − H_s)ᵀ R */
     owner = MbBodyMapOwner(l->map, id);
     if (owner != l->rank) continue;
     MbBody         b  = l->map->all[id];

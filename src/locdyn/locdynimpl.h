@@ -23,6 +23,7 @@ struct _p_MbLocDyn {
   PetscBool        wsimd;              /* a body's dense blocks of W made with AVX2 where the CPU has it (-mb_locdyn_simd) */
   PetscInt         wnb;                /* this step: owned movable bodies with constraints, wbid[], */
   PetscInt        *wbid, *wptr, *wadj; /* their constraints (Row indices) wadj[wptr[i]..wptr[i+1]) */
+  PetscInt        *wside;              /* per entry of wadj: the body's side of that constraint, 0 master, 1 slave (a self-contact row has both entries) */
   PetscInt        *wgoff;              /* per entry of wadj: where its G starts in wG (entries of a body of nu velocities are 3 nu apart) */
   PetscReal       *wG;                 /* per entry of wadj: A⁻¹(s H)ᵀ of that body (nu×3, stored transposed: 3 rows of nu), for W and u */
   PetscInt        *woff;               /* while W keeps its structure: per body of wbid with at most wdense constraints, its deg×deg

@@ -40,5 +40,9 @@ struct _p_MbShape {
 PETSC_INTERN PetscErrorCode MbShapePush(MbShape s, MbPrim **p);
 /* Append an ellipsoid given by its centre and the ends of its semi-axes, x = 12 reals. */
 PETSC_INTERN PetscErrorCode MbShapeAddEllipsoidPoints(MbShape s, const PetscReal x[12], PetscInt volid, PetscInt surfid);
+/* adjacent.c: whether primitives i and j of shape s are neighbours, which make no
+   self-contact: elements of its mesh that share a node, or (without a mesh) convex pieces
+   with a vertex within eps of each other; a primitive is its own neighbour. */
+PETSC_INTERN PetscBool MbShapePrimsAdjacent(MbShape s, PetscInt i, PetscInt j, PetscReal eps);
 
 #endif

@@ -287,8 +287,9 @@ sys.exit(3)
 PY
 "$MOREAU" "$TMP/exit3.py" >/dev/null 2>&1; rc=$?
 check "sys.exit(3) in the deck exits 3" test $rc -eq 3
-# BODY.selfcontact (Solfec-1.0's member): 'OFF' read and accepted on a FINITE_ELEMENT body;
-# other kinds refused as Solfec refuses them; 'ON' refused, named (no self-contact detection)
+# BODY.selfcontact (Solfec-1.0's member): 'OFF' and 'ON' read and accepted on a
+# FINITE_ELEMENT body (what 'ON' does: selfcontact.sh); other kinds and other values refused
+# as Solfec refuses them
 deck selfc <<PY
 $HEAD
 b = BODY(s, 'FINITE_ELEMENT', $CUBE, BULK_MATERIAL(s))
@@ -296,9 +297,11 @@ b.selfcontact = 'OFF'
 r = BODY(s, 'RIGID', SPHERE((5, 0, 0), 1, 1, 1), m)
 print('SELFC', b.selfcontact, b.mesh.kind == 'HEX' and b.mesh.nnod == 8 and r.mesh is None)
 b.selfcontact = 'ON'
+print('SELFC', b.selfcontact)
+b.selfcontact = 'on'
 PY
-expect_error "BODY.selfcontact = 'ON' refused, named ('OFF' kept)" "BODY.selfcontact = 'ON' is not supported in moreau" "$MOREAU" "$TMP/selfc.py"
-check "BODY.selfcontact reads 'OFF'; BODY.mesh is a FINITE_ELEMENT body's HEX (8 nodes), None for a sphere" bash -c '"$0" "$1" 2>&1 | grep -q "^SELFC OFF True"' "$MOREAU" "$TMP/selfc.py"
+expect_error "BODY.selfcontact = 'on' refused, named" "BODY.selfcontact: must be 'ON' or 'OFF', got 'on'" "$MOREAU" "$TMP/selfc.py"
+check "BODY.selfcontact reads 'OFF', then 'ON'; BODY.mesh is a FINITE_ELEMENT body's HEX (8 nodes), None for a sphere" bash -c 'o=$("$0" "$1" 2>&1); grep -q "^SELFC OFF True" <<<"$o" && grep -q "^SELFC ON$" <<<"$o"' "$MOREAU" "$TMP/selfc.py"
 deck selfr <<PY
 $HEAD
 b = BODY(s, 'RIGID', $CUBE, m)
