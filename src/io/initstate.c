@@ -82,6 +82,23 @@ static const char *KindName(PetscInt code)
 
 /* The work of MbOutputInitializeState on the open results out; its caller closes them
    whatever happens (their close is collective: an error here is every rank's). */
+/* Every rank fails with the message of the lowest rank that wrote one (msg empty: none), so
+   that an error found on one rank is every rank's, before any state changes. Collective. */
+static PetscErrorCode AgreeOnError(MPI_Comm comm, char msg[], size_t len)
+{
+  PetscMPIInt rank, size, bad, first;
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  bad = msg[0] ? rank : size;
+  PetscCallMPI(MPI_Allreduce(&bad, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first < size) {
+    PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, first, comm));
+    SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "%s", msg);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode InitFromResults(MbDomain dom, MbOutput out, const char *what, PetscReal t, PetscInt nlabel, const char *const labels[], PetscBool rigid_to_fem, PetscReal *tframe)
 {
   BodyTable tab;
@@ -170,17 +187,7 @@ static PetscErrorCode InitFromResults(MbDomain dom, MbOutput out, const char *wh
       break;
     }
   }
-  {
-    PetscMPIInt rank, size, bad, first;
-    PetscCallMPI(MPI_Comm_rank(comm, &rank));
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    bad = msg[0] ? rank : size;
-    PetscCallMPI(MPI_Allreduce(&bad, &first, 1, MPI_INT, MPI_MIN, comm));
-    if (first < size) {
-      PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, first, comm));
-      SETERRQ(comm, PETSC_ERR_ARG_INCOMP, "%s", msg);
-    }
-  }
+  PetscCall(AgreeOnError(comm, msg, sizeof(msg)));
   for (PetscInt i = 0; i < nb; i++) {
     PetscInt r = src[i], n = 0, aid;
     double  *nodal = NULL;
