@@ -75,5 +75,9 @@ PETSC_EXTERN PetscErrorCode MbOutputFrameAt(MbOutput out, PetscReal t, PetscInt 
 PETSC_EXTERN PetscErrorCode MbOutputInitializeState(MbDomain dom, const char dir[], const char name[], PetscReal t, PetscInt nlabel, const char *const labels[], PetscBool rigid_to_fem, PetscReal *tframe);
 /** Flush and close both files; the monitor stops writing. Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputDestroy(MbOutput *out);
+/** The ints of Solfec-1.0's mesh file at path in its HDF5 form (its TETRAHEDRALIZE's; msh.c
+    MESH_Write): the dataset "compressed mesh data" of "data size" ints, in *data (*n of them;
+    PetscFree it). An HDF5 file without them is an error naming the path. Not collective. */
+PETSC_EXTERN PetscErrorCode MbSolfecMeshFileRead(const char path[], PetscInt *n, int **data);
 
 #endif

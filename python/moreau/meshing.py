@@ -5,10 +5,12 @@ moreau when libtet1.5-dev was present at build time)."""
 import json as _json
 import math as _math
 import os as _os
+import struct as _struct
 
 import _moreau as _m
 from ._checks import _RANK, _int, _notice, _num, _pos, _vec
 from .shapes import MESH, Shape
+from . import solfecmesh as _solfecmesh
 
 _CACHE_FORMAT = 'moreau TETRAHEDRALIZE mesh'
 
@@ -45,14 +47,23 @@ def _read_cache(fn, path):
     if not _os.path.exists(path):
         return None
     try:
+        solfec = _solfecmesh.read(path)  # Solfec-1.0's own file (HDF5 or XDR), as Solfec left it
+    except (OSError, ValueError, _struct.error) as e:
+        raise ValueError('%s: path %r holds a mesh file of Solfec-1.0 that cannot be read: %s' % (fn, path, e)) from None
+    if solfec is not None:
+        try:
+            return MESH(*solfec)
+        except ValueError as e:
+            raise ValueError('%s: the Solfec-1.0 mesh at path %r: %s' % (fn, path, e)) from None
+    try:
         with open(path) as f:
             data = _json.load(f)
         if not isinstance(data, dict) or data.get('format') != _CACHE_FORMAT:
             raise ValueError('not ours')
         return MESH(data['nodes'], data['elements'], data['surfids'])
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
-        raise ValueError('%s: path %r exists but is not a mesh written by moreau\'s TETRAHEDRALIZE '
-                         '(the mesh is read from path when the file is there, as in Solfec): remove it or give another path'
+        raise ValueError('%s: path %r exists but is not a mesh written by TETRAHEDRALIZE (moreau\'s file, or Solfec-1.0\'s HDF5 '
+                         'or XDR file) (the mesh is read from path when the file is there, as in Solfec): remove it or give another path'
                          % (fn, path)) from None
 
 

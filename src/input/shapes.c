@@ -610,6 +610,21 @@ static PyObject *py_tetrahedralize(PyObject *self, PyObject *args)
 }
 
 /* tetgen() -> whether moreau was built with TetGen */
+/* solfec_mesh_ints(path) -> bytes: the ints (native layout) of Solfec-1.0's HDF5 mesh file
+   (MbSolfecMeshFileRead), which python/moreau/solfecmesh.py unpacks */
+static PyObject *py_solfec_mesh_ints(PyObject *self, PyObject *args)
+{
+  const char *path;
+  PetscInt    n;
+  int        *data;
+  PyObject   *b;
+  if (!PyArg_ParseTuple(args, "s", &path)) return NULL;
+  MB_TRY(PyExc_ValueError, MbSolfecMeshFileRead(path, &n, &data));
+  b = PyBytes_FromStringAndSize((const char *)data, (Py_ssize_t)n * (Py_ssize_t)sizeof(int));
+  PetscFree(data);
+  return b;
+}
+
 static PyObject *py_tetgen(PyObject *self, PyObject *args) { return PyBool_FromLong(MbTetrahedralizeAvailable()); }
 
 static void TsCapsuleFree(PyObject *cap)
@@ -772,6 +787,7 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"shape_bend", py_shape_bend, METH_VARARGS, "shape_bend(shape, point, direction, angle) (radians)"},
     {"shape_element_faces", py_shape_element_faces, METH_VARARGS, "shape_element_faces(shape) -> [[face node loops] per element]"},
     {"tetrahedralize", py_tetrahedralize, METH_VARARGS, "tetrahedralize(source, volume, quality, mindihedral, maxdihedral, keepsurface) -> (nodes, tets, volids, triangles, surfids)"},
+    {"solfec_mesh_ints", py_solfec_mesh_ints, METH_VARARGS, "solfec_mesh_ints(path) -> bytes: the ints of Solfec-1.0's HDF5 mesh file (TETRAHEDRALIZE's)"},
     {"tetgen", py_tetgen, METH_NOARGS, "tetgen() -> whether moreau was built with TetGen"},
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
     {"shape_split", py_shape_split, METH_VARARGS, "shape_split(parts, point, normal, surf0, surf1, eps) -> (below, above)"},

@@ -58,6 +58,21 @@ RUN(s, None, 0.1)
 print('\b\b\b\bFAILED (Computed displacement was 0.5 while reference is 0.25)')
 PY
 printf "# a helper (no solver)\nx = 1\n" >"$fake/inp/helper.py"
+# a deck whose input a plain Python generate.py of its folder writes (as Solfec-1.0's
+# inp/devel/long-input-motion): the runner runs it first, in that folder
+mkdir -p "$fake/inp/gen"
+cat >"$fake/inp/gen/generate.py" <<'PY'
+f = open('series.txt', 'w')
+for i in range(100):
+    f.write('%d %d\n' % (i, (-1) ** i))
+f.close()
+PY
+cat >"$fake/inp/gen/series.py" <<'PY'
+s = SOLFEC('DYNAMIC', 0.01, 'out/gen')
+ts = TIME_SERIES('inp/gen/series.txt')
+print('series of %d points' % len(ts.times))
+RUN(s, None, 0.05)
+PY
 timeout 120 "${RUNNER[@]}" --corpus "$fake" --cap 10 --kill-after 3 --out "$TMP/fake.md" --logs "$TMP/fakelogs" >"$TMP/fake.out" 2>&1
 ftsv="$TMP/fakelogs/solfec-corpus.tsv"
 expect_row() { check "$1" grep -qP "$2" "$ftsv"; }
@@ -67,6 +82,9 @@ expect_row "an unknown name: Python error (NameError)" "^inp/name\.py\tPython er
 expect_row "a function moreau refuses: refused, naming it" '^inp/ref\.py\trefused\tSICONOS_SOLVER: not supported in moreau'
 expect_row "a long run: simulating at cap, with how far it got" '^inp/slow\.py\tsimulating at cap\t(stopped at )?t = '
 expect_row "a short run: completes, with its steps" '^inp/ok\.py\tcompletes\t10 steps to t = 0\.1\t'
+expect_row "a deck whose folder's generate.py writes its input: run after it, completes" '^inp/gen/series\.py\tcompletes\t5 steps to t = 0\.05\t'
+check "generate.py ran in the deck's folder (100 lines), its log beside the deck's" bash -c 'grep -q "series of 100 points" "$0/logs/inp__gen__series.py.log" && test -f "$0/logs/inp__gen__series.py.gen.log"' "$TMP/fakelogs"
+check "generate.py is no deck" bash -c '! grep -qP "^inp/gen/generate\.py\t" "$0"' "$ftsv"
 check "a deck's own check (Solfec's test decks print PASSED or FAILED): the TSV's check column and the table's section quote it" \
   bash -c 'grep -qP "^inp/ok\.py\tcompletes\t.*\tFAILED: \(Computed displacement was 0\.5 while reference is 0\.25\)$" "$0" && grep -q "^| inp/ok.py | FAILED: (Computed displacement was 0.5" "$1" && grep -q "0 passed, 1 failed" "$1"' "$ftsv" "$TMP/fake.md"
 check "a helper that never calls SOLFEC is no deck" bash -c '! grep -q helper "$0"' "$ftsv"
@@ -75,11 +93,11 @@ check "the table has the summary, the command line and the commit" bash -c 'grep
 # --compare: one deck's outcome changed
 sed 's/^inp\/ok\.py\tcompletes/inp\/ok.py\tPython error/' "$ftsv" >"$TMP/old.tsv"
 out=$("${RUNNER[@]}" --compare "$TMP/old.tsv" --against "$ftsv" 2>&1)
-check "--compare names the deck whose outcome changed, and only it" bash -c 'grep -q "^inp/ok.py: Python error -> completes" <<<"$0" && grep -q "^1 of 6 decks changed" <<<"$0"' "$out"
+check "--compare names the deck whose outcome changed, and only it" bash -c 'grep -q "^inp/ok.py: Python error -> completes" <<<"$0" && grep -q "^1 of 7 decks changed" <<<"$0"' "$out"
 [ $? -eq 0 ] || echo "$out" | sed 's/^/# /'
 
 # --reclassify: the run's logs classified again give the same outcomes, and the table says so
 cp "$ftsv" "$TMP/before.tsv"
 "${RUNNER[@]}" --corpus "$fake" --reclassify --logs "$TMP/fakelogs" --out "$TMP/fake2.md" >/dev/null 2>&1
 out=$("${RUNNER[@]}" --compare "$TMP/before.tsv" --against "$ftsv" 2>&1)
-check "--reclassify keeps every outcome and notes itself in the table" bash -c 'grep -q "^0 of 6 decks changed" <<<"$0" && grep -q "Reclassified from its logs" "$1"' "$out" "$TMP/fake2.md"
+check "--reclassify keeps every outcome and notes itself in the table" bash -c 'grep -q "^0 of 7 decks changed" <<<"$0" && grep -q "Reclassified from its logs" "$1"' "$out" "$TMP/fake2.md"

@@ -4,8 +4,9 @@
 # boundary triangles and volume ids to the tetrahedra (two volume ids: each tetrahedron in
 # its own half), tetrahedra of positive volume, the mesh read back from path, an ellipsoid
 # whose surface nodes lie on it, a FINITE_ELEMENT body of tetrahedra that runs (1 and 2
-# ranks); bad input (an open surface, one through itself, a missing file, a foreign file
-# at path, a bad volume) named. Without TetGen in the build: the error that says so.
+# ranks); Solfec-1.0's own mesh file at path (HDF5 or XDR) read; bad input (an open surface,
+# one through itself, a missing file, a foreign file or a broken Solfec file at path, a bad
+# volume) named. Without TetGen in the build: the error that says so.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
 export MOREAU_PYTHONPATH="$MB_ROOT/python"
@@ -56,7 +57,41 @@ else:
     t('without TetGen: TETRAHEDRALIZE says moreau was built without it', raises(lambda: TETRAHEDRALIZE(HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 1, 1, 1, 1, [1]*6), 'x.mesh'), NotImplementedError, 'built without TetGen (Debian package libtet1.5-dev)'))
 PY
 out=$("$MOREAU" -w "$TMP/notet.py" 2>&1)
-if ! grep -q '^TETGEN$' <<<"$out"; then echo "$out" | grep -E '^(not )?ok - '; exit 0; fi
+notet=$out
+
+# Solfec-1.0's own mesh file at path (its TETRAHEDRALIZE writes the mesh there and reads it
+# back: msh.c MESH_Write, HDF5 or XDR, FastLZ-compressed MESH_Pack): read, with or without
+# TetGen. The corpus's inp/devel/runtime-split/pipe1.mesh is Solfec's mesh of the PIPE below.
+SOLFEC_MESH="$MB_ROOT/../shared/solfec-1.0/inp/devel/runtime-split/pipe1.mesh"
+if [ -f "$SOLFEC_MESH" ]; then
+  cp "$SOLFEC_MESH" "$TMP/pipe1.mesh"
+  deck solfecmesh <<PY
+$HEAD
+import shutil, struct
+p = PIPE((4, 0, 0), (0, 0, 2), 0.5, 1, 1, 8, 1, 1, [1, 1, 1, 1, 1, 1])
+m = TETRAHEDRALIZE(p, '$TMP/pipe1.mesh')
+e = _moreau.shape_element_faces(m._cap)
+t("Solfec-1.0's HDF5 mesh file at path: read (32 nodes, 48 tetrahedra)", (m.nnod, len(e)) == (32, 48), (m.nnod, len(e)))
+t('it fills the PIPE it was made of exactly (volume %.12g)' % volume(p), abs(volume(m) - volume(p)) < 1e-12 * volume(p), (volume(m), volume(p)))
+t('its boundary faces close it (the divergence theorem over them gives that volume)', abs(boundary_volume(m) - volume(p)) < 1e-12 * volume(p), boundary_volume(m))
+raw = _moreau.solfec_mesh_ints('$TMP/pipe1.mesh')
+words = struct.unpack('=%di' % (len(raw) // 4), raw)
+with open('$TMP/pipe1.xdr', 'wb') as f:  # Solfec built without HDF5: n, then the n ints, big endian
+    f.write(struct.pack('>i%di' % len(words), len(words), *words))
+x = TETRAHEDRALIZE(p, '$TMP/pipe1.xdr')
+t("the same mesh in Solfec's XDR file: read alike", (x.nnod, abs(volume(x) - volume(m))) == (32, 0.0), (x.nnod, volume(x)))
+with open('$TMP/bad.xdr', 'wb') as f:  # the trailer says 10^6 doubles
+    f.write(struct.pack('>i%di' % len(words), len(words), *(words[:-3] + (10 ** 6,) + words[-2:])))
+t("a broken Solfec file: named with what is wrong", raises(lambda: TETRAHEDRALIZE(p, '$TMP/bad.xdr'), ValueError, "TETRAHEDRALIZE: path '$TMP/bad.xdr' holds a mesh file of Solfec-1.0 that cannot be read: the block inflates to"))
+shutil.copy(s.h5, '$TMP/other.h5')
+t("an HDF5 file that is not Solfec's mesh: named", raises(lambda: TETRAHEDRALIZE(p, '$TMP/other.h5'), ValueError, "is an HDF5 file without Solfec-1.0's mesh"))
+PY
+  out=$("$MOREAU" -w "$TMP/solfecmesh.py" 2>&1); rc=$?
+  echo "$out" | grep -E '^(not )?ok - '
+  [ $rc -eq 0 ] || { notok "the Solfec mesh deck exits 0 (rc=$rc)"; echo "$out" | tail -8 | sed 's/^/# /'; }
+fi
+
+if ! grep -q '^TETGEN$' <<<"$notet"; then echo "$notet" | grep -E '^(not )?ok - '; exit 0; fi
 
 # --- a cube, moved off the axes: its volume exactly, the bound, the ids, the orientation
 deck cube <<PY
@@ -177,7 +212,7 @@ t('a missing file: named', raises(lambda: TETRAHEDRALIZE('$TMP/nosuch.stl', '$TM
 open('$TMP/shape.txt', 'w').write('x')
 t('a file TetGen does not read: named with the formats', raises(lambda: TETRAHEDRALIZE('$TMP/shape.txt', '$TMP/n.json'), ValueError, "is not a surface file TetGen reads: give a .poly"))
 open('$TMP/foreign.dat', 'w').write('HDF')
-t('a foreign file at path: named', raises(lambda: TETRAHEDRALIZE(c, '$TMP/foreign.dat'), ValueError, "TETRAHEDRALIZE: path '$TMP/foreign.dat' exists but is not a mesh written by moreau's TETRAHEDRALIZE"))
+t('a foreign file at path: named', raises(lambda: TETRAHEDRALIZE(c, '$TMP/foreign.dat'), ValueError, "TETRAHEDRALIZE: path '$TMP/foreign.dat' exists but is not a mesh written by TETRAHEDRALIZE (moreau's file, or Solfec-1.0's HDF5 or XDR file)"))
 t('volume 0: named', raises(lambda: TETRAHEDRALIZE(c, '$TMP/v.json', 0), ValueError, 'TETRAHEDRALIZE: volume (the largest tetrahedron volume) must be > 0, got 0'))
 t('quality 1: named', raises(lambda: TETRAHEDRALIZE(c, '$TMP/v.json', 0.1, 1.0), ValueError, 'TETRAHEDRALIZE: quality must be > 1.0'))
 t('a SPHERE: named', raises(lambda: TETRAHEDRALIZE(SPHERE((0, 0, 0), 1, 1, 1), '$TMP/v.json'), TypeError, 'TETRAHEDRALIZE: shape must be a MESH (HEX, PIPE) or the name of a TetGen input file'))
