@@ -130,6 +130,11 @@ PETSC_EXTERN PetscErrorCode MbDomainAddJoint(MbDomain dom, MbJointKind kind, Pet
     no rows; the other joints keep their indices; removing it again does nothing. Every rank
     calls it alike. Errors: an index that is no joint's. */
 PETSC_EXTERN PetscErrorCode MbDomainRemoveJoint(MbDomain dom, PetscInt index);
+/** Remove body id (Solfec-1.0's DELETE of a BODY) with its joints, before the first run: it is
+    written to no output, takes part in no contact, and its id is not given again. Every
+    rank calls it alike. Errors: an id that is no body's or was deleted, a run begun already,
+    a body with springs. */
+PETSC_EXTERN PetscErrorCode MbDomainRemoveBody(MbDomain dom, PetscInt id);
 /** Add a spring (PUT_SPRING; collective: every rank calls it alike). body2 = −1: p2 is fixed
     in space. Points are spatial now (resolved when the run starts). dir (may be NULL) fixes
     the direction of the force; otherwise it acts along the line p2 → p1. Force on body1

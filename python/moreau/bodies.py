@@ -11,6 +11,8 @@ from .shapes import _parts, Shape, Sphere
 def _check_body(fn, b):
     if not isinstance(b, Body):
         raise TypeError('%s: body must be a BODY object, got %r' % (fn, b))
+    if type(b) is _DeletedBody:  # Solfec-1.0's is_body: "is a recently deleted BODY object"
+        raise TypeError('%s: body %d is a deleted BODY object (DELETE removed it from its SOLFEC object)' % (fn, b._id))
     return b
 
 
@@ -217,6 +219,46 @@ class Body:
 
     def __repr__(self):
         return '<BODY %d %s%s>' % (self._id, self.kind, (' %r' % self.label) if self.label else '')
+
+
+class _DeletedBody(Body):
+    """A BODY that DELETE removed (constraints.py): its id, kind and label stay readable (for
+    messages, as repr shows them); anything else is a TypeError that says it was deleted, as
+    Solfec-1.0's "is a recently deleted BODY object"."""
+    __slots__ = ()
+    _KEPT = frozenset(('_id', 'id', 'kind', 'label', '__class__'))
+
+    def __getattribute__(self, name):
+        if name in _DeletedBody._KEPT or name.startswith('__'):
+            return object.__getattribute__(self, name)
+        raise TypeError('BODY.%s: body %d is a deleted BODY object (DELETE removed it from its SOLFEC object)'
+                        % (name, object.__getattribute__(self, '_id')))
+
+    def __setattr__(self, name, value):
+        raise TypeError('BODY.%s: body %d is a deleted BODY object (DELETE removed it from its SOLFEC object)'
+                        % (name, object.__getattribute__(self, '_id')))
+
+    def __repr__(self):
+        return '<BODY %d %s, deleted>' % (self._id, self.kind)
+
+
+def _delete_body(solfec, body):
+    """DELETE(solfec, body) (constraints.py): the body and its joints leave the domain (C:
+    MbDomainRemoveBody, every rank alike), solfec.bodies and the labels; the object becomes a
+    _DeletedBody. Before the first RUN only."""
+    fn = 'DELETE'
+    if body._sol is not solfec:
+        raise ValueError('%s: body %d belongs to another SOLFEC object' % (fn, body._id))
+    try:
+        _m.body_remove(solfec._h, body._id)
+    except ValueError as e:
+        if 'not supported in moreau' in str(e):
+            raise NotImplementedError(str(e)) from None
+        raise
+    solfec.bodies.remove(body)
+    if body.label is not None and solfec._labels.get(body.label) is body:
+        del solfec._labels[body.label]
+    body.__class__ = _DeletedBody
 
 
 def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=None, base=None):

@@ -313,12 +313,17 @@ def CONTACT_EXCLUDE_SURFACES(solfec, surf1, surf2):
 def DELETE(solfec, object):
     """DELETE(solfec, object): removes a CONSTRAINT (FIX_POINT, FIX_DIRECTION, SET_VELOCITY,
     PUT_RIGID_LINK) from the SOLFEC object, as Solfec-1.0: from the next step on it makes no
-    reaction (between RUNs, or before the first); deleting it again does nothing. Removing a
-    BODY or a spring is not supported."""
+    reaction (between RUNs, or before the first); deleting it again does nothing. A BODY is
+    removed with its joints before the first RUN (Solfec-1.0's DOM_Remove_Body): it is not
+    written to the output nor met by contact detection, its id is not given again, and the
+    object cannot be used any more (deleting it again is a TypeError, as Solfec); after a
+    RUN, a body with springs, or a spring: NotImplementedError with the reason."""
     fn = 'DELETE'
     _check_solfec(fn, solfec)
     if isinstance(object, Body):
-        raise NotImplementedError('DELETE: deleting a BODY is not supported in moreau: bodies cannot be removed (delete its constraints, or leave it out of the deck)')
+        from .bodies import _delete_body
+        _check_body(fn, object)
+        return _delete_body(solfec, object)
     if isinstance(object, Spring):
         raise NotImplementedError('DELETE: deleting a PUT_SPRING spring is not supported in moreau (give it an active= range instead)')
     if not isinstance(object, Constraint):

@@ -67,6 +67,7 @@ PetscErrorCode MbDomainDestroy(MbDomain *dom)
   PetscCall(MbDomainAdaptDestroy(d)); /* adaptive.c */
   PetscCall(PetscFree(d->mon));
   PetscCall(PetscFree(d->body));
+  PetscCall(PetscFree(d->deleted));
   PetscCall(PetscFree(d->scheme));
   PetscCall(PetscFree(d->hist));
   if (d->run.resume) { /* the deck ended before the RUN call its checkpoint was taken in */

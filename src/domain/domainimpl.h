@@ -92,6 +92,8 @@ struct _p_MbDomain {
   PetscInt       nsteps;                /* steps taken */
   PetscReal      g[3];                  /* gravity */
   PetscInt       nglobal;               /* bodies created on all ranks (next id) */
+  PetscInt       ndeleted;              /* of them, deleted by DELETE (remove.c): ... */
+  PetscInt      *deleted;               /* ... their ids, whose owner-table slots no body fills */
   PetscInt       nbody, cap;            /* local bodies and allocated room */
   MbBody        *body;                  /* local bodies, sorted by id */
   char           default_scheme[64];    /* scheme of new rigid bodies */
@@ -157,6 +159,8 @@ struct _p_MbDomain {
   PetscReal  ebal[5];   /* the baseline: E, W_ext, W_contact, −D_friction, its time */
 };
 
+/* remove.c: whether body id was deleted (DELETE) */
+PETSC_INTERN PetscBool MbDomainBodyDeleted(MbDomain, PetscInt id);
 /* owner.c: owner and kind of bodies created since the last call (collective) */
 PETSC_INTERN PetscErrorCode MbDomainKnowBodies(MbDomain);
 /* The body whose owner owns a constraint between b0 and b1: the lowest-numbered movable one (b0 when neither moves). */

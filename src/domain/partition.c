@@ -194,9 +194,11 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     idx_t   *xadj, *adj, *vwgt, *part, nv = (idx_t)N, ncon = 2, nparts = (idx_t)d->size, objval = 0, options[METIS_NOPTIONS], ccount = 0;
     PetscInt nbox = 0, npairs = 0, *pairs = NULL, *deg, *vid, nedge = 0;
     MbBox   *box;
-    PetscCheck(displs[d->size] == m * N, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: gathered %d values for %" PetscInt_FMT " bodies, expected %" PetscInt_FMT, displs[d->size], N, (PetscInt)m * N);
+    PetscCheck(displs[d->size] == m * (N - d->ndeleted), PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition: gathered %d values for %" PetscInt_FMT " bodies, expected %" PetscInt_FMT, displs[d->size], N - d->ndeleted, (PetscInt)m * (N - d->ndeleted));
     PetscCall(PetscMalloc3(2 * N + 2, &vwgt, N + 1, &part, N + 1, &xadj));
     PetscCall(PetscMalloc3(N + 1, &box, N + 1, &vid, N + 1, &deg));
+    /* a deleted body's id (DELETE, remove.c) is a vertex of no weight and no edge */
+    for (PetscInt v = 0; v < N; v++) vwgt[2 * v] = vwgt[2 * v + 1] = 0, deg[v] = 0;
     for (PetscInt k = 0; k < N; k++) {
       const PetscReal *s  = recv + m * k;
       PetscInt         id = (PetscInt)s[0];
@@ -236,7 +238,7 @@ PetscErrorCode MbDomainPartition(MbDomain d, const PetscInt w[], PetscMPIInt new
     PetscCall(PetscFree(pairs));
     if (!ccount) { /* no constraints yet (nothing touches): the body count alone */
       ncon = 1;
-      for (PetscInt v = 0; v < N; v++) vwgt[v] = 1;
+      for (PetscInt v = 0; v < N; v++) vwgt[v] = MbDomainBodyDeleted(d, v) ? 0 : 1;
     }
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED]      = 7; /* the same partition on every run */

@@ -677,7 +677,19 @@ static PyObject *py_body_owned(PyObject *self, PyObject *args)
   return PyBool_FromLong(b != NULL);
 }
 
+/* body_remove(h, id): DELETE of a BODY (MbDomainRemoveBody), on every rank alike */
+static PyObject *py_body_remove(PyObject *self, PyObject *args)
+{
+  int  h;
+  long id;
+  Sol *s;
+  if (!PyArg_ParseTuple(args, "il", &h, &id) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainRemoveBody(s->dom, (PetscInt)id));
+  Py_RETURN_NONE;
+}
+
 PyMethodDef MbModuleBodyMethods[] = {
+    {"body_remove", py_body_remove, METH_VARARGS, "body_remove(h, id): DELETE of a BODY with its joints (before the first RUN; every rank)"},
     {"body_kinds", py_body_kinds, METH_NOARGS, "body_kinds() -> the registered body kinds' names, in code order"},
     {"body_kind", py_body_kind, METH_VARARGS, "body_kind(name) -> dict: what a kind is (code, nq, nu, nodal, movable, elastic, torque, pressure, scheme, forms)"},
     {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},

@@ -9,7 +9,7 @@
 static void ReadWords(hid_t file, int *n, int **data)
 {
   hid_t   a, ds, sp;
-  int     size = -1;
+  int     size    = -1;
   hsize_t dims[1] = {0};
   *n              = -1;
   if (H5Aexists(file, "data size") <= 0 || (a = H5Aopen(file, "data size", H5P_DEFAULT)) < 0) return;
@@ -39,8 +39,7 @@ PetscErrorCode MbSolfecMeshFileRead(const char path[], PetscInt *n, int **data)
   H5E_BEGIN_TRY { ReadWords(file, &size, data); }
   H5E_END_TRY;
   H5Fclose(file);
-  PetscCheck(size >= 4, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
-             "'%s' is an HDF5 file without Solfec-1.0's mesh (a root attribute 'data size' of at least 4 and a 1-D int dataset 'compressed mesh data' of that many ints)", path);
+  PetscCheck(size >= 4, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "'%s' is an HDF5 file without Solfec-1.0's mesh (a root attribute 'data size' of at least 4 and a 1-D int dataset 'compressed mesh data' of that many ints)", path);
   *n = size;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
