@@ -201,12 +201,23 @@ typedef struct {
   PetscReal normal[3]; /* spatial normal (third axis of the local frame) */
   PetscReal force[3];  /* spatial reaction on the master, base·R */
   PetscReal gap;
-  PetscReal base[9]; /* the local frame's axes t1, t2, n one after the other (Solfec's CONSTRAINT.base) */
-  PetscReal R[3];    /* the reaction in that frame (CONSTRAINT.R) */
+  PetscReal base[9];   /* the local frame's axes t1, t2, n one after the other (Solfec's CONSTRAINT.base) */
+  PetscReal R[3];      /* the reaction in that frame (CONSTRAINT.R) */
+  PetscReal U[3];      /* the relative velocity at the end of the step, in that frame (CONSTRAINT.U) */
+  PetscReal V[3];      /* ... and at its start (CONSTRAINT.V) */
+  PetscInt  joint;     /* the joint's index (MbDomainAddJoint), −1 for a contact or a spring's stop */
+  PetscReal point2[3]; /* a rigid link's second point (Solfec's CONSTRAINT.point gives both), spatial */
 } MbConstraintInfo;
 /** This rank's constraints of the last step (owned rows only), copied into a new array
     (PetscFree it). Not collective. */
 PETSC_EXTERN PetscErrorCode MbDomainGetConstraints(MbDomain dom, PetscInt *n, MbConstraintInfo **info);
+/** Joint index as Solfec-1.0's CONSTRAINT object shows it (lng.c's CONSTRAINT members): its row
+    of the last step where this rank owns it (*found true; point, base, R, U, V, gap; a rigid
+    link's second point in point2 where its body is held here); before the first step, on
+    every rank, the deck's point, its frame (FIX_POINT: the identity; a direction: that
+    normal) and zero reaction and velocities; otherwise, and for a removed joint, *found
+    false (Solfec gives None). Not collective. */
+PETSC_EXTERN PetscErrorCode MbDomainGetJoint(MbDomain dom, PetscInt index, MbConstraintInfo *info, PetscBool *found);
 
 /** IMBALANCE_TOLERANCE (Solfec): every freq steps the load imbalance (max over ranks of the
     owned bodies' cost — 1 + their constraints — over the mean) is measured, and above tol

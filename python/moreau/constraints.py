@@ -12,8 +12,78 @@ from .loads import TimeSeries
 
 
 class Constraint:
-    """A joint: kind ('FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK' as Solfec) and its index."""
-    __slots__ = ('kind', 'index', 'bodies')
+    """A joint: kind ('FIXPNT', 'FIXDIR', 'VELODIR', 'RIGLNK' as Solfec) and its index, with
+    Solfec-1.0's CONSTRAINT members (lng.c's getset table), read-only: point (the spatial
+    point now; a rigid link's two points, 6 numbers), base (the local frame's axes t1, t2,
+    n: 9 numbers), R (the reaction on the first body in that frame), U and V (the relative
+    velocity at the end and the start of the last step, in that frame), gap, adjbod (the
+    body, or the two), matlab and spair (None: not a contact). Before the first step they
+    are the deck's (the point given, zero R, U, V); later the last step's, on the rank that
+    owns the joint (None on the others, as Solfec in parallel, and once DELETE removed it).
+    area and merit are not kept."""
+    __slots__ = ('kind', 'index', 'bodies', '_p')
+
+    def _state(self, name):
+        sol = self.bodies[0]._sol
+        if self.index < 0:  # a fixed point of an obstacle (_obstacle_fix): never moves, takes nothing
+            return (self._p, self._p, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0), (0.0,) * 3, (0.0,) * 3, (0.0,) * 3, 0.0)
+        if sol.mode == 'READ':
+            raise NotImplementedError('CONSTRAINT.%s: in READ mode a joint\'s state is not kept in moreau\'s output '
+                                      '(solfec.constraints lists the rows of the frame read)' % name)
+        return _m.solfec_joint_state(sol._h, self.index)
+
+    @property
+    def point(self):
+        s = self._state('point')
+        if s is None:
+            return None
+        return tuple(s[0]) + tuple(s[1]) if self.kind == 'RIGLNK' else tuple(s[0])
+
+    @property
+    def base(self):
+        s = self._state('base')
+        return None if s is None else tuple(s[2])
+
+    @property
+    def R(self):
+        s = self._state('R')
+        return None if s is None else tuple(s[3])
+
+    @property
+    def U(self):
+        s = self._state('U')
+        return None if s is None else tuple(s[4])
+
+    @property
+    def V(self):
+        s = self._state('V')
+        return None if s is None else tuple(s[5])
+
+    @property
+    def gap(self):
+        s = self._state('gap')
+        return None if s is None else s[6]
+
+    @property
+    def adjbod(self):
+        b1, b2 = self.bodies
+        return b1 if b2 is None else (b1, b2)
+
+    @property
+    def matlab(self):
+        return None  # Solfec-1.0: a contact's surface material label; None for a joint
+
+    @property
+    def spair(self):
+        return None  # Solfec-1.0: a contact's pair of surface ids; None for a joint
+
+    @property
+    def area(self):
+        raise NotImplementedError('CONSTRAINT.area: not supported in moreau: a joint keeps its kind, point, base, R, U, V, gap and adjbod')
+
+    @property
+    def merit(self):
+        raise NotImplementedError('CONSTRAINT.merit: not supported in moreau: a joint keeps its kind, point, base, R, U, V, gap and adjbod')
 
     def __repr__(self):
         return '<CONSTRAINT %s %d>' % (self.kind, self.index)
@@ -49,7 +119,7 @@ def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
     else:
         value = _num(fn, 'value', value)
     c = Constraint()
-    c.kind, c.bodies = kind, (body1, body2)
+    c.kind, c.bodies, c._p = kind, (body1, body2), tuple(p1)
     c.index = _m.solfec_joint(body1._sol._h, code, body1._id, -1 if body2 is None else body2._id, p1, p2, d, value, ts, f)
     return c
 
@@ -66,9 +136,9 @@ def _obstacle_fix(fn, kind, body, point):
     """Fixing a point of an OBSTACLE, which never moves, adds nothing: accepted as Solfec-1.0
     accepts it (decks fix the ground), no joint made (index -1)."""
     _check_body(fn, body)
-    _vec(fn, 'point', point)
+    p = _vec(fn, 'point', point)
     c = Constraint()
-    c.kind, c.bodies, c.index = kind, (body, None), -1
+    c.kind, c.bodies, c.index, c._p = kind, (body, None), -1, tuple(p)
     return c
 
 

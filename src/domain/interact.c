@@ -104,6 +104,75 @@ PetscErrorCode MbDomainGetContactModel(MbDomain d, MbContactModel *m)
   return PETSC_SUCCESS;
 }
 
+/* One row as the output and the deck see it. */
+static void RowInfo(const MbCon *c, MbConstraintInfo *o)
+{
+  o->kind    = c->kind;
+  o->body[0] = c->body[0];
+  o->body[1] = c->body[1];
+  o->joint   = c->joint;
+  MbV3Copy(c->point, o->point);
+  MbV3Copy(c->point, o->point2);
+  for (int k = 0; k < 3; k++) o->normal[k] = c->base[3 * k + 2];
+  MbM3Mult(c->base, c->R, o->force);
+  o->gap = c->gap;
+  for (int j = 0; j < 3; j++) /* base holds the axes as columns */
+    for (int k = 0; k < 3; k++) o->base[3 * j + k] = c->base[3 * k + j];
+  MbV3Copy(c->R, o->R);
+  MbV3Copy(c->U, o->U);
+  MbV3Copy(c->V, o->V);
+}
+
+PetscErrorCode MbDomainGetJoint(MbDomain d, PetscInt index, MbConstraintInfo *o, PetscBool *found)
+{
+  const MbJoint *j;
+  PetscFunctionBegin;
+  PetscCheck(index >= 0 && index < d->cs->njoint, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "CONSTRAINT: no joint with index %" PetscInt_FMT " (there are %" PetscInt_FMT ")", index, d->cs->njoint);
+  j      = &d->cs->joint[index];
+  *found = PETSC_FALSE;
+  PetscCall(PetscMemzero(o, sizeof(*o)));
+  if (j->removed) PetscFunctionReturn(PETSC_SUCCESS); /* Solfec: the constraint is gone (None) */
+  if (d->nsteps == 0) {                               /* as the deck made it (Solfec's constraint exists from its call on) */
+    PetscReal b[9], n[3] = {0, 0, 1}, len;
+    o->kind    = j->kind;
+    o->body[0] = j->body[0];
+    o->body[1] = j->body[1];
+    o->joint   = index;
+    MbV3Copy(j->p[j->kind == MB_CON_FIXDIR && j->body[1] >= 0 ? 1 : 0], o->point); /* FIX_DIRECTION of two bodies: at the second's point */
+    MbV3Copy(j->p[1], o->point2);
+    if (j->kind == MB_CON_FIXDIR || j->kind == MB_CON_VELODIR) MbV3Copy(j->dir, n);
+    if (j->kind == MB_CON_RIGLNK) {
+      MbV3Sub(j->p[0], j->p[1], n);
+      len = MbV3Norm(n);
+      if (len > 0)
+        MbV3Scale(1.0 / len, n, n);
+      else
+        n[0] = n[1] = 0, n[2] = 1;
+    }
+    MbConFrame(n, (PetscReal[3]){1, 0, 0}, b);
+    for (int a = 0; a < 3; a++)
+      for (int k = 0; k < 3; k++) o->base[3 * a + k] = b[3 * k + a];
+    MbV3Copy(n, o->normal);
+    *found = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt r = 0; r < d->cs->ncon; r++) {
+    const MbCon *c = &d->cs->con[r];
+    if (c->joint != index || c->owner != d->rank) continue;
+    RowInfo(c, o);
+    o->kind = j->kind;
+    /* the points where the bodies are now (the row was made at the last step's start) */
+    if (j->body[0] < d->map.n && d->map.all[j->body[0]]) PetscCall(d->map.all[j->body[0]]->ops->to_spatial(d->map.all[j->body[0]], c->X[0], o->point));
+    if (j->body[1] < 0)
+      MbV3Copy(j->X[1], o->point2); /* a point fixed in space */
+    else if (j->body[1] < d->map.n && d->map.all[j->body[1]])
+      PetscCall(d->map.all[j->body[1]]->ops->to_spatial(d->map.all[j->body[1]], j->X[1], o->point2));
+    *found = PETSC_TRUE;
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainGetConstraints(MbDomain d, PetscInt *n, MbConstraintInfo **info)
 {
   MbConstraintInfo *a;
@@ -115,17 +184,7 @@ PetscErrorCode MbDomainGetConstraints(MbDomain d, PetscInt *n, MbConstraintInfo 
   for (PetscInt r = 0; r < d->cs->ncon + d->cs->npen; r++) {
     MbCon *c = r < d->cs->ncon ? &d->cs->con[r] : &d->cs->pen[r - d->cs->ncon];
     if (c->owner != d->rank) continue;
-    MbConstraintInfo *o = &a[m++];
-    o->kind             = c->kind;
-    o->body[0]          = c->body[0];
-    o->body[1]          = c->body[1];
-    MbV3Copy(c->point, o->point);
-    for (int k = 0; k < 3; k++) o->normal[k] = c->base[3 * k + 2];
-    MbM3Mult(c->base, c->R, o->force);
-    o->gap = c->gap;
-    for (int j = 0; j < 3; j++) /* base holds the axes as columns */
-      for (int k = 0; k < 3; k++) o->base[3 * j + k] = c->base[3 * k + j];
-    MbV3Copy(c->R, o->R);
+    RowInfo(c, &a[m++]);
   }
   *info = a;
   PetscFunctionReturn(PETSC_SUCCESS);

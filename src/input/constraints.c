@@ -146,7 +146,24 @@ static PyObject *py_solfec_remove_joint(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* solfec_joint_state(h, index) -> (point, point2, base, R, U, V, gap) of the joint's row of the
+   last step where this rank owns it, the deck's values before the first step, or None
+   (MbDomainGetJoint). Not collective. */
+static PyObject *py_solfec_joint_state(PyObject *self, PyObject *args)
+{
+  int              h;
+  long             index;
+  Sol             *s;
+  MbConstraintInfo c;
+  PetscBool        found;
+  if (!PyArg_ParseTuple(args, "il", &h, &index) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainGetJoint(s->dom, (PetscInt)index, &c, &found));
+  if (!found) Py_RETURN_NONE;
+  return Py_BuildValue("(NNNNNNd)", MbModuleRealTuple(c.point, 3), MbModuleRealTuple(c.point2, 3), MbModuleRealTuple(c.base, 9), MbModuleRealTuple(c.R, 3), MbModuleRealTuple(c.U, 3), MbModuleRealTuple(c.V, 3), (double)c.gap);
+}
+
 PyMethodDef MbModuleConstraintMethods[] = {
+    {"solfec_joint_state", py_solfec_joint_state, METH_VARARGS, "solfec_joint_state(h, index) -> (point, point2, base, R, U, V, gap) or None: a joint as Solfec's CONSTRAINT shows it"},
     {"solfec_remove_joint", py_solfec_remove_joint, METH_VARARGS, "solfec_remove_joint(h, index): DELETE of a joint"},
     {"contact_exclude", py_contact_exclude, METH_VARARGS, "contact_exclude(h, kind, a, b): no contacts between bodies (kind 0) or surfaces (kind 1) a and b"},
     {"self_contact", py_self_contact, METH_VARARGS, "self_contact(h, id, on): body id's primitives make contacts with each other (BODY.selfcontact)"},

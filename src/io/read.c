@@ -165,6 +165,7 @@ static PetscErrorCode ReadFrameConstraints(MbOutput out, const char *gp)
       c->kind    = (PetscInt)v[4][r];
       c->body[0] = (PetscInt)v[5][2 * r];
       c->body[1] = (PetscInt)v[5][2 * r + 1];
+      c->joint   = -1; /* not kept in the output */
       e[m]       = 1;
       a          = MbV3Dot(e, nn);
       for (int k = 0; k < 3; k++) t1[k] = e[k] - a * nn[k];

@@ -2,7 +2,7 @@
 # Solfec-1.0 deck functions and behaviours that its corpus decks need, each checked by a
 # value the deck prints (not only that it runs): time.clock, MESH.get_data,
 # BODY.disable_rotation, meshes with unused nodes, FIX_DIRECTION between two bodies,
-# LOCDYN_DUMP, TIME_SERIES files.
+# LOCDYN_DUMP, TIME_SERIES files, a joint's CONSTRAINT members (point, base, R, U, V, gap, ...).
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
 export MOREAU_PYTHONPATH="$MB_ROOT/python"
@@ -178,3 +178,46 @@ o = BODY(s, 'OBSTACLE', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
 SET_VELOCITY(o, (0.5, 0.5, 0.5), (0, 1, 0), 1.0)
 PY
 expect_error "SET_VELOCITY on an OBSTACLE: a moving obstacle, not supported, named" "SET_VELOCITY: body 0 is an OBSTACLE: a moving obstacle \\(Solfec-1.0 moves an OBSTACLE by its prescribed velocities and joints\\) is not supported in moreau; make it a RIGID body" "$MOREAU" "$TMP/movobs.py"
+
+# --- a joint's CONSTRAINT members (Solfec-1.0 lng.c's getset: point, base, R, U, V, gap,
+# adjbod, matlab, spair): before the first step the deck's point, the identity frame and no
+# reaction (inp/amt.py reads con.point[2] so); after a RUN the last step's: a sphere held at
+# its centre by FIX_POINT under gravity takes R = m g up; one driven down at 1 m/s by
+# SET_VELOCITY has its point moving with it and U_N = -1; a rigid link's point is both points;
+# a deleted joint reads None, as Solfec.
+deck conmembers <<PY
+import math
+s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
+s.verbose = 'OFF'
+m = BULK_MATERIAL(s, density=1000)
+GRAVITY(s, (0, 0, -10))
+a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), m)
+b = BODY(s, 'RIGID', SPHERE((5, 0, 2), 1, 1, 1), m)
+c1 = BODY(s, 'RIGID', SPHERE((10, 0, 0), 1, 1, 1), m)
+c2 = BODY(s, 'RIGID', SPHERE((13, 0, 0), 1, 1, 1), m)
+fp = FIX_POINT(a, (0, 0, 0))
+sv = SET_VELOCITY(b, (5, 0, 2), (0, 0, 1), -1)
+rl = PUT_RIGID_LINK(c1, c2, (10, 0, 0), (13, 0, 0))
+print('BEFORE', fp.kind, fp.point, fp.R, fp.base, fp.U, fp.V, fp.gap, fp.adjbod is a, fp.matlab, fp.spair, sv.point, sv.base[6:], rl.point, rl.adjbod == (c1, c2))
+try:
+    fp.area
+except NotImplementedError as e:
+    print('AREA', e)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.01)
+mg = 1000 * 4 / 3 * math.pi * 10
+print('FIXPNT', abs(fp.R[2] / mg - 1) < 1e-6, max(abs(x) for x in fp.R[:2]) < 1e-6 * mg, max(abs(x) for x in fp.point) < 1e-9, max(abs(x) for x in fp.U) < 1e-9, fp.R)
+print('VELODIR', abs(sv.point[2] - (2 - 0.01)) < 1e-3, abs(sv.U[2] + 1) < 1e-9, abs(sv.R[2] / mg - 1) < 1e-6, sv.base[6:], sv.point, sv.U, sv.R)
+print('RIGLNK', len(rl.point), abs(math.dist(rl.point[:3], rl.point[3:]) - 3) < 1e-6, rl.point)
+DELETE(s, fp)
+print('DELETED', fp.point, fp.R, fp.base)
+PY
+out=$("$MOREAU" -w "$TMP/conmembers.py" 2>&1)
+check "CONSTRAINT members before the first step: the deck's point, identity frame, no reaction; adjbod, matlab and spair as Solfec's" \
+  grep -qF "BEFORE FIXPNT (0.0, 0.0, 0.0) (0.0, 0.0, 0.0) (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0) (0.0, 0.0, 0.0) (0.0, 0.0, 0.0) 0.0 True None None (5.0, 0.0, 2.0) (0.0, 0.0, 1.0) (10.0, 0.0, 0.0, 13.0, 0.0, 0.0) True" <<<"$out"
+[ $? -eq 0 ] || echo "$out" | tail -n 8 | sed 's/^/# /'
+check "CONSTRAINT.area: not supported, named" grep -q "^AREA CONSTRAINT.area: not supported in moreau" <<<"$out"
+check "FIX_POINT under gravity: R = m g up (its frame the identity), the point where it was, U = 0" grep -q "^FIXPNT True True True True" <<<"$out"
+check "SET_VELOCITY at -1 m/s: the point moves with the body, U_N = -1, R_N = m g" grep -q "^VELODIR True True True (0.0, 0.0, 1.0)" <<<"$out"
+check "PUT_RIGID_LINK: point is both points (6 numbers), 3 apart" grep -q "^RIGLNK 6 True" <<<"$out"
+check "a deleted joint's members read None, as Solfec" grep -q "^DELETED None None None" <<<"$out"
+[ $? -eq 0 ] || echo "$out" | tail -n 8 | sed 's/^/# /'
