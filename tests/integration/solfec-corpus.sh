@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Solfec-1.0's decks (../shared/solfec-1.0) through scripts/solfec-corpus: the decks that complete
 # in a few seconds each (doc/solfec-corpus.md) must complete; the runner finds the 155 decks and
-# classifies a small made-up corpus as it should (needs external, Python error, refused,
+# classifies a small made-up corpus as it should (needs external: a module or a missing input file; Python error, refused,
 # simulating at cap, completes) and --compare names the decks whose outcome changed.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
@@ -40,6 +40,7 @@ check "the table counts every fast deck as completes" grep -qx "| completes | ${
 # the classifier on made-up decks (each fails or stops within a few seconds)
 fake="$TMP/fake"; mkdir -p "$fake/inp"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/ext')\nimport parmec\n" >"$fake/inp/ext.py"
+printf "s = SOLFEC('DYNAMIC', 0.01, 'out/file')\nTIME_SERIES('inp/nosuch.txt')\n" >"$fake/inp/file.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/py2')\nx = = 1\n" >"$fake/inp/py2.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/name')\nx = UNPHYSICAL_CALL_ABC\n" >"$fake/inp/name.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/ref')\nsv = SICONOS_SOLVER()\n" >"$fake/inp/ref.py"
@@ -62,6 +63,7 @@ timeout 120 "${RUNNER[@]}" --corpus "$fake" --cap 10 --kill-after 3 --out "$TMP/
 ftsv="$TMP/fakelogs/solfec-corpus.tsv"
 expect_row() { check "$1" grep -qP "$2" "$ftsv"; }
 expect_row "import parmec: needs external (module parmec)" '^inp/ext\.py\tneeds external\tmodule parmec\t'
+expect_row "an input file the corpus lacks: needs external (file inp/nosuch.txt)" '^inp/file\.py\tneeds external\tfile inp/nosuch\.txt \(not in the corpus\)\t'
 expect_row "a syntax error (neither Python 3 nor 2): Python error (SyntaxError, with the line)" "^inp/py2\.py\tPython error\tSyntaxError: .*inp/py2\.py:2\)\t"
 expect_row "an unknown name: Python error (NameError)" "^inp/name\.py\tPython error\tNameError: name 'UNPHYSICAL_CALL_ABC'"
 expect_row "a function moreau refuses: refused, naming it" '^inp/ref\.py\trefused\tSICONOS_SOLVER: not supported in moreau'
@@ -75,11 +77,11 @@ check "the table has the summary, the command line and the commit" bash -c 'grep
 # --compare: one deck's outcome changed
 sed 's/^inp\/ok\.py\tcompletes/inp\/ok.py\tPython error/' "$ftsv" >"$TMP/old.tsv"
 out=$("${RUNNER[@]}" --compare "$TMP/old.tsv" --against "$ftsv" 2>&1)
-check "--compare names the deck whose outcome changed, and only it" bash -c 'grep -q "^inp/ok.py: Python error -> completes" <<<"$0" && grep -q "^1 of 6 decks changed" <<<"$0"' "$out"
+check "--compare names the deck whose outcome changed, and only it" bash -c 'grep -q "^inp/ok.py: Python error -> completes" <<<"$0" && grep -q "^1 of 7 decks changed" <<<"$0"' "$out"
 [ $? -eq 0 ] || echo "$out" | sed 's/^/# /'
 
 # --reclassify: the run's logs classified again give the same outcomes, and the table says so
 cp "$ftsv" "$TMP/before.tsv"
 "${RUNNER[@]}" --corpus "$fake" --reclassify --logs "$TMP/fakelogs" --out "$TMP/fake2.md" >/dev/null 2>&1
 out=$("${RUNNER[@]}" --compare "$TMP/before.tsv" --against "$ftsv" 2>&1)
-check "--reclassify keeps every outcome and notes itself in the table" bash -c 'grep -q "^0 of 6 decks changed" <<<"$0" && grep -q "Reclassified from its logs" "$1"' "$out" "$TMP/fake2.md"
+check "--reclassify keeps every outcome and notes itself in the table" bash -c 'grep -q "^0 of 7 decks changed" <<<"$0" && grep -q "Reclassified from its logs" "$1"' "$out" "$TMP/fake2.md"
