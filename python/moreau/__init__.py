@@ -22,7 +22,7 @@ from .solfec import (
     Solfec, ConstraintState, SOLFEC, VIEWER, BYLABEL, RANK, NCPU, WARNINGS, EXTENTS, BARRIER,
     SUBDIR, NON_SOLFEC_ARGV)
 from .materials import BulkMaterial, BULK_MATERIAL, SurfaceMaterial, SURFACE_MATERIAL
-from .shapes import Sphere, Shape, Ellip, SPHERE, ELLIP, HEX, CONVEX, HULL, MESH, COPY, PIPE, MESH2CONVEX, BEND
+from .shapes import Sphere, Shape, Ellip, SPHERE, ELLIP, HEX, ROUGH_HEX, CONVEX, HULL, MESH, COPY, PIPE, MESH2CONVEX, BEND
 from .transforms import TRANSLATE, ROTATE, SCALE
 from .split import SPLIT, MESH_SPLIT, OVERLAPPING
 from .meshing import TETRAHEDRALIZE, ELLIP_MESH
@@ -60,7 +60,7 @@ __all__ += ['ELLIP', 'SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
             'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS',
             'TETRAHEDRALIZE', 'ELLIP_MESH', 'LOCDYN_DUMP',
-            'INITIALIZE_STATE', 'RIGID_TO_FEM']
+            'INITIALIZE_STATE', 'RIGID_TO_FEM', 'ROUGH_HEX', 'MBFCP_EXPORT']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

@@ -4,7 +4,6 @@
 # Solfec-1.0 functions moreau does not have: each raises, naming the reason or what to use.
 _UNSUPPORTED = {
     'RT_SPLIT': 'bodies cannot be split during a run',
-    'ROUGH_HEX': 'no generator of a mesh around a shape: give BODY\'s mesh= as a MESH, HEX or PIPE',
     'MATERIAL': 'one bulk material per body: the one given to BODY',
     'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',
