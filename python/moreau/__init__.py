@@ -11,7 +11,7 @@ Parallel runs: the deck runs on every rank. A body is built only on the rank tha
 ignored by ranks that do not own the body, so the same deck works on any number of ranks.
 
 The functions live in submodules by topic (solfec, materials, shapes, meshing, transforms, split, bodies,
-loads, solvers, constraints, output, readmode, initstate, unsupported); this package gathers their
+loads, solvers, constraints, output, readmode, initstate, mbfcp, unsupported); this package gathers their
 public names, so that `from moreau import *` gives exactly __all__. py2 is not API: it translates
 Python 2 decks and their modules (src/input/python.c calls it).
 """
@@ -40,6 +40,7 @@ from .constraints import (
 from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING, LOCDYN_DUMP
 from .readmode import DURATION, SEEK, FORWARD, BACKWARD
 from .initstate import INITIALIZE_STATE, RIGID_TO_FEM
+from .mbfcp import MBFCP_EXPORT
 from .unsupported import _UNSUPPORTED, _unsupported
 
 __all__ = [

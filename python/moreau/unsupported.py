@@ -9,7 +9,6 @@ _UNSUPPORTED = {
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',
     'SIMPLIFIED_CRACK': 'bodies do not crack',
     'FRACTURE_EXPORT_YAFFEMS': 'no fracture analysis',
-    'MBFCP_EXPORT': 'no MBFCP export (moreau-fclib writes FCLIB problems)',
     'BODY_MM_EXPORT': 'no MatrixMarket export of body matrices',
     'COROTATED_DISPLACEMENTS': 'no snapshots of co-rotated displacements (POD bases); MODAL_ANALYSIS gives a modal base',
     'RIGID_DISPLACEMENTS': 'no rigid displacement vectors; MODAL_ANALYSIS gives a modal base (its first six modes are rigid for a free body)',
