@@ -87,26 +87,29 @@ def _pieces(shape):
 
 
 def _shape(fn, body):
-    """SHAPE_2_MBFCP: the shape's items, each CONVEX with its pieces in place, then the
-    meshes (nodes, elements, boundary faces with their surface ids), then the spheres."""
+    """SHAPE_2_MBFCP of the shape Solfec's BODY makes (lng.c create_shape, shp.c SHAPE_Glue):
+    the convex pieces lumped into one item, written first, then the meshes (nodes, elements,
+    boundary faces with their surface ids), then the spheres; pieces in the deck's order."""
     from .shapes import Shape, Sphere
     items = body._shape if isinstance(body._shape, (list, tuple)) else [body._shape]
-    out, meshes, spheres = ['SHAPES:\t%d\n' % len(items)], [], []
+    pieces, meshes, spheres = [], [], []
     for s in items:
         if isinstance(s, Sphere):
             spheres.append(s)
         elif isinstance(s, Shape) and s._nn:
             meshes.append(s)
         elif isinstance(s, Shape) and s.kind in ('CONVEX', 'HULL'):
-            pieces = _pieces(s)
-            out.append('CONVEXES:\t%d\n' % len(pieces))
-            for v, faces in pieces:
-                out.append('VERTEXES:\t%d\n' % len(v) + ''.join('%g  %g  %g\n' % tuple(x) for x in v))
-                out.append('FACES:\t%d\n' % len(faces))
-                out += ['%d  %s%d\n' % (len(f), ''.join('%d  ' % n for n in f), sid) for f, sid in faces]
+            pieces += _pieces(s)
         else:  # Solfec-1.0 has no MBFCP form of an ellipsoid (its eli.c asserts)
             raise ValueError('%s: body %d has a %s: Solfec-1.0\'s MBFCP format has no form for it'
                              % (fn, body._id, getattr(s, 'kind', type(s).__name__)))
+    out = ['SHAPES:\t%d\n' % (len(meshes) + len(spheres) + (1 if pieces else 0))]
+    if pieces:
+        out.append('CONVEXES:\t%d\n' % len(pieces))
+        for v, faces in pieces:
+            out.append('VERTEXES:\t%d\n' % len(v) + ''.join('%g  %g  %g\n' % tuple(x) for x in v))
+            out.append('FACES:\t%d\n' % len(faces))
+            out += ['%d  %s%d\n' % (len(f), ''.join('%d  ' % n for n in f), sid) for f, sid in faces]
     if meshes:
         out.append('MESHES:\t%d\n' % len(meshes))
         for s in meshes:

@@ -3,7 +3,8 @@
 # behaviour): the model written once, when called, as Solfec's text MBFCP definition. (1) A
 # model of every kind of record: surface materials (the default as ANY first), a bulk
 # material, gravity, an OBSTACLE HEX (a mesh: nodes, elements, boundary faces with their
-# surface ids), a RIGID body of a HULL and a SPHERE (its velocity, a FORCE by a TIME_SERIES),
+# surface ids), a RIGID body of two HULLs and a SPHERE (the convexes lumped into one shape
+# item, as Solfec's BODY glues them; its velocity, a FORCE by a TIME_SERIES),
 # a FINITE_ELEMENT body, and the joints FIXPNT, FIXDIR, VELODIR (a TIME_SERIES), RIGLNK: the
 # file is compared line by line with the text Solfec's format gives for it. (2) On 2 ranks
 # each rank writes path.RANK with the bodies it owns. (3) A callable prescribed velocity,
@@ -23,7 +24,7 @@ SURFACE_MATERIAL(s, surf1=1, surf2=2, model='SPRING_DASHPOT', friction=0.2, spri
 m = BULK_MATERIAL(s, label='steel', young=2e11, poisson=0.3, density=7800)
 GRAVITY(s, (0, 0, -10))
 ob = BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 2,-1,-1, 2,2,-1, -1,2,-1, -1,-1,0, 2,-1,0, 2,2,0, -1,2,0], 1, 1, 1, 0, [1]*6), m)
-b = BODY(s, 'RIGID', [HULL([0,0,0, 1,0,0, 0,1,0, 0,0,1], 3, 4), SPHERE((2, 2, 2), 0.5, 1, 5)], m, label='tet')
+b = BODY(s, 'RIGID', [HULL([0,0,0, 1,0,0, 0,1,0, 0,0,1], 3, 4), SPHERE((2, 2, 2), 0.5, 1, 5), HULL([0,0,-1, 1,0,-1, 0,1,-1, 0,0,-0.5], 3, 7)], m, label='tet')
 INITIAL_VELOCITY(b, (1, 2, 3), (0.1, 0.2, 0.3))
 FORCE(b, 'SPATIAL', (0, 0, 0), (1, 0, 0), TIME_SERIES([0, 1, 1, 2]))
 FIX_POINT(b, (0, 0, 0))
@@ -96,7 +97,7 @@ LABEL:	tet
 KINEMATICS:	RIGID
 BULK_MATERIAL:	steel
 SHAPES:	2
-CONVEXES:	1
+CONVEXES:	2
 VERTEXES:	4
 0  0  0
 1  0  0
@@ -107,6 +108,16 @@ FACES:	4
 3  1  0  2  4
 3  2  0  3  4
 3  0  1  3  4
+VERTEXES:	4
+0  0  -1
+1  0  -1
+0  1  -1
+0  0  -0.5
+FACES:	4
+3  1  2  3  7
+3  1  0  2  7
+3  2  0  3  7
+3  0  1  3  7
 SPHERES:	1
 CENTER:	2  2  2
 RADIUS:	0.5
