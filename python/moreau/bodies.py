@@ -6,6 +6,7 @@ from ._checks import _int, _nonneg, _notice, _pos, _vec
 from .solfec import _check_solfec, Solfec
 from .materials import BulkMaterial
 from .shapes import _parts, Shape, Sphere
+from .mbfcp import _note
 
 
 def _check_body(fn, b):
@@ -303,6 +304,7 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     nn = (shape if mesh is None else mesh)._nn if k['nodal'] else 1  # a nodal kind's nq, nu are per node of its mesh
     b._n = (k['nq'] * nn, k['nu'] * nn)  # len(conf) and len(velo)
     solfec.bodies.append(b)
+    _note(solfec, 'material', (bid, material))
     if label is not None:
         solfec._labels[label] = b
     if reduced:

@@ -9,6 +9,7 @@ from ._checks import _choice, _isnum, _nonneg, _notice, _num, _pos, _vec
 from .solfec import _check_solfec
 from .bodies import Body, _a, _check_body
 from .loads import TimeSeries
+from .mbfcp import _note
 
 
 class Constraint:
@@ -41,13 +42,14 @@ def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
     d = _vec(fn, 'direction', direction) if direction is not None else None
     if d is not None and not any(d):
         raise ValueError('%s: direction must be non-zero, got %r' % (fn, direction))
-    ts = f = None
+    ts = f = ts_obj = None
     if isinstance(value, TimeSeries):
-        ts, value = value._cap, 0.0
+        ts_obj, ts, value = value, value._cap, 0.0
     elif callable(value):
         f, value = value, 0.0
     else:
         value = _num(fn, 'value', value)
+    _note(body1._sol, 'joint', (kind, body1, body2, p1, p2, d, ts_obj if ts_obj is not None else (f if f is not None else value)))
     c = Constraint()
     c.kind, c.bodies = kind, (body1, body2)
     c.index = _m.solfec_joint(body1._sol._h, code, body1._id, -1 if body2 is None else body2._id, p1, p2, d, value, ts, f)
@@ -62,11 +64,12 @@ def _no_strength(fn, strength):
     raise ValueError('%s: strength %r is not supported in moreau: its joints never break (leave strength out)' % (fn, strength))
 
 
-def _obstacle_fix(fn, kind, body, point):
+def _obstacle_fix(fn, kind, body, point, direction=None):
     """Fixing a point of an OBSTACLE, which never moves, adds nothing: accepted as Solfec-1.0
     accepts it (decks fix the ground), no joint made (index -1)."""
     _check_body(fn, body)
-    _vec(fn, 'point', point)
+    p = _vec(fn, 'point', point)
+    _note(body._sol, 'joint', (kind, body, None, p, p, direction, 0.0))
     c = Constraint()
     c.kind, c.bodies, c.index = kind, (body, None), -1
     return c
@@ -93,8 +96,7 @@ def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
     if body2 is not None:
         return _joint(fn, 2, 'FIXDIR', body, body2, point, point2, direction)
     if isinstance(body, Body) and not body._k['movable']:
-        _vec(fn, 'direction', direction)
-        return _obstacle_fix(fn, 'FIXDIR', body, point)
+        return _obstacle_fix(fn, 'FIXDIR', body, point, _vec(fn, 'direction', direction))
     return _joint(fn, 2, 'FIXDIR', body, None, point, None, direction)
 
 
