@@ -117,7 +117,7 @@ static PetscErrorCode SpringsResolve(MbDomain d)
     MbSpring *sp = &d->spring[j];
     if (sp->resolved) continue;
     PetscCheck(d->map.movable[sp->body[0]] || (sp->body[1] >= 0 && d->map.movable[sp->body[1]]), d->comm, PETSC_ERR_ARG_WRONG,
-               "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", j, sp->body[0], sp->body[1]);
+               "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles take no forces", j, sp->body[0], sp->body[1]);
     nnew++;
   }
   if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);

@@ -218,7 +218,7 @@ expect_error "CONTACT_EXCLUDE_SURFACES with a surface that is not an int" "CONTA
 # --- Solfec's arguments moreau takes as Solfec does (issue 32): a Hertz power in the
 # spring-dashpot contact (SURFACE_MATERIAL hpow, Solfec's pes.c: R_N = k δ^hpow): a sphere
 # resting on the ground under PENALTY_SOLVER sinks to δ = (m g / k)^(1/hpow), within 1 %,
-# for hpow 1.5 and 1; FIX_POINT and FIX_DIRECTION on an OBSTACLE (adds nothing: the deck
+# for hpow 1.5 and 1; FIX_POINT and FIX_DIRECTION on an OBSTACLE (it stays: the deck
 # runs, the sphere still falls); PIPE with 6 surface ids (the first 4 used, as lng.c does)
 cat >"$TMP/hertz.py" <<'PY'
 import sys
