@@ -53,8 +53,8 @@ PetscErrorCode MbDomainDriveBegin(MbDomain d)
 {
   PetscInt           nrow = 0, k = 0; /* set by CollectRows (initialized: GCC cannot see that) */
   DriveRow          *rows = NULL;
-  MbBodyVelocityRow *v = NULL;
-  PetscBool          any = PETSC_FALSE;
+  MbBodyVelocityRow *v    = NULL;
+  PetscBool          any  = PETSC_FALSE;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < d->nbody; i++)
     if (!d->body[i]->scheme && MbBodyIsDriven(d->body[i])) {
@@ -79,7 +79,8 @@ PetscErrorCode MbDomainDriveBegin(MbDomain d)
     }
     PetscCall(MbBodyDriveVelocity(b, d->h, n, v));
     /* Solfec-1.0 (lng.c, SET_VELOCITY): "Moving obstacles do not work in the quasi-static case" */
-    PetscCheck(!d->quasi_static || !MbBodyInMotion(b), PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " is an obstacle given a velocity or a prescribed motion: moving obstacles do not work in a QUASI_STATIC analysis (nor in Solfec-1.0)", b->id);
+    PetscCheck(!d->quasi_static || !MbBodyInMotion(b), PETSC_COMM_SELF, PETSC_ERR_SUP, "body %" PetscInt_FMT " is an obstacle given a velocity or a prescribed motion: moving obstacles do not work in a QUASI_STATIC analysis (nor in Solfec-1.0)",
+               b->id);
   }
   PetscCall(PetscFree(v));
   PetscCall(PetscFree(rows));

@@ -75,7 +75,7 @@ a = BODY(s, 'OBSTACLE', SPHERE((0, 0, 0), 1, 1, 1), m)
 b = BODY(s, 'OBSTACLE', SPHERE((3, 0, 0), 1, 1, 1), m)
 PUT_RIGID_LINK(a, b, (0, 0, 0), (3, 0, 0))
 PY
-expect_error "a constraint between two obstacles" "PUT_RIGID_LINK: body 0 is an OBSTACLE and so is body 1: a constraint between obstacles does nothing" "$MOREAU" "$TMP/two_obstacles.py"
+expect_error "a constraint between two obstacles" "PUT_RIGID_LINK: bodies 0 and 1 are obstacles: a constraint between two obstacles is not supported" "$MOREAU" "$TMP/two_obstacles.py"
 expect_error "a constraint between two obstacles names the deck line" 'two_obstacles\.py", line 6' "$MOREAU" "$TMP/two_obstacles.py"
 # a rigid link shorter than the geometric epsilon glues its points (Solfec-1.0, dom.c): a
 # sphere hanging by a zero-length link to the ground, and two spheres glued at a point, move

@@ -4,7 +4,8 @@
 # resting on an OBSTACLE plate that SET_VELOCITY moves up at v is carried up with it, and an
 # OBSTACLE given an INITIAL_VELOCITY spin about a principal axis turns at that rate; on 1
 # and 2 ranks (the plate and the ball on different ranks), the same numbers; a checkpoint
-# keeps the obstacles' motion (restart bit for bit); contradictory prescribed velocities and
+# keeps the obstacles' motion (restart bit for bit); the energy balances (the plate's work
+# on the ball counted with the reactions'); contradictory prescribed velocities and
 # a moving obstacle in a QUASI_STATIC analysis are errors that say so. Under timeout.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
@@ -50,6 +51,10 @@ check "a ball resting on an OBSTACLE plate moving up at v = 0.5 (SET_VELOCITY) r
   awk '{ t = $3; v = $5; b = $9; p = $11; dx = $13 } END { d = b - p; if (d < 0) d = -d; e = b - v * t; if (e < 0) e = -e; if (dx < 0) dx = -dx; exit !(NR == 1 && d < 1e-9 && e < 0.01 * v * t && dx < 1e-12) }' <<<"$l1"
 check "an OBSTACLE given an INITIAL_VELOCITY spin w = 2 about its principal axis turns w t (1e-9 rad)" \
   awk '{ t = $3; w = $7; a = $15; e = a - w * t; if (e < 0) e = -e; exit !(NR == 1 && e < 1e-9) }' <<<"$l1"
+# the plate's work on the ball counts with the reactions' (contact work), so the energy
+# balances: kinetic = external (gravity) + contact − friction, to 1e-6 of the work done
+check "... the energy balances: the moving plate's work on the ball is counted in the contact work" \
+  awk '/^moreau: energy/ { k = $4; x = $7; c = $10; f = $13; g = k - x - c + f; if (g < 0) g = -g; s = (x < 0 ? -x : x) + c; n = 1 } END { exit !(n && g < 1e-6 * s) }' "$TMP/log-1"
 check "... the same numbers on 2 ranks (the plate and the ball on different ranks)" bash -c '[ -n "$0" ] && [ "$0" = "$1" ]' "$l1" "$l2"
 
 # --- a checkpoint carries the obstacles' motion: stopped at step 200, restarted, the same line
