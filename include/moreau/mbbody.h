@@ -42,7 +42,8 @@ typedef struct {
   PetscInt           code;     /* its code (/bodies/kind of results files) */
   PetscInt           nq, nu;   /* sizes of q and u; per node of the body's mesh when nodal */
   PetscBool          nodal;    /* a body's shape is its mesh (a MESH or HEX), its state nodal */
-  PetscBool          movable;  /* integrated (an obstacle is not): takes velocities and loads */
+  PetscBool          movable;  /* integrated (an obstacle is not): takes reactions and loads */
+  PetscBool          velocity; /* takes a velocity (an obstacle does: it then moves as prescribed, a moving obstacle) */
   PetscBool          elastic;  /* takes Young's modulus and Poisson's ratio (MbBodySetMaterial) */
   PetscBool          torque;   /* takes torques (MB_LOAD_TORQUE) */
   PetscBool          pressure; /* takes pressures on its surface (MbBodyAddPressure) */
@@ -149,8 +150,11 @@ PETSC_EXTERN PetscErrorCode MbBodyAddLoadCallback(MbBody body, MbLoadCallback fn
     not apply to the body's kind. */
 PETSC_EXTERN PetscErrorCode MbBodySetScheme(MbBody body, MbScheme scheme);
 PETSC_EXTERN PetscErrorCode MbBodyGetScheme(MbBody body, MbScheme *scheme);
-/** Whether the body moves (obstacles do not). */
+/** Whether the body is integrated and takes reactions and loads (obstacles are not). */
 PETSC_EXTERN PetscBool MbBodyIsMovable(MbBody body);
+/** Whether the body takes a velocity (MbBodySetVelocity): every movable kind, and obstacles,
+    which then move kinematically with it (Solfec-1.0's moving obstacle). */
+PETSC_EXTERN PetscBool MbBodyTakesVelocity(MbBody body);
 /* The body's own work a step (its integration and forces) in rigid bodies' steps: 1 for a
    rigid body, nu/6 for a pseudo-rigid one, and for a finite-element body its quadrature
    points besides (the load balance's first weight). */

@@ -26,6 +26,13 @@ typedef struct {
   PetscReal        s;
 } MbBodyPoint;
 
+/* A prescribed velocity of a body whose motion is prescribed (drive ops): dir·ẋ(X) = value,
+   X referential, dir a spatial unit vector (a joint on an obstacle: FIX_POINT gives three,
+   FIX_DIRECTION and SET_VELOCITY one). */
+typedef struct {
+  PetscReal X[3], dir[3], value;
+} MbBodyVelocityRow;
+
 /* The most nonzero columns of a sparse H (operator_hs): a HEX8's 8 nodes × 3. */
 #define MB_BODY_HS_MAX MB_BODY_POINT_DOFS_MAX
 
@@ -33,7 +40,7 @@ struct _n_MbBodyOps {
   const char        *name;                                                                       /* model name, as registered */
   PetscInt           nq, nu;                                                                     /* sizes of q and u; per mesh node when nodal (sizes gives a body's) */
   PetscBool          nodal;                                                                      /* a body's shape is its mesh (MESH, HEX) and q, u are nq, nu per node */
-  PetscBool          movable;                                                                    /* integrated (an obstacle is not) */
+  PetscBool          movable;                                                                    /* integrated and takes reactions (an obstacle is not; one with drive ops moves as prescribed) */
   PetscBool          pressure;                                                                   /* takes MB_LOAD_PRESSURE loads (its external op applies them) */
   PetscBool          torque;                                                                     /* takes MB_LOAD_TORQUE loads (its external op applies them) */
   PetscInt           traits;                                                                     /* the MbBodyTrait bits it has: which schemes apply to it */
@@ -94,6 +101,11 @@ struct _n_MbBodyOps {
   PetscErrorCode (*modal)(MbBody, PetscInt, PetscReal[], PetscReal[]);             /* the n lowest eigenpairs of K₀φ = λMφ at the reference, M-orthonormal, λ ascending, φ one after another (NULL: the kind has none) */
   PetscErrorCode (*basis)(MbBody, PetscInt, const PetscReal[], const PetscReal[]); /* a base of n values and n vectors (one after another) for a reduced form (NULL: the kind takes none) */
   PetscErrorCode (*project)(MbBody, PetscReal[]);                                  /* DEF_EXP, DEF_LIM: a kind whose velocities are restricted to a subspace that turns with q projects u onto it at the body's q (NULL: none) */
+  /* a kind that takes no reactions (not movable) but may be given a velocity (an obstacle):
+     its motion is prescribed, a step at a time (NULL: it never moves) */
+  PetscErrorCode (*drive_begin)(MbBody, PetscReal);                                         /* u0 = u, q0 = q, then q to mid-step, q(t + h/2) from u(t) */
+  PetscErrorCode (*drive_velocity)(MbBody, PetscReal, PetscInt, const MbBodyVelocityRow[]); /* u(t + h): the free motion over h, made to satisfy the n rows (at the mid-step q) */
+  PetscErrorCode (*drive_end)(MbBody, PetscReal);                                           /* q(t + h) from the mid-step q and u(t + h) */
 };
 
 typedef struct {
@@ -205,6 +217,15 @@ static inline void MbBodyPrefetchState(MbBody b, PetscBool start)
   PetscPrefetchBlock(b->q, 12, 0, PETSC_PREFETCH_HINT_T0);
   PetscPrefetchBlock(start ? b->u0 : b->u, 6, 1, PETSC_PREFETCH_HINT_T0);
 }
+/* Bodies whose motion is prescribed (a moving obstacle; body.c): whether the body is one
+   (it takes no reactions and its kind has the drive ops); the three stages of its step (see
+   the ops); whether it is in motion now (a non-zero u: the local dynamics then adds its
+   point velocities to B). */
+PETSC_INTERN PetscBool      MbBodyIsDriven(MbBody);
+PETSC_INTERN PetscErrorCode MbBodyDriveBegin(MbBody, PetscReal h);
+PETSC_INTERN PetscErrorCode MbBodyDriveVelocity(MbBody, PetscReal h, PetscInt n, const MbBodyVelocityRow rows[]);
+PETSC_INTERN PetscErrorCode MbBodyDriveEnd(MbBody, PetscReal h);
+PETSC_INTERN PetscBool      MbBodyInMotion(MbBody);
 /* Radius about the mass centre that holds the shape (ghost boxes, partition graph). */
 PETSC_INTERN PetscReal MbBodyExtent(MbBody);
 /* The points of a time series (borrowed). */

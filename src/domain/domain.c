@@ -540,6 +540,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepBegin(d->body[i]->scheme, d->body[i], d->t, d->h, d->g));
+  PetscCall(MbDomainDriveBegin(d));               /* moving obstacles: q(t + h/2), u(t + h) */
   if (!force) PetscCall(MbDomainApplySprings(d)); /* springs: impulses of the step, at mid-step */
   PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
   if (interact) {
@@ -568,6 +569,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PhaseBegin(d, MB_PHASE_END, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepEnd(d->body[i]->scheme, d->body[i], d->t, d->h));
+  PetscCall(MbDomainDriveEnd(d));
   if (!force) PetscCall(MbDomainSpringsEndStep(d, d->h));
   PetscCall(PhaseEnd(d, MB_PHASE_END, t0));
   d->nsteps++;

@@ -238,7 +238,11 @@ PETSC_INTERN PetscBool      MbDomainExcluded(MbDomain, MbExclude, PetscInt, Pets
 PETSC_INTERN PetscErrorCode MbDomainExcludeDestroy(MbDomain);
 /* exclude.c: whether body id's primitives make contacts with each other (MbDomainSetSelfContact) */
 PETSC_INTERN PetscBool MbDomainSelfContact(MbDomain, PetscInt);
-/* interact.c: obstacle-only joints are errors; resolve new joints' referential points */
+/* drive.c: moving obstacles — placed at mid-step, given u(t + h) from their joints (before
+   the ghost refresh: collective with nothing), and placed at t + h after the solve */
+PETSC_INTERN PetscErrorCode MbDomainDriveBegin(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainDriveEnd(MbDomain);
+/* interact.c: joints between two obstacles are errors; resolve new joints' referential points */
 PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
 /* interact.c: the step's local dynamics over the constraint set — the force contacts'
    impulses; the solve with the failure policy and the reactions into the bodies */

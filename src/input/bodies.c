@@ -38,7 +38,8 @@ static PyObject *py_body_kinds(PyObject *self, PyObject *args)
 }
 
 /* body_kind(name) -> what the deck asks of a kind (MbBodyKindInfo) as a dict: code, nq, nu
-   (per mesh node when nodal), nodal, movable, elastic, torque, pressure, scheme (None: the
+   (per mesh node when nodal), nodal, movable, velocity (takes one: movable kinds, and an
+   obstacle, which then moves as prescribed), elastic, torque, pressure, scheme (None: the
    domain's rigid default, or none for a kind that does not move) and forms ((name,
    description) pairs, the default first). An unknown name is a ValueError listing the
    registered kinds. */
@@ -60,8 +61,9 @@ static PyObject *py_body_kind(PyObject *self, PyObject *args)
     }
     PyTuple_SET_ITEM(forms, f, o);
   }
-  return Py_BuildValue("{s:s,s:l,s:l,s:l,s:O,s:O,s:O,s:O,s:O,s:O,s:z,s:N}", "name", k.name, "code", (long)k.code, "nq", (long)k.nq, "nu", (long)k.nu, "nodal", k.nodal ? Py_True : Py_False, "movable", k.movable ? Py_True : Py_False, "elastic",
-                       k.elastic ? Py_True : Py_False, "torque", k.torque ? Py_True : Py_False, "pressure", k.pressure ? Py_True : Py_False, "rotation", k.rotation ? Py_True : Py_False, "scheme", k.scheme, "forms", forms);
+  return Py_BuildValue("{s:s,s:l,s:l,s:l,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:z,s:N}", "name", k.name, "code", (long)k.code, "nq", (long)k.nq, "nu", (long)k.nu, "nodal", k.nodal ? Py_True : Py_False, "movable", k.movable ? Py_True : Py_False, "velocity",
+                       k.velocity ? Py_True : Py_False, "elastic", k.elastic ? Py_True : Py_False, "torque", k.torque ? Py_True : Py_False, "pressure", k.pressure ? Py_True : Py_False, "rotation", k.rotation ? Py_True : Py_False, "scheme", k.scheme,
+                       "forms", forms);
 }
 
 /* Draw the next id on every rank; build the body of the kind registered as kind on its owner
@@ -304,7 +306,7 @@ static PyObject *py_body_set_state(PyObject *self, PyObject *args)
     return NULL;
   }
   if (what) {
-    if (!MbBodyIsMovable(b)) {
+    if (!MbBodyTakesVelocity(b)) {
       const char *kind;
       MB_TRY(PyExc_RuntimeError, MbBodyGetKind(b, &kind));
       for (PetscInt k = 0; k < nu; k++)
@@ -679,7 +681,7 @@ static PyObject *py_body_owned(PyObject *self, PyObject *args)
 
 PyMethodDef MbModuleBodyMethods[] = {
     {"body_kinds", py_body_kinds, METH_NOARGS, "body_kinds() -> the registered body kinds' names, in code order"},
-    {"body_kind", py_body_kind, METH_VARARGS, "body_kind(name) -> dict: what a kind is (code, nq, nu, nodal, movable, elastic, torque, pressure, scheme, forms)"},
+    {"body_kind", py_body_kind, METH_VARARGS, "body_kind(name) -> dict: what a kind is (code, nq, nu, nodal, movable, velocity, elastic, torque, pressure, scheme, forms)"},
     {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
     {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
     {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
