@@ -96,6 +96,18 @@ struct _n_MbBodyOps {
   PetscErrorCode (*project)(MbBody, PetscReal[]);                                  /* DEF_EXP, DEF_LIM: a kind whose velocities are restricted to a subspace that turns with q projects u onto it at the body's q (NULL: none) */
 };
 
+/* A crack plane of Solfec-1.0's SIMPLIFIED_CRACK (lng.c, cra.c behaviour): the plane through
+   point p with unit normal n (referential), the surface ids the two new faces would get, the
+   tensile strength ft and the referential points where the normal stress n·σn is judged (one
+   in each mesh element the plane crosses; the point p for a body without a mesh). */
+typedef struct {
+  PetscReal  p[3], n[3], ft;
+  PetscInt   surfid[2];
+  PetscBool  topoadj; /* only the patch of the section joined to p (the elements touching it) */
+  PetscInt   np;      /* evaluation points */
+  PetscReal *X;       /* 3·np */
+} MbCrack;
+
 typedef struct {
   MbLoadKind     kind;               /* force or torque */
   MbFrame        frame;              /* spatial or convected direction */
@@ -139,6 +151,8 @@ struct _p_MbBody {
   PetscInt         mark;       /* scratch of the domain (ghost refresh stamp) */
   PetscReal        extent;     /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
   void            *data;       /* the kind's private data */
+  PetscInt         ncrack;     /* SIMPLIFIED_CRACK planes (crack.c) */
+  MbCrack         *crack;
 };
 
 /* The built-in kinds' registrations, each in its kind's folder, and the registry's (kind.c):
@@ -205,6 +219,8 @@ static inline void MbBodyPrefetchState(MbBody b, PetscBool start)
   PetscPrefetchBlock(b->q, 12, 0, PETSC_PREFETCH_HINT_T0);
   PetscPrefetchBlock(start ? b->u0 : b->u, 6, 1, PETSC_PREFETCH_HINT_T0);
 }
+/* Free the body's cracks (crack.c; a migrating body carries them, pack.c). */
+PETSC_INTERN PetscErrorCode MbBodyCracksFree(MbBody);
 /* Radius about the mass centre that holds the shape (ghost boxes, partition graph). */
 PETSC_INTERN PetscReal MbBodyExtent(MbBody);
 /* The points of a time series (borrowed). */
