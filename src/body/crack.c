@@ -46,7 +46,8 @@ static PetscErrorCode ShapeSpan(MbShape s, const PetscReal p[3], const PetscReal
       }
       continue;
     }
-    if (kind == MB_PRIM_SPHERE) PetscCall(MbShapeGetSphere(s, i, c, &r));
+    if (kind == MB_PRIM_SPHERE)
+      PetscCall(MbShapeGetSphere(s, i, c, &r));
     else { /* {c + L u : |u| <= 1} spans c·n ± |Lᵀn| along n */
       PetscReal L[9], t[3];
       PetscCall(MbShapeGetEllipsoid(s, i, c, L, NULL));
@@ -72,9 +73,12 @@ static PetscBool Joined(const PetscInt *eptr, const PetscInt *enode, const Petsc
       if (enode[i] == enode[j]) {
         PetscReal h = s[enode[i]];
         common++;
-        if (h < -eps) below = PETSC_TRUE;
-        else if (h > eps) above = PETSC_TRUE;
-        else on++;
+        if (h < -eps)
+          below = PETSC_TRUE;
+        else if (h > eps)
+          above = PETSC_TRUE;
+        else
+          on++;
       }
   return common >= 3 && ((below && above) || on >= 2) ? PETSC_TRUE : PETSC_FALSE;
 }
@@ -85,7 +89,7 @@ static PetscBool Joined(const PetscInt *eptr, const PetscInt *enode, const Petsc
 static PetscErrorCode TopoPatch(MbBody b, const PetscReal X[], const PetscInt *eptr, const PetscInt *enode, const PetscReal s[], PetscReal eps, const PetscReal p[3], PetscInt *m, PetscInt sec[])
 {
   PetscInt  start = -1, *todo, *in, ntodo = 0, k = 0;
-  PetscReal best  = PETSC_MAX_REAL;
+  PetscReal best = PETSC_MAX_REAL;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < *m; i++) { /* the section element whose box holds p, nearest its centre */
     PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL}, c[3] = {0, 0, 0}, d[3];
@@ -102,8 +106,8 @@ static PetscErrorCode TopoPatch(MbBody b, const PetscReal X[], const PetscInt *e
     MbV3Sub(p, c, d);
     if (holds && MbV3Norm(d) < best) best = MbV3Norm(d), start = i;
   }
-  PetscCheck(start >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": with topoadj 'ON' the crack plane's point (%g, %g, %g) must lie in the body's section by the plane: no element the plane crosses holds it", b->id, (double)p[0],
-             (double)p[1], (double)p[2]);
+  PetscCheck(start >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": with topoadj 'ON' the crack plane's point (%g, %g, %g) must lie in the body's section by the plane: no element the plane crosses holds it", b->id,
+             (double)p[0], (double)p[1], (double)p[2]);
   PetscCall(PetscMalloc2(*m, &todo, *m, &in));
   for (PetscInt i = 0; i < *m; i++) in[i] = 0;
   in[start]     = 1;
@@ -161,7 +165,7 @@ static PetscErrorCode MeshPoints(MbBody b, MbCrack *c, PetscInt nn, const PetscR
   for (PetscInt i = 0; i < m; i++) {
     PetscInt   e = sec[i], nen = eptr[e + 1] - eptr[e], cnt = 0;
     PetscReal  q[3] = {0, 0, 0}, ctr[3] = {0, 0, 0};
-    PetscReal *x    = &c->X[3 * i];
+    PetscReal *x = &c->X[3 * i];
     for (PetscInt a = eptr[e]; a < eptr[e + 1]; a++) {
       const PetscReal *Xa = &X[3 * enode[a]];
       PetscReal        sa = s[enode[a]];
@@ -206,14 +210,15 @@ PetscErrorCode MbBodyAddCrack(MbBody b, const PetscReal point[3], const PetscRea
   c.surfid[1] = surfid[1];
   c.topoadj   = topoadj;
   PetscCall(MbShapeGetMesh(b->shape, &nn, &X, &ne, &eptr, &enode));
-  if (nn > 0) PetscCall(MeshPoints(b, &c, nn, X, ne, eptr, enode));
+  if (nn > 0)
+    PetscCall(MeshPoints(b, &c, nn, X, ne, eptr, enode));
   else {
     PetscReal lo, hi, blo[3], bhi[3], eps;
     PetscCall(MbShapeGetBox(b->shape, blo, bhi));
     eps = 1e-10 * (PetscAbsReal(bhi[0] - blo[0]) + PetscAbsReal(bhi[1] - blo[1]) + PetscAbsReal(bhi[2] - blo[2]));
     PetscCall(ShapeSpan(b->shape, c.p, c.n, &lo, &hi));
-    PetscCheck(lo < -eps && hi > eps, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": the crack plane through (%g, %g, %g) with normal (%g, %g, %g) does not cross the body's shape (all of it lies %s the plane)", b->id, (double)c.p[0],
-               (double)c.p[1], (double)c.p[2], (double)c.n[0], (double)c.n[1], (double)c.n[2], hi <= eps ? "below" : "above");
+    PetscCheck(lo < -eps && hi > eps, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "body %" PetscInt_FMT ": the crack plane through (%g, %g, %g) with normal (%g, %g, %g) does not cross the body's shape (all of it lies %s the plane)", b->id,
+               (double)c.p[0], (double)c.p[1], (double)c.p[2], (double)c.n[0], (double)c.n[1], (double)c.n[2], hi <= eps ? "below" : "above");
     PetscCall(PetscMalloc1(3, &c.X));
     c.np = 1;
     MbV3Copy(c.p, c.X);

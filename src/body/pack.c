@@ -118,7 +118,12 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
   Put(w, &b->ncrack, sizeof(PetscInt)); /* crack planes with their evaluation points (crack.c) */
   for (PetscInt i = 0; i < b->ncrack; i++) {
     MbCrack *c = &b->crack[i];
-    Put(w, c, sizeof(MbCrack));
+    Put(w, c->p, 3 * sizeof(PetscReal));
+    Put(w, c->n, 3 * sizeof(PetscReal));
+    Put(w, &c->ft, sizeof(PetscReal));
+    Put(w, c->surfid, 2 * sizeof(PetscInt));
+    Put(w, &c->topoadj, sizeof(PetscBool));
+    Put(w, &c->np, sizeof(PetscInt));
     Put(w, c->X, 3 * (size_t)c->np * sizeof(PetscReal));
   }
 }
@@ -275,8 +280,12 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
     if (ncrack) PetscCall(PetscCalloc1(ncrack, &b->crack));
     for (PetscInt i = 0; i < ncrack; i++) {
       MbCrack *c = &b->crack[i];
-      PetscCall(Get(&r, c, sizeof(MbCrack)));
-      c->X = NULL;
+      PetscCall(Get(&r, c->p, 3 * sizeof(PetscReal)));
+      PetscCall(Get(&r, c->n, 3 * sizeof(PetscReal)));
+      PetscCall(Get(&r, &c->ft, sizeof(PetscReal)));
+      PetscCall(Get(&r, c->surfid, 2 * sizeof(PetscInt)));
+      PetscCall(Get(&r, &c->topoadj, sizeof(PetscBool)));
+      PetscCall(Get(&r, &c->np, sizeof(PetscInt)));
       PetscCheck(c->np >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": crack plane %" PetscInt_FMT " with %" PetscInt_FMT " points", b->id, i, c->np);
       b->ncrack++;
       PetscCall(PetscMalloc1(3 * c->np, &c->X));

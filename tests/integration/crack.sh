@@ -10,18 +10,20 @@ source "$(dirname "$0")/../lib.sh"
 export MOREAU_PYTHONPATH="$MB_ROOT/python"
 cd "$TMP"
 
-# bar.py KIND DURATION FT0 FT1: two bars (bodies 0 and 1) of length 1 and section 0.1 × 0.1,
+# bar.py KIND DURATION FT0 FT1 [NX TOPOADJ]: two bars (bodies 0 and 1) of length 1 and section 0.1 × 0.1,
 # each pulled by k t = 100 t at each end (a quarter at each corner), crack planes x = 0.5
-# with strengths FT0 and FT1; h = 1e-3, so t* = 1e3 · 0.01 / 100 = 0.1 for ft = 1e3.
+# with strengths FT0 and FT1 (NX elements along, default 5: the plane crosses the middle
+# one; 4: it lies on element faces); h = 1e-3, so t* = 1e3 · 0.01 / 100 = 0.1 for ft = 1e3.
 cat >"$TMP/bar.py" <<PY
 import sys
 kind, duration, ft0, ft1 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+nx, topo = (int(sys.argv[5]), sys.argv[6]) if len(sys.argv) > 6 else (5, 'OFF')
 s = SOLFEC('DYNAMIC', 1e-3, '$TMP/out')
 s.verbose = 'OFF'
 m = BULK_MATERIAL(s, model='KIRCHHOFF', young=1e6, poisson=0.0, density=1.0)
 L, a, k = 1.0, 0.1, 100.0
 def bar(y0, ft):
-    h = HEX([0,y0,0, L,y0,0, L,y0+a,0, 0,y0+a,0, 0,y0,a, L,y0,a, L,y0+a,a, 0,y0+a,a], 5, 1, 1, 1, [1]*6)
+    h = HEX([0,y0,0, L,y0,0, L,y0+a,0, 0,y0+a,0, 0,y0,a, L,y0,a, L,y0+a,a, 0,y0+a,a], nx, 1, 1, 1, [1]*6)
     b = BODY(s, kind, h, m)
     b.scheme = 'DEF_LIM'
     b.damping = 1e-4
@@ -29,7 +31,7 @@ def bar(y0, ft):
     for (y, z) in ((y0, 0), (y0 + a, 0), (y0, a), (y0 + a, a)):
         FORCE(b, 'SPATIAL', (L, y, z), (1, 0, 0), ts)
         FORCE(b, 'SPATIAL', (0, y, z), (-1, 0, 0), ts)
-    SIMPLIFIED_CRACK(b, (0.5 * L, y0 + 0.5 * a, 0.5 * a), (1, 0, 0), (2, 3), 'TENSILE', ft=ft)
+    SIMPLIFIED_CRACK(b, (0.5 * L, y0 + 0.5 * a, 0.5 * a), (1, 0, 0), (2, 3), 'TENSILE', ft=ft, topoadj=topo)
 b0 = bar(0.0, ft0)
 b1 = bar(1.0, ft1)
 RUN(s, NEWTON_SOLVER(), duration)
@@ -50,6 +52,12 @@ for kind in FINITE_ELEMENT PSEUDO_RIGID; do
   check "$kind bar, ft = 1e3: the run stops with 'body 0 cracks at t = ...' at t* = 0.1 to two steps (got body ${id:-?} at ${t:-?}, stress ${sig:-?})" \
     bash -c '[ '$rc' -ne 0 ] && [ "$1" = 0 ] && awk -v t="$2" -v s="$3" "BEGIN { exit !(t >= 0.1 && t <= 0.1025 && s > 1000 && s < 1030) }" && ! grep -q "run ended" <<<"$0"' "$out" "$id" "$t" "$sig"
   check "$kind bar: the message names the plane, ft and why the run stops" bash -c 'grep -q "its SIMPLIFIED_CRACK number 1, through (0.5, 0.05, 0.05) with normal (1., 0., 0.)" <<<"$0" && grep -q "above ft = 1000" <<<"$0" && grep -q "moreau does not split a body during a run" <<<"$0"' "$out"
+done
+for args in "4 OFF" "4 ON" "5 ON"; do
+  out=$("$MOREAU" "$TMP/bar.py" FINITE_ELEMENT 0.3 1e3 1e9 $args 2>&1); rc=$?
+  read -r id t sig <<<"$(crack_at "$out")"
+  check "FINITE_ELEMENT bar of ${args% *} elements (the plane $([ "${args% *}" = 4 ] && echo on element faces || echo through an element)), topoadj ${args#* }: cracks at t* = 0.1 (got body ${id:-?} at ${t:-?}, stress ${sig:-?})" \
+    bash -c '[ '$rc' -ne 0 ] && [ "$0" = 0 ] && awk -v t="$1" "BEGIN { exit !(t >= 0.1 && t <= 0.1025) }"' "$id" "$t"
 done
 out=$("$MOREAU" "$TMP/bar.py" FINITE_ELEMENT 0.3 1e9 1e9 2>&1); rc=$?
 check "ft = 1e9 on both bars: the run goes to its end" bash -c '[ '$rc' -eq 0 ] && grep -q "run ended at t = 0.3" <<<"$0"' "$out"
