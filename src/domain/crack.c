@@ -54,7 +54,7 @@ PetscErrorCode MbDomainCrackCheck(MbDomain d)
   if (d->run.flush_fn) PetscCall(d->run.flush_fn(d, d->run.flush_ctx));
   SETERRQ(d->comm, PETSC_ERR_SUP,
           "body %" PetscInt_FMT " cracks at t = %g: the tensile stress normal to its crack plane (its SIMPLIFIED_CRACK number %d, through (%g, %g, %g) with normal (%g, %g, %g)) is %g at the referential point (%g, %g, %g), above ft = %g; moreau does "
-                                "not split a body during a run "
+          "not split a body during a run "
           "(Solfec-1.0 cuts it in two there), so the run stops here, with the frames up to this step written",
           gid, (double)d->t, (int)g[0] + 1, (double)g[3], (double)g[4], (double)g[5], (double)g[6], (double)g[7], (double)g[8], (double)g[1], (double)g[9], (double)g[10], (double)g[11], (double)g[2]);
 }
