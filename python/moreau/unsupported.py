@@ -7,7 +7,6 @@ _UNSUPPORTED = {
     'MATERIAL': 'one bulk material per body: the one given to BODY',
     'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',
-    'SIMPLIFIED_CRACK': 'bodies do not crack',
     'FRACTURE_EXPORT_YAFFEMS': 'no fracture analysis',
     'BODY_MM_EXPORT': 'no MatrixMarket export of body matrices',
     'COROTATED_DISPLACEMENTS': 'no snapshots of co-rotated displacements (POD bases); MODAL_ANALYSIS gives a modal base',

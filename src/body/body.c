@@ -91,6 +91,7 @@ PetscErrorCode MbBodyDestroy(MbBody *body)
     if (b->load[i].destroy) PetscCall(b->load[i].destroy(b->load[i].ctx));
   }
   PetscCall(PetscFree(b->load));
+  PetscCall(MbBodyCracksFree(b));
   if (b->ops && b->ops->destroy) PetscCall(b->ops->destroy(b));
   PetscCall(PetscFree(b->q));
   PetscCall(PetscFree(b->force));

@@ -108,6 +108,18 @@ struct _n_MbBodyOps {
   PetscErrorCode (*drive_end)(MbBody, PetscReal);                                           /* q(t + h) from the mid-step q and u(t + h) */
 };
 
+/* A crack plane of Solfec-1.0's SIMPLIFIED_CRACK (lng.c, cra.c behaviour): the plane through
+   point p with unit normal n (referential), the surface ids the two new faces would get, the
+   tensile strength ft and the referential points where the normal stress n·σn is judged (one
+   in each mesh element the plane crosses; the point p for a body without a mesh). */
+typedef struct {
+  PetscReal  p[3], n[3], ft;
+  PetscInt   surfid[2];
+  PetscBool  topoadj; /* only the patch of the section joined to p (the elements touching it) */
+  PetscInt   np;      /* evaluation points */
+  PetscReal *X;       /* 3·np */
+} MbCrack;
+
 typedef struct {
   MbLoadKind     kind;               /* force or torque */
   MbFrame        frame;              /* spatial or convected direction */
@@ -151,6 +163,8 @@ struct _p_MbBody {
   PetscInt         mark;       /* scratch of the domain (ghost refresh stamp) */
   PetscReal        extent;     /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
   void            *data;       /* the kind's private data */
+  PetscInt         ncrack;     /* SIMPLIFIED_CRACK planes (crack.c) */
+  MbCrack         *crack;
 };
 
 /* The built-in kinds' registrations, each in its kind's folder, and the registry's (kind.c):
@@ -226,6 +240,8 @@ PETSC_INTERN PetscErrorCode MbBodyDriveBegin(MbBody, PetscReal h);
 PETSC_INTERN PetscErrorCode MbBodyDriveVelocity(MbBody, PetscReal h, PetscInt n, const MbBodyVelocityRow rows[]);
 PETSC_INTERN PetscErrorCode MbBodyDriveEnd(MbBody, PetscReal h);
 PETSC_INTERN PetscBool      MbBodyInMotion(MbBody);
+/* Free the body's cracks (crack.c; a migrating body carries them, pack.c). */
+PETSC_INTERN PetscErrorCode MbBodyCracksFree(MbBody);
 /* Radius about the mass centre that holds the shape (ghost boxes, partition graph). */
 PETSC_INTERN PetscReal MbBodyExtent(MbBody);
 /* The points of a time series (borrowed). */

@@ -658,6 +658,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   d->ebase = PETSC_TRUE; /* blowup.c: the deck may have changed the state since the last RUN */
   steps0   = d->nsteps;
   if (!d->run.started || d->h != d->hcrit_h) PetscCall(CheckCriticalStep(d));
+  PetscCall(MbDomainCrackPrepare(d));
   PetscCall(MbSignalInstall());
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
     PetscErrorCode e = MbDomainRunAdaptive(d, t_end, resumed);
@@ -680,6 +681,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   while (!stop && d->t < t_end - 1e-9 * d->h) {
     PetscCall(MbDomainStep(d));
     PetscCall(MbDomainCallMonitors(d, &stop));
+    PetscCall(MbDomainCrackCheck(d)); /* after the monitors: the frame of the cracking state is written */
     PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop));
     PetscCall(PetscTime(&now));
     if (d->verbose && d->rank == 0 && now - last >= d->progress_dt) {

@@ -155,6 +155,7 @@ struct _p_MbDomain {
   PetscReal  blowup;    /* -mb_blowup_factor: energy made from nothing beyond this many times what was given stops the run (blowup.c) */
   PetscBool  ebase;     /* take the energy baseline at the next step (a RUN began, a CALLBACK ran) */
   PetscReal  ebal[5];   /* the baseline: E, W_ext, W_contact, −D_friction, its time */
+  PetscInt   ncrack;    /* crack planes of all ranks' bodies at this RUN's start (crack.c): 0 skips the check */
 };
 
 /* owner.c: owner and kind of bodies created since the last call (collective) */
@@ -225,6 +226,10 @@ PETSC_INTERN PetscErrorCode MbDomainAdaptDestroy(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainCallMonitors(MbDomain, PetscBool *);
 /* blowup.c: stop a blown-up run on every rank (a non-finite state, or energy made from nothing) */
 PETSC_INTERN PetscErrorCode MbDomainBlowupCheck(MbDomain, PetscBool nonfinite, PetscInt bad, const MbEnergy *);
+/* crack.c: count the crack planes at a RUN's start; after a step, stop the run on every rank
+   when a body's crack criterion is met (bodies are not split during a run) */
+PETSC_INTERN PetscErrorCode MbDomainCrackPrepare(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainCrackCheck(MbDomain);
 /* domain.c: whether a monitor is due at the current time */
 PETSC_INTERN PetscErrorCode MbDomainMonitorsDue(MbDomain, PetscBool *);
 

@@ -569,6 +569,27 @@ static PyObject *py_body_pressure(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* body_crack(h, id, point, normal, (surfid below, above), ft, topoadj): a SIMPLIFIED_CRACK
+   plane on the owner (MbBodyAddCrack) */
+static PyObject *py_body_crack(PyObject *self, PyObject *args)
+{
+  int       h, topoadj;
+  long      id, s0, s1;
+  PyObject *op, *on;
+  double    ft;
+  PetscReal p[3], n[3];
+  PetscInt  surfid[2];
+  Sol      *s;
+  MbBody    b;
+  if (!PyArg_ParseTuple(args, "ilOO(ll)dp", &h, &id, &op, &on, &s0, &s1, &ft, &topoadj) || !(s = MbModuleGetSol(h))) return NULL;
+  if (MbModuleReadReals(op, 3, p, "point") || MbModuleReadReals(on, 3, n, "normal")) return NULL;
+  surfid[0] = (PetscInt)s0;
+  surfid[1] = (PetscInt)s1;
+  MB_TRY(PyExc_RuntimeError, MbModuleFindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodyAddCrack(b, p, n, surfid, ft, topoadj ? PETSC_TRUE : PETSC_FALSE));
+  Py_RETURN_NONE;
+}
+
 /* A load given by a Python callable, Solfec's value(data, q, u, t, h) or value(q, u, t, h),
    returning (spatial force, spatial torque, referential torque). Runs on the owner only,
    so an error here cannot be told to the other ranks: RUN aborts the job. */
@@ -699,6 +720,7 @@ PyMethodDef MbModuleBodyMethods[] = {
     {"body_basis", py_body_basis, METH_VARARGS, "body_basis(h, id, values, vectors) (owner only)"},
     {"body_disable_rotation", py_body_disable_rotation, METH_VARARGS, "body_disable_rotation(h, id)"},
     {"body_pressure", py_body_pressure, METH_VARARGS, "body_pressure(h, id, surfid, value, ts)"},
+    {"body_crack", py_body_crack, METH_VARARGS, "body_crack(h, id, point, normal, (surfid below, above), ft, topoadj)"},
     {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
     {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},
     {"body_owned", py_body_owned, METH_VARARGS, "body_owned(h, id) -> whether this rank owns the body now"},

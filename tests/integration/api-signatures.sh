@@ -186,7 +186,7 @@ t('every Solfec-1.0 function is defined in a deck (%d names)' % len(solfec_names
 bad = []
 for n in [
           'MATERIAL', 'APPLY_BULKMAT', 'TEST_SOLVER', 'SICONOS_SOLVER', 'HYBRID_SOLVER',
-          'SIMPLIFIED_CRACK', 'REGISTER_BASE', 'XDMF_EXPORT', 'RT_SPLIT', 'FIELD']:
+          'REGISTER_BASE', 'XDMF_EXPORT', 'RT_SPLIT', 'FIELD']:
     try:
         globals()[n]((0, 0, 0), (1, 1, 1), 1, 1)
         bad.append((n, 'no error'))
