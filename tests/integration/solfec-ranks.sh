@@ -2,8 +2,8 @@
 # Solfec-1.0's reference decks (../shared/solfec-1.0) print the same on 3 ranks as on 1
 # (scripts/solfec-ranks; doc/solfec-corpus.md, "On 3 ranks"): two of the fastest, each run
 # from a fresh copy on 1 rank and on 3 (mpirun, per-rank output files). BM23_hexa reads its
-# result with HISTORY (the same on every rank; it prints its own FAILED: moreau's bar moves
-# off Code_Aster's by more than the deck's tolerance, on any number of ranks); BM02_tetra
+# result with HISTORY (the same on every rank; every rank prints the deck's FAILED, which it
+# prints on 1 rank too: doc/solfec-corpus.md, "The decks' own checks"); BM02_tetra
 # prints PASSED on rank 0 (its DISPLACEMENT is None on the ranks that do not own the body,
 # as in Solfec-1.0's MPI build, so ranks 1 and 2 raise and the job exits 1). Both results
 # files must also agree. Then the comparison must see a difference: the 3-rank run of a
