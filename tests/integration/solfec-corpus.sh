@@ -28,7 +28,11 @@ n=$("${RUNNER[@]}" --corpus "$CORPUS" --list | wc -l)
 check "the runner finds the corpus's 155 decks (files that call SOLFEC)" test "$n" -eq 155
 
 list=$(IFS=,; echo "${FAST[*]}")
+# a section the runner does not write (scripts/solfec-ranks's "On 3 ranks") survives a rewrite
+printf '# old table\n\n## The decks'"'"' own checks\n\nold\n\n## On 3 ranks\n\nkept line\n' >"$TMP/fast.md"
 out=$(timeout 300 "${RUNNER[@]}" --corpus "$CORPUS" --cap 30 -j 2 --filter "$list" --out "$TMP/fast.md" --logs "$TMP/fast" 2>&1)
+check "rewriting the table keeps its '## On 3 ranks' section, drops the old table" \
+  bash -c 'grep -qx "## On 3 ranks" "$0" && grep -qx "kept line" "$0" && ! grep -qx "# old table" "$0" && ! grep -qx old "$0"' "$TMP/fast.md"
 tsv="$TMP/fast/solfec-corpus.tsv"
 for d in "${FAST[@]}"; do
   check "$d completes" grep -qP "^\Q$d\E\tcompletes\t" "$tsv"
