@@ -83,6 +83,16 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $< $(LIB) $(LDLIBS) -lcmocka -o $@
 
+# Solfec-1.0's installation as its decks look for it (python/moreau/solfecpath.py): `solfec`
+# beside moreau, and scripts/ beside it holding moreau's abaqusreader and acc_sweep
+COMPAT   := $(BUILD)/bin/solfec $(BUILD)/bin/scripts
+all: $(COMPAT)
+$(BUILD)/bin/solfec: $(BUILD)/bin/moreau
+	ln -sfn moreau $@
+$(BUILD)/bin/scripts:
+	@mkdir -p $(@D)
+	ln -sfn $(CURDIR)/python/moreau/solfec-compat $@
+
 # Driver programs for integration tests: tests/drivers/NAME.c -> $(BUILD)/tests/drivers/NAME
 DRIVERS  := $(patsubst tests/drivers/%.c,$(BUILD)/tests/drivers/%,$(wildcard tests/drivers/*.c))
 all: $(DRIVERS)

@@ -42,7 +42,8 @@ typedef struct {
   PetscInt           code;     /* its code (/bodies/kind of results files) */
   PetscInt           nq, nu;   /* sizes of q and u; per node of the body's mesh when nodal */
   PetscBool          nodal;    /* a body's shape is its mesh (a MESH or HEX), its state nodal */
-  PetscBool          movable;  /* integrated (an obstacle is not): takes velocities and loads */
+  PetscBool          movable;  /* integrated (an obstacle is not): takes reactions and loads */
+  PetscBool          velocity; /* takes a velocity (an obstacle does: it then moves as prescribed, a moving obstacle) */
   PetscBool          elastic;  /* takes Young's modulus and Poisson's ratio (MbBodySetMaterial) */
   PetscBool          torque;   /* takes torques (MB_LOAD_TORQUE) */
   PetscBool          pressure; /* takes pressures on its surface (MbBodyAddPressure) */
@@ -149,8 +150,11 @@ PETSC_EXTERN PetscErrorCode MbBodyAddLoadCallback(MbBody body, MbLoadCallback fn
     not apply to the body's kind. */
 PETSC_EXTERN PetscErrorCode MbBodySetScheme(MbBody body, MbScheme scheme);
 PETSC_EXTERN PetscErrorCode MbBodyGetScheme(MbBody body, MbScheme *scheme);
-/** Whether the body moves (obstacles do not). */
+/** Whether the body is integrated and takes reactions and loads (obstacles are not). */
 PETSC_EXTERN PetscBool MbBodyIsMovable(MbBody body);
+/** Whether the body takes a velocity (MbBodySetVelocity): every movable kind, and obstacles,
+    which then move kinematically with it (Solfec-1.0's moving obstacle). */
+PETSC_EXTERN PetscBool MbBodyTakesVelocity(MbBody body);
 /* The body's own work a step (its integration and forces) in rigid bodies' steps: 1 for a
    rigid body, nu/6 for a pseudo-rigid one, and for a finite-element body its quadrature
    points besides (the load balance's first weight). */
@@ -215,6 +219,24 @@ PETSC_EXTERN PetscErrorCode MbBodyPointDofs(MbBody body, const PetscReal X[3], P
    qc and uc at the entries MbBodyPointDofs gave (any of x, v, sigma may be NULL). */
 PETSC_EXTERN PetscErrorCode MbBodyPointState(MbBody body, const PetscReal X[3], const PetscReal qc[], const PetscReal uc[], PetscReal x[3], PetscReal v[3], PetscReal sigma[9]);
 PETSC_EXTERN PetscErrorCode MbBodyBound(MbBody body, PetscReal center[3], PetscReal *radius);
+
+/** A crack plane (Solfec-1.0's SIMPLIFIED_CRACK with criterion 'TENSILE'): the plane through
+    the referential point with normal (non-zero, any length) cracks the body when the tensile
+    stress normal to it, n·σn, exceeds ft at one of its points in the body: the centre of
+    its section through each mesh element it crosses (topoadj: only the elements of the
+    section's patch joined to the point), or the point itself for a body without a mesh
+    (pseudo-rigid stress is homogeneous). surfid: the surface ids the new faces would get
+    below and above the plane. Errors for a kind without stress (rigid, obstacle), a zero
+    normal, a non-finite ft or point, or a plane that misses the body. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodyAddCrack(MbBody body, const PetscReal point[3], const PetscReal normal[3], const PetscInt surfid[2], PetscReal ft, PetscBool topoadj);
+/** The number of the body's crack planes. */
+PETSC_EXTERN PetscErrorCode MbBodyGetCrackCount(MbBody body, PetscInt *n);
+/** Judge the body's crack planes at its current state, in the order they were added: *k is
+    the first one whose criterion is met (−1: none), with the tension n·σn there and the
+    referential point X where it is largest on that plane. Not collective. */
+PETSC_EXTERN PetscErrorCode MbBodyCrackCheck(MbBody body, PetscInt *k, PetscReal *tension, PetscReal X[3]);
+/** Crack plane k's point, unit normal and tensile strength (any output may be NULL). */
+PETSC_EXTERN PetscErrorCode MbBodyGetCrack(MbBody body, PetscInt k, PetscReal point[3], PetscReal normal[3], PetscReal *ft);
 
 /** Opaque user pointer (the deck's Python object, say). */
 PETSC_EXTERN PetscErrorCode MbBodySetUserData(MbBody body, void *ctx);

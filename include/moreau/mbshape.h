@@ -76,6 +76,12 @@ PETSC_EXTERN PetscErrorCode MbShapeBend(MbShape shape, const PetscReal point[3],
     ellipsoids);
     errors when the volume is not positive. */
 PETSC_EXTERN PetscErrorCode MbShapeMassProps(MbShape shape, PetscReal rho, MbMassProps *mp);
+/** The 8 nodes (HEX's order) of the box Solfec-1.0's ROUGH_HEX meshes around a shape of
+    convex pieces: edges along the principal axes of its Euler tensor (ascending eigenvalue:
+    the i, j, k directions), faces at the vertices' extreme projections on them widened by
+    margin (>= 0). Errors when a primitive is not convex or the shape has no volume.
+    Not collective. */
+PETSC_EXTERN PetscErrorCode MbShapeRoughHexBox(MbShape shape, PetscReal margin, PetscReal nodes[24]);
 /** Number of primitives. */
 PETSC_EXTERN PetscErrorCode MbShapeGetSize(MbShape shape, PetscInt *n);
 /** Kind of primitive i. */

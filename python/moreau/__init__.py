@@ -11,7 +11,7 @@ Parallel runs: the deck runs on every rank. A body is built only on the rank tha
 ignored by ranks that do not own the body, so the same deck works on any number of ranks.
 
 The functions live in submodules by topic (solfec, materials, shapes, meshing, transforms, split, bodies,
-loads, solvers, constraints, output, readmode, initstate, unsupported); this package gathers their
+loads, crack, solvers, constraints, output, readmode, initstate, mbfcp, unsupported); this package gathers their
 public names, so that `from moreau import *` gives exactly __all__. py2 is not API: it translates
 Python 2 decks and their modules (src/input/python.c calls it).
 """
@@ -22,7 +22,7 @@ from .solfec import (
     Solfec, ConstraintState, SOLFEC, VIEWER, BYLABEL, RANK, NCPU, WARNINGS, EXTENTS, BARRIER,
     SUBDIR, NON_SOLFEC_ARGV)
 from .materials import BulkMaterial, BULK_MATERIAL, SurfaceMaterial, SURFACE_MATERIAL
-from .shapes import Sphere, Shape, Ellip, SPHERE, ELLIP, HEX, CONVEX, HULL, MESH, COPY, PIPE, MESH2CONVEX, BEND
+from .shapes import Sphere, Shape, Ellip, SPHERE, ELLIP, HEX, ROUGH_HEX, CONVEX, HULL, MESH, COPY, PIPE, MESH2CONVEX, BEND
 from .transforms import TRANSLATE, ROTATE, SCALE
 from .split import SPLIT, MESH_SPLIT, OVERLAPPING
 from .meshing import TETRAHEDRALIZE, ELLIP_MESH
@@ -30,6 +30,7 @@ from .bodies import (
     Body, BODY, BODY_CHARS, INITIAL_VELOCITY, MASS_CENTER, DISPLAY_POINT, DISPLACEMENT,
     VELOCITY, STRESS, BODY_STATE, MODAL_ANALYSIS)
 from .loads import TimeSeries, TIME_SERIES, GRAVITY, FORCE, TORQUE, PRESSURE
+from .crack import SIMPLIFIED_CRACK
 from .solvers import (
     CALLBACK, Solver, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER, IMBALANCE_TOLERANCE,
     GEOMETRIC_EPSILON, RUN, TIME_ADAPT, CRITICAL_STEP, SCHEME_PARAMETERS, REGISTER_CALLBACK)
@@ -40,6 +41,7 @@ from .constraints import (
 from .output import OUTPUT, CHECKPOINT, ENERGY, HISTORY, TIMING, LOCDYN_DUMP
 from .readmode import DURATION, SEEK, FORWARD, BACKWARD
 from .initstate import INITIALIZE_STATE, RIGID_TO_FEM
+from .mbfcp import MBFCP_EXPORT
 from .unsupported import _UNSUPPORTED, _unsupported
 
 __all__ = [
@@ -60,7 +62,8 @@ __all__ += ['ELLIP', 'SCALE', 'PIPE', 'MESH2CONVEX', 'BEND', 'SET_DISPLACEMENT',
             'REGISTER_CALLBACK', 'SUBDIR', 'NON_SOLFEC_ARGV', 'CONTACT_EXCLUDE_BODIES', 'CONTACT_EXCLUDE_SURFACES',
             'SPLIT', 'MESH_SPLIT', 'OVERLAPPING', 'DELETE', 'MODAL_ANALYSIS',
             'TETRAHEDRALIZE', 'ELLIP_MESH', 'LOCDYN_DUMP',
-            'INITIALIZE_STATE', 'RIGID_TO_FEM']
+            'INITIALIZE_STATE', 'RIGID_TO_FEM', 'ROUGH_HEX', 'MBFCP_EXPORT',
+            'SIMPLIFIED_CRACK']
 # a name defined elsewhere in this package (e.g. by READ mode) keeps its definition
 for _name, _why in _UNSUPPORTED.items():
     if _name not in globals():

@@ -6,6 +6,7 @@ from ._checks import _int, _nonneg, _notice, _pos, _vec
 from .solfec import _check_solfec, Solfec
 from .materials import BulkMaterial
 from .shapes import _parts, Shape, Sphere
+from .mbfcp import _note
 
 
 def _check_body(fn, b):
@@ -105,7 +106,7 @@ class Body:
     @velo.setter
     def velo(self, u):
         u = _vec('BODY.velo', 'value', u, self._n[1])
-        if not self._k['movable'] and any(u):
+        if not self._k['velocity'] and any(u):
             raise ValueError('BODY.velo: body %d is %s: it cannot be given a velocity' % (self._id, _a(self.kind)))
         if self._own:
             _m.body_set_state(self._sol._h, self._id, 1, u)
@@ -345,6 +346,7 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     nn = (shape if mesh is None else mesh)._nn if k['nodal'] else 1  # a nodal kind's nq, nu are per node of its mesh
     b._n = (k['nq'] * nn, k['nu'] * nn)  # len(conf) and len(velo)
     solfec.bodies.append(b)
+    _note(solfec, 'material', (bid, material))
     if label is not None:
         solfec._labels[label] = b
     if reduced:
@@ -473,12 +475,13 @@ def BODY_CHARS(body, mass, volume, center, tensor=None, inertia=None):
 
 def INITIAL_VELOCITY(body, linear, angular):
     """INITIAL_VELOCITY(body, linear, angular): both spatial (angular is stored as the
-    referential Ω = Λᵀω)."""
+    referential Ω = Λᵀω). An OBSTACLE takes one too, as in Solfec-1.0: it then moves with it
+    (a spin about a principal axis keeps its rate), carried by no load and no contact."""
     fn = 'INITIAL_VELOCITY'
     _check_body(fn, body)
     lin = _vec(fn, 'linear', linear)
     ang = _vec(fn, 'angular', angular)
-    if not body._k['movable'] and (any(lin) or any(ang)):
+    if not body._k['velocity'] and (any(lin) or any(ang)):
         raise ValueError('%s: body %d is %s: it cannot be given a velocity' % (fn, body._id, _a(body.kind)))
     if body._own:
         _m.body_velocity(body._sol._h, body._id, lin, ang)

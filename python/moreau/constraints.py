@@ -9,6 +9,7 @@ from ._checks import _choice, _isnum, _nonneg, _notice, _num, _pos, _vec
 from .solfec import _check_solfec
 from .bodies import Body, _a, _check_body
 from .loads import TimeSeries
+from .mbfcp import _note
 
 
 class Constraint:
@@ -21,12 +22,10 @@ class Constraint:
     are the deck's (the point given, zero R, U, V); later the last step's, on the rank that
     owns the joint (None on the others, as Solfec in parallel, and once DELETE removed it).
     area and merit are not kept."""
-    __slots__ = ('kind', 'index', 'bodies', '_p')
+    __slots__ = ('kind', 'index', 'bodies')
 
     def _state(self, name):
         sol = self.bodies[0]._sol
-        if self.index < 0:  # a fixed point of an obstacle (_obstacle_fix): never moves, takes nothing
-            return (self._p, self._p, (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0), (0.0,) * 3, (0.0,) * 3, (0.0,) * 3, 0.0)
         if sol.mode == 'READ':
             raise NotImplementedError('CONSTRAINT.%s: in READ mode a joint\'s state is not kept in moreau\'s output '
                                       '(solfec.constraints lists the rows of the frame read)' % name)
@@ -95,31 +94,28 @@ def _joint(fn, code, kind, body1, body2, p1, p2, direction=None, value=0.0):
         _check_body(fn, body2)
         if body2._sol is not body1._sol:
             raise ValueError('%s: the two bodies belong to different SOLFEC objects' % fn)
-    if kind == 'VELODIR' and not body1._k['movable']:
-        # Solfec-1.0 integrates an OBSTACLE as a rigid body that takes no loads and no contact
-        # reactions, so that joints drive it (bod.c, ldy.c: a moving obstacle); moreau's
-        # obstacles do not move
-        raise ValueError('%s: body %d is %s: a moving obstacle (Solfec-1.0 moves an OBSTACLE by its prescribed '
-                         'velocities and joints) is not supported in moreau; make it a RIGID body (it then takes '
-                         'gravity and contacts: exclude its contacts with CONTACT_EXCLUDE_BODIES where Solfec\'s '
-                         'obstacle ignored them)' % (fn, body1._id, _a(body1.kind)))
-    if not body1._k['movable'] and (body2 is None or not body2._k['movable']):
-        raise ValueError('%s: body %d is %s%s: a constraint between obstacles does nothing (obstacles never move)'
-                         % (fn, body1._id, _a(body1.kind), '' if body2 is None else ' and so is body %d' % body2._id))
+    # Solfec-1.0 moves an OBSTACLE by its velocity and the joints on it alone (bod.c: no loads,
+    # no contact reactions): a joint on one obstacle prescribes its motion (src/domain/drive.c)
+    if not body1._k['movable'] and body2 is not None and not body2._k['movable']:
+        raise ValueError('%s: bodies %d and %d are obstacles: a constraint between two obstacles is not supported '
+                         '(neither takes its reactions; Solfec-1.0 refuses it too)' % (fn, body1._id, body2._id))
+    if not body1._k['movable'] and body2 is None and not body1._k['velocity']:
+        raise ValueError('%s: body %d is %s, whose motion cannot be prescribed' % (fn, body1._id, _a(body1.kind)))
     p1 = _vec(fn, 'point', p1)
     p2 = _vec(fn, 'point', p2) if p2 is not None else p1
     d = _vec(fn, 'direction', direction) if direction is not None else None
     if d is not None and not any(d):
         raise ValueError('%s: direction must be non-zero, got %r' % (fn, direction))
-    ts = f = None
+    ts = f = ts_obj = None
     if isinstance(value, TimeSeries):
-        ts, value = value._cap, 0.0
+        ts_obj, ts, value = value, value._cap, 0.0
     elif callable(value):
         f, value = value, 0.0
     else:
         value = _num(fn, 'value', value)
+    _note(body1._sol, 'joint', (kind, body1, body2, p1, p2, d, ts_obj if ts_obj is not None else (f if f is not None else value)))
     c = Constraint()
-    c.kind, c.bodies, c._p = kind, (body1, body2), tuple(p1)
+    c.kind, c.bodies = kind, (body1, body2)
     c.index = _m.solfec_joint(body1._sol._h, code, body1._id, -1 if body2 is None else body2._id, p1, p2, d, value, ts, f)
     return c
 
@@ -132,23 +128,11 @@ def _no_strength(fn, strength):
     raise ValueError('%s: strength %r is not supported in moreau: its joints never break (leave strength out)' % (fn, strength))
 
 
-def _obstacle_fix(fn, kind, body, point):
-    """Fixing a point of an OBSTACLE, which never moves, adds nothing: accepted as Solfec-1.0
-    accepts it (decks fix the ground), no joint made (index -1)."""
-    _check_body(fn, body)
-    p = _vec(fn, 'point', point)
-    c = Constraint()
-    c.kind, c.bodies, c.index, c._p = kind, (body, None), -1, tuple(p)
-    return c
-
-
 def FIX_POINT(body, point, strength=None):
     """FIX_POINT(body, point, strength): the body's material point at the spatial point
     stays there; a finite strength (a joint that breaks) is refused. On an OBSTACLE it
-    adds nothing (accepted, as Solfec)."""
+    holds the point of a moving obstacle (Solfec-1.0: its joints move it)."""
     _no_strength('FIX_POINT', strength)
-    if isinstance(body, Body) and not body._k['movable']:
-        return _obstacle_fix('FIX_POINT', 'FIXPNT', body, point)
     return _joint('FIX_POINT', 1, 'FIXPNT', body, None, point, None)
 
 
@@ -162,9 +146,6 @@ def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
         raise ValueError('%s: give both body2 and point2 (a direction fixed relative to a second body), or neither' % fn)
     if body2 is not None:
         return _joint(fn, 2, 'FIXDIR', body, body2, point, point2, direction)
-    if isinstance(body, Body) and not body._k['movable']:
-        _vec(fn, 'direction', direction)
-        return _obstacle_fix(fn, 'FIXDIR', body, point)
     return _joint(fn, 2, 'FIXDIR', body, None, point, None, direction)
 
 
@@ -277,7 +258,7 @@ def PUT_SPRING(body1, point1, body2, point2, function=None, limits=None, directi
         if body2 is body1:
             raise ValueError('%s: both ends on the same body %d' % (fn, body1._id))
     if not body1._k['movable'] and (body2 is None or not body2._k['movable']):
-        raise ValueError('%s: body %d is %s%s: a spring between obstacles does nothing (obstacles never move)'
+        raise ValueError('%s: body %d is %s%s: a spring between obstacles does nothing (obstacles take no forces)'
                          % (fn, body1._id, _a(body1.kind), '' if body2 is None else ' and so is body %d' % body2._id))
     p1 = _vec(fn, 'point1', point1)
     p2 = _vec(fn, 'point2', point2)
@@ -400,5 +381,4 @@ def DELETE(solfec, object):
         raise TypeError('%s: object must be a BODY or CONSTRAINT object, got %r' % (fn, object))
     if object.bodies[0]._sol is not solfec:
         raise ValueError('%s: the constraint %r belongs to another SOLFEC object' % (fn, object))
-    if object.index >= 0:  # -1: a fixed point of an obstacle, never made (_obstacle_fix)
-        _m.solfec_remove_joint(solfec._h, object.index)
+    _m.solfec_remove_joint(solfec._h, object.index)

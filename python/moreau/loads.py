@@ -6,6 +6,7 @@ import _moreau as _m
 from ._checks import _choice, _int, _isnum, _num, _reals, _vec
 from .solfec import _check_solfec
 from .bodies import _a, _check_body, _kind, _kinds
+from .mbfcp import _note
 
 
 class TimeSeries:
@@ -75,6 +76,7 @@ def _load(fn, body, kind, frame, point, direction, value, data):
         raise ValueError('%s: body %d is %s: loads on it have no effect' % (fn, body._id, _a(body.kind)))
     if kind == 1 and not body._k['torque']:
         raise ValueError('%s: body %d is %s: a torque has no meaning for it, apply forces at points' % (fn, body._id, body.kind))
+    _note(body._sol, 'load', (body, kind, frame, X, d, value))
     if isinstance(value, TimeSeries):
         v, ts = 1.0, value._cap
     elif _isnum(value):

@@ -3,7 +3,7 @@
 import numbers as _numbers
 
 import _moreau as _m
-from ._checks import _choice, _isnum, _nonneg, _num, _pos, _vec
+from ._checks import _choice, _isnum, _nonneg, _notice, _num, _pos, _vec
 from .solfec import _check_solfec
 from .bodies import Body, _check_body
 
@@ -65,7 +65,9 @@ def HISTORY(solfec, items, t0=0.0, t1=float('inf'), skip=1, progress='OFF'):
     'CX'|..|'DX'|..|'VZ'|'SX'|..|'SYZ'|'MISES') (every output frame; a FINITE_ELEMENT body's
     point is interpolated in its element, its stress taken at the point) or (body,
     'KINETIC'|'INTERNAL'|'EXTERNAL') (every output frame), a list of them or one; items of
-    both kinds come on one time axis. Collective."""
+    both kinds come on one time axis. Solfec-1.0's timer names ('TIMINT', 'CONUPD', 'CONDET',
+    'LOCDYN', 'CONSOL', 'PARBAL', 'GS...', 'LIN...') give series of zeros at the steps' times,
+    with a one-line notice: moreau keeps no phase times per step. Collective."""
     fn = 'HISTORY'
     _check_solfec(fn, solfec)
     t0 = _num(fn, 't0', t0)
@@ -78,7 +80,13 @@ def HISTORY(solfec, items, t0=0.0, t1=float('inf'), skip=1, progress='OFF'):
             it = (solfec, it)
         if not isinstance(it, tuple):
             raise TypeError('%s: an item must be (solfec, name) or (body, point, name), got %r' % (fn, it))
-        if len(it) == 2 and it[0] is solfec:
+        if len(it) == 2 and it[0] is solfec and it[1] in _HISTORY_TIMERS:
+            _notice(fn, "Solfec-1.0's timers (TIMINT, CONUPD, CONDET, LOCDYN, CONSOL, ...) are not kept per step in "
+                        "moreau: their series are zeros (the run's summary prints the time per phase; "
+                        "(solfec, 'WALLTIME') is kept per step)")
+            t, _ = _m.solfec_history(solfec._h, 'TIME', t0, t1)
+            v = [0.0] * len(t)
+        elif len(it) == 2 and it[0] is solfec:
             name = _choice(fn, 'item', it[1], _SOLFEC_ITEMS)
             t, v = _m.solfec_history(solfec._h, name, t0, t1)
         elif len(it) == 3 and isinstance(it[0], Body):
@@ -124,6 +132,10 @@ def _common_axis(series):
 
 
 _TIMERS = ('TIMINT', 'CONUPD', 'CONDET', 'LOCDYN', 'CONSOL', 'PARBAL')
+# the timers Solfec-1.0's HISTORY takes as items (its lng.c, parse_history_item): the phases
+# of a step (time integration, contact update, detection, local dynamics, solution, balancing)
+# and the Gauss-Seidel and linear solvers' parts
+_HISTORY_TIMERS = _TIMERS + ('GSINIT', 'GSRUN', 'GSCOM', 'GSMCOM', 'LININIT', 'LINUPD', 'LINMV', 'LINPRE', 'LINRUN', 'LINCOM')
 
 
 def TIMING(solfec, kind):

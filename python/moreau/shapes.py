@@ -1,4 +1,4 @@
-"""Shapes: SPHERE, ELLIP, HEX, CONVEX, HULL, MESH, PIPE, COPY, MESH2CONVEX, BEND."""
+"""Shapes: SPHERE, ELLIP, HEX, ROUGH_HEX, CONVEX, HULL, MESH, PIPE, COPY, MESH2CONVEX, BEND."""
 
 import math as _math
 import numbers as _numbers
@@ -316,6 +316,35 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
     shp._top = _topology(elems, faces)
     shp._elems, shp._bfaces = _flat(elems), _boundary(faces)
     return shp._validate(fn)
+
+
+def ROUGH_HEX(shape, i, j, k, dx=None, dy=None, dz=None):
+    """ROUGH_HEX(shape, i, j, k, dx, dy, dz): a HEX mesh of i x j x k hexahedra roughly
+    enclosing shape, a CONVEX (HULL) or a list of them, to be BODY's mesh= of a FINITE_ELEMENT
+    body of that shape (Solfec-1.0's lng.c behaviour): the box's edges lie along the
+    principal axes of the shape's Euler tensor (i along the axis of the least second moment,
+    k of the greatest), its faces at the least and greatest projections of the shape's
+    vertices on them widened by 10 x GEOMETRIC_EPSILON (Solfec-1.0's default 1e-4 when the
+    deck sets none); dx, dy, dz are relative spacings as HEX's. The volume and surface ids
+    are 2147483647 (INT_MAX, Solfec's placeholders)."""
+    fn = 'ROUGH_HEX'
+    items = list(shape) if isinstance(shape, (list, tuple)) else [shape]
+    if not items or not all(isinstance(s, Shape) and s.kind in ('CONVEX', 'HULL') for s in items):
+        raise TypeError("%s: 'shape' must be a non-empty CONVEX object or a list of those, got %r" % (fn, shape))
+    for n, v in (('i', i), ('j', j), ('k', k)):
+        if _int(fn, n, v) < 1:
+            raise ValueError('%s: %s must be >= 1, got %d' % (fn, n, v))
+    for name, d, n in (('dx', dx, i), ('dy', dy, j), ('dz', dz, k)):
+        _spacing(fn, name, d, n)  # checked here, so that an error names ROUGH_HEX
+    from . import solvers  # GEOMETRIC_EPSILON's value, when the deck gave one
+    eps = getattr(solvers, '_geometric_epsilon', None)
+    margin = 10.0 * (1e-4 if eps is None else eps)
+    try:
+        nodes = _m.shape_rough_hex(_parts(fn, items, []), margin)
+    except ValueError as e:
+        raise ValueError('%s: %s' % (fn, e)) from None
+    ids = 2147483647
+    return HEX(nodes, i, j, k, ids, [ids] * 6, dx, dy, dz)
 
 
 def _flatten_points(fn, name, pts):

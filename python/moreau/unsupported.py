@@ -4,13 +4,10 @@
 # Solfec-1.0 functions moreau does not have: each raises, naming the reason or what to use.
 _UNSUPPORTED = {
     'RT_SPLIT': 'bodies cannot be split during a run',
-    'ROUGH_HEX': 'no generator of a mesh around a shape: give BODY\'s mesh= as a MESH, HEX or PIPE',
     'MATERIAL': 'one bulk material per body: the one given to BODY',
     'APPLY_BULKMAT': 'one bulk material per body: the one given to BODY',
     'FIELD': 'no scalar fields (the TSANG_MARSDEN material is not implemented)',
-    'SIMPLIFIED_CRACK': 'bodies do not crack',
     'FRACTURE_EXPORT_YAFFEMS': 'no fracture analysis',
-    'MBFCP_EXPORT': 'no MBFCP export (moreau-fclib writes FCLIB problems)',
     'BODY_MM_EXPORT': 'no MatrixMarket export of body matrices',
     'COROTATED_DISPLACEMENTS': 'no snapshots of co-rotated displacements (POD bases); MODAL_ANALYSIS gives a modal base',
     'RIGID_DISPLACEMENTS': 'no rigid displacement vectors; MODAL_ANALYSIS gives a modal base (its first six modes are rigid for a free body)',

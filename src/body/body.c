@@ -91,6 +91,7 @@ PetscErrorCode MbBodyDestroy(MbBody *body)
     if (b->load[i].destroy) PetscCall(b->load[i].destroy(b->load[i].ctx));
   }
   PetscCall(PetscFree(b->load));
+  PetscCall(MbBodyCracksFree(b));
   if (b->ops && b->ops->destroy) PetscCall(b->ops->destroy(b));
   PetscCall(PetscFree(b->q));
   PetscCall(PetscFree(b->force));
@@ -187,9 +188,23 @@ PetscErrorCode MbBodyGetState(MbBody b, PetscReal **q, PetscReal **u)
 static PetscErrorCode SetVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3], PetscBool spatial)
 {
   PetscFunctionBegin;
-  PetscCheck(b->ops->movable || ((!linear || MbV3Norm(linear) == 0) && (!angular || MbV3Norm(angular) == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " is an %s: it cannot be given a velocity", b->id, b->ops->name);
-  if (b->ops->movable) PetscCall(b->ops->set_velocity(b, linear, angular, spatial));
+  PetscCheck(b->ops->set_velocity || ((!linear || MbV3Norm(linear) == 0) && (!angular || MbV3Norm(angular) == 0)), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "body %" PetscInt_FMT " is of kind %s: it cannot be given a velocity", b->id, b->ops->name);
+  if (b->ops->set_velocity) PetscCall(b->ops->set_velocity(b, linear, angular, spatial));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool MbBodyTakesVelocity(MbBody b) { return b->ops->set_velocity ? PETSC_TRUE : PETSC_FALSE; }
+
+PetscBool      MbBodyIsDriven(MbBody b) { return !b->ops->movable && b->ops->drive_begin ? PETSC_TRUE : PETSC_FALSE; }
+PetscErrorCode MbBodyDriveBegin(MbBody b, PetscReal h) { return b->ops->drive_begin(b, h); }
+PetscErrorCode MbBodyDriveVelocity(MbBody b, PetscReal h, PetscInt n, const MbBodyVelocityRow rows[]) { return b->ops->drive_velocity(b, h, n, rows); }
+PetscErrorCode MbBodyDriveEnd(MbBody b, PetscReal h) { return b->ops->drive_end(b, h); }
+
+PetscBool MbBodyInMotion(MbBody b)
+{
+  for (PetscInt k = 0; k < b->nu; k++)
+    if (b->u[k] != 0) return PETSC_TRUE;
+  return PETSC_FALSE;
 }
 
 PetscErrorCode MbBodySetVelocity(MbBody b, const PetscReal linear[3], const PetscReal angular[3]) { return SetVelocity(b, linear, angular, PETSC_FALSE); }

@@ -26,6 +26,13 @@ typedef struct {
   PetscReal        s;
 } MbBodyPoint;
 
+/* A prescribed velocity of a body whose motion is prescribed (drive ops): dir·ẋ(X) = value,
+   X referential, dir a spatial unit vector (a joint on an obstacle: FIX_POINT gives three,
+   FIX_DIRECTION and SET_VELOCITY one). */
+typedef struct {
+  PetscReal X[3], dir[3], value;
+} MbBodyVelocityRow;
+
 /* The most nonzero columns of a sparse H (operator_hs): a HEX8's 8 nodes × 3. */
 #define MB_BODY_HS_MAX MB_BODY_POINT_DOFS_MAX
 
@@ -33,7 +40,7 @@ struct _n_MbBodyOps {
   const char        *name;                                                                       /* model name, as registered */
   PetscInt           nq, nu;                                                                     /* sizes of q and u; per mesh node when nodal (sizes gives a body's) */
   PetscBool          nodal;                                                                      /* a body's shape is its mesh (MESH, HEX) and q, u are nq, nu per node */
-  PetscBool          movable;                                                                    /* integrated (an obstacle is not) */
+  PetscBool          movable;                                                                    /* integrated and takes reactions (an obstacle is not; one with drive ops moves as prescribed) */
   PetscBool          pressure;                                                                   /* takes MB_LOAD_PRESSURE loads (its external op applies them) */
   PetscBool          torque;                                                                     /* takes MB_LOAD_TORQUE loads (its external op applies them) */
   PetscInt           traits;                                                                     /* the MbBodyTrait bits it has: which schemes apply to it */
@@ -94,7 +101,24 @@ struct _n_MbBodyOps {
   PetscErrorCode (*modal)(MbBody, PetscInt, PetscReal[], PetscReal[]);             /* the n lowest eigenpairs of K₀φ = λMφ at the reference, M-orthonormal, λ ascending, φ one after another (NULL: the kind has none) */
   PetscErrorCode (*basis)(MbBody, PetscInt, const PetscReal[], const PetscReal[]); /* a base of n values and n vectors (one after another) for a reduced form (NULL: the kind takes none) */
   PetscErrorCode (*project)(MbBody, PetscReal[]);                                  /* DEF_EXP, DEF_LIM: a kind whose velocities are restricted to a subspace that turns with q projects u onto it at the body's q (NULL: none) */
+  /* a kind that takes no reactions (not movable) but may be given a velocity (an obstacle):
+     its motion is prescribed, a step at a time (NULL: it never moves) */
+  PetscErrorCode (*drive_begin)(MbBody, PetscReal);                                         /* u0 = u, q0 = q, then q to mid-step, q(t + h/2) from u(t) */
+  PetscErrorCode (*drive_velocity)(MbBody, PetscReal, PetscInt, const MbBodyVelocityRow[]); /* u(t + h): the free motion over h, made to satisfy the n rows (at the mid-step q) */
+  PetscErrorCode (*drive_end)(MbBody, PetscReal);                                           /* q(t + h) from the mid-step q and u(t + h) */
 };
+
+/* A crack plane of Solfec-1.0's SIMPLIFIED_CRACK (lng.c, cra.c behaviour): the plane through
+   point p with unit normal n (referential), the surface ids the two new faces would get, the
+   tensile strength ft and the referential points where the normal stress n·σn is judged (one
+   in each mesh element the plane crosses; the point p for a body without a mesh). */
+typedef struct {
+  PetscReal  p[3], n[3], ft;
+  PetscInt   surfid[2];
+  PetscBool  topoadj; /* only the patch of the section joined to p (the elements touching it) */
+  PetscInt   np;      /* evaluation points */
+  PetscReal *X;       /* 3·np */
+} MbCrack;
 
 typedef struct {
   MbLoadKind     kind;               /* force or torque */
@@ -139,6 +163,8 @@ struct _p_MbBody {
   PetscInt         mark;       /* scratch of the domain (ghost refresh stamp) */
   PetscReal        extent;     /* MbBodyExtent, 0 until computed (the shape and X̄ are fixed) */
   void            *data;       /* the kind's private data */
+  PetscInt         ncrack;     /* SIMPLIFIED_CRACK planes (crack.c) */
+  MbCrack         *crack;
 };
 
 /* The built-in kinds' registrations, each in its kind's folder, and the registry's (kind.c):
@@ -205,6 +231,17 @@ static inline void MbBodyPrefetchState(MbBody b, PetscBool start)
   PetscPrefetchBlock(b->q, 12, 0, PETSC_PREFETCH_HINT_T0);
   PetscPrefetchBlock(start ? b->u0 : b->u, 6, 1, PETSC_PREFETCH_HINT_T0);
 }
+/* Bodies whose motion is prescribed (a moving obstacle; body.c): whether the body is one
+   (it takes no reactions and its kind has the drive ops); the three stages of its step (see
+   the ops); whether it is in motion now (a non-zero u: the local dynamics then adds its
+   point velocities to B). */
+PETSC_INTERN PetscBool      MbBodyIsDriven(MbBody);
+PETSC_INTERN PetscErrorCode MbBodyDriveBegin(MbBody, PetscReal h);
+PETSC_INTERN PetscErrorCode MbBodyDriveVelocity(MbBody, PetscReal h, PetscInt n, const MbBodyVelocityRow rows[]);
+PETSC_INTERN PetscErrorCode MbBodyDriveEnd(MbBody, PetscReal h);
+PETSC_INTERN PetscBool      MbBodyInMotion(MbBody);
+/* Free the body's cracks (crack.c; a migrating body carries them, pack.c). */
+PETSC_INTERN PetscErrorCode MbBodyCracksFree(MbBody);
 /* Radius about the mass centre that holds the shape (ghost boxes, partition graph). */
 PETSC_INTERN PetscReal MbBodyExtent(MbBody);
 /* The points of a time series (borrowed). */

@@ -33,6 +33,7 @@ static PetscErrorCode CheckOps(const char name[], const MbBodyOps *o)
       {o->transform != NULL, "transform"},
       {o->bound != NULL, "bound"},
       {!o->movable || o->set_velocity, "set_velocity"},
+      {!o->drive_begin || (o->drive_velocity && o->drive_end && o->set_velocity), "drive_velocity, drive_end and set_velocity (with drive_begin)"},
       {!(o->traits & MB_BODY_TRAIT_FORCE) || o->acceleration, "acceleration"},
       {!(o->traits & MB_BODY_TRAIT_FORCE) || o->advance, "advance"},
       {!o->forms || o->form, "form"},
@@ -152,6 +153,7 @@ PetscErrorCode MbBodyKindGetInfo(const char name[], MbBodyKindInfo *info)
   info->nu       = o->nu;
   info->nodal    = o->nodal;
   info->movable  = o->movable;
+  info->velocity = o->set_velocity ? PETSC_TRUE : PETSC_FALSE;
   info->elastic  = o->material ? PETSC_TRUE : PETSC_FALSE;
   info->torque   = o->torque;
   info->pressure = o->pressure;

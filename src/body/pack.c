@@ -4,7 +4,7 @@
    and damping; a migrating body also its scheme's name and its loads — time series by
    their points, callbacks by their index in the domain's callback table (the deck runs on
    every rank and registers every callable in the same order, so an index names the same
-   callable everywhere). A ghost is read-only: it needs neither. */
+   callable everywhere), and its crack planes. A ghost is read-only: it needs none of these. */
 #include <moreau/mbscheme.h>
 #include "bodyimpl.h"
 #include "../shape/shapeimpl.h"
@@ -114,6 +114,17 @@ static void PutBody(Writer *w, MbBody b, PetscBool migrate)
       Put(w, t, (size_t)n * sizeof(PetscReal));
       Put(w, v, (size_t)n * sizeof(PetscReal));
     }
+  }
+  Put(w, &b->ncrack, sizeof(PetscInt)); /* crack planes with their evaluation points (crack.c) */
+  for (PetscInt i = 0; i < b->ncrack; i++) {
+    MbCrack *c = &b->crack[i];
+    Put(w, c->p, 3 * sizeof(PetscReal));
+    Put(w, c->n, 3 * sizeof(PetscReal));
+    Put(w, &c->ft, sizeof(PetscReal));
+    Put(w, c->surfid, 2 * sizeof(PetscInt));
+    Put(w, &c->topoadj, sizeof(PetscBool));
+    Put(w, &c->np, sizeof(PetscInt));
+    Put(w, c->X, 3 * (size_t)c->np * sizeof(PetscReal));
   }
 }
 
@@ -262,6 +273,23 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
         PetscCall(MbTimeSeriesCreate(n, t, v, &l->ts));
         PetscCall(PetscFree2(t, v));
       }
+    }
+    PetscInt ncrack;
+    PetscCall(Get(&r, &ncrack, sizeof(PetscInt)));
+    PetscCheck(ncrack >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": %" PetscInt_FMT " crack planes", b->id, ncrack);
+    if (ncrack) PetscCall(PetscCalloc1(ncrack, &b->crack));
+    for (PetscInt i = 0; i < ncrack; i++) {
+      MbCrack *c = &b->crack[i];
+      PetscCall(Get(&r, c->p, 3 * sizeof(PetscReal)));
+      PetscCall(Get(&r, c->n, 3 * sizeof(PetscReal)));
+      PetscCall(Get(&r, &c->ft, sizeof(PetscReal)));
+      PetscCall(Get(&r, c->surfid, 2 * sizeof(PetscInt)));
+      PetscCall(Get(&r, &c->topoadj, sizeof(PetscBool)));
+      PetscCall(Get(&r, &c->np, sizeof(PetscInt)));
+      PetscCheck(c->np >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": crack plane %" PetscInt_FMT " with %" PetscInt_FMT " points", b->id, i, c->np);
+      b->ncrack++;
+      PetscCall(PetscMalloc1(3 * c->np, &c->X));
+      PetscCall(Get(&r, c->X, 3 * (size_t)c->np * sizeof(PetscReal)));
     }
   }
   *used = r.n;

@@ -69,7 +69,8 @@ PETSC_INTERN PetscErrorCode MbConSetReserve(MbConSet cs, PetscInt npairs);
     next append. */
 PETSC_INTERN PetscErrorCode MbConSetPushRow(MbConSet cs, MbCon **c);
 /** The rows of the joints this rank owns at time t (prescribed velocities at t + h), by
-    joint number: the first rows of a step. */
+    joint number: the first rows of a step. A joint on an obstacle alone makes none (it
+    prescribes the obstacle's motion, src/domain/drive.c). */
 PETSC_INTERN PetscErrorCode MbConSetAddJoints(MbConSet cs, const MbBodyMap *map, PetscReal t, PetscReal h);
 /** A contact point found by the narrow phase between body[0] (the master) and body[1] (the
     slave; both held here, map->all), on their primitives prim and surfaces surf, with its

@@ -10,6 +10,7 @@
 #include <moreau/mbsolver.h>
 #include <moreau/mbgeom.h>
 #include <moreau/mbbody.h>
+#include "../body/bodyimpl.h" /* MbBodyVelocityRow */
 
 typedef enum { MB_CON_CONTACT = 0, MB_CON_FIXPNT, MB_CON_FIXDIR, MB_CON_VELODIR, MB_CON_RIGLNK, MB_CON_SPRING } MbConKind;
 PETSC_EXTERN const char *const MbConKindNames[]; /* "CONTACT", "FIXPNT", ..., "SPRING" (a stop of a spring's limits) as Solfec */
@@ -123,6 +124,11 @@ PETSC_INTERN PetscErrorCode MbConVelocity(MbCon *c, MbBody b[2], PetscBool start
 /** Fill c (everything but R, owner, row) for joint j at time t (end of step t+h for
     prescribed velocities) with bodies b (slave may be NULL). */
 PETSC_INTERN PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], PetscReal t, PetscReal h, MbCon *c);
+/** The prescribed velocities of joint j on a single body b whose motion is prescribed (a
+    moving obstacle, which takes no reactions: its joints make no rows of W) at time t, step
+    h: the rows' velocities U = −bias of MbJointToConstraint along the axes its law holds
+    (three for FIX_POINT, the normal for the others), as dir·ẋ(X) = value; *n of them. */
+PETSC_INTERN PetscErrorCode MbJointVelocityRows(MbJoint *j, PetscInt index, MbBody b, PetscReal t, PetscReal h, PetscInt *n, MbBodyVelocityRow rows[3]);
 /** Resolve the referential points of a joint from its spatial points (bodies at rest pose
     of now); a rigid link shorter than geps glues its points (length 0: a fixed point
     between the two bodies, as Solfec-1.0). */

@@ -156,6 +156,23 @@ PetscErrorCode MbJointToConstraint(MbJoint *j, PetscInt index, MbBody b[2], Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbJointVelocityRows(MbJoint *j, PetscInt index, MbBody b, PetscReal t, PetscReal h, PetscInt *n, MbBodyVelocityRow rows[3])
+{
+  MbBody bb[2] = {b, NULL};
+  MbCon  c;
+  PetscFunctionBegin;
+  PetscCheck(j->body[1] < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": a prescribed motion from a joint between two bodies (%" PetscInt_FMT ", %" PetscInt_FMT ")", index, j->body[0], j->body[1]);
+  PetscCall(MbJointToConstraint(j, index, bb, t, h, &c));
+  *n = 0;
+  for (int k = c.law.kind == MB_LAW_EQUALITY ? 0 : 2; k < 3; k++) { /* Ū = U + bias = 0 along the held axes */
+    MbBodyVelocityRow *r = &rows[(*n)++];
+    MbV3Copy(c.X[0], r->X);
+    for (int i = 0; i < 3; i++) r->dir[i] = c.base[3 * i + k];
+    r->value = -c.law.bias[k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 const MbSurfMat *MbSurfMatFind(PetscInt n, const MbSurfMat m[], PetscInt s1, PetscInt s2)
 {
   static const MbSurfMat frictionless = {{-1, -1}, 0, 0, 0, 0, 0, 0, 1};

@@ -169,6 +169,7 @@ PetscErrorCode MbConSetAddJoints(MbConSet cs, const MbBodyMap *map, PetscReal t,
     MbBody   b[2];
     MbCon   *c;
     if (jt->removed || MbBodyMapOwner(map, MbBodyMapConOwnerBody(map, jt->body[0], jt->body[1])) != cs->rank) continue;
+    if (!MbBodyMapMovable(map, jt->body[0]) && !MbBodyMapMovable(map, jt->body[1])) continue; /* on an obstacle alone: it prescribes its motion (src/domain/drive.c), no row */
     for (int k = 0; k < 2; k++) {
       b[k] = jt->body[k] >= 0 ? map->all[jt->body[k]] : NULL;
       PetscCheck(jt->body[k] < 0 || b[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "joint %" PetscInt_FMT ": body %" PetscInt_FMT " is not on rank %d, which owns the joint", j, jt->body[k], cs->rank);

@@ -192,6 +192,7 @@ PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal t_end, PetscBool resume
     d->hnext = h;
     if (!ckpt) {
       PetscCall(MbDomainCallMonitors(d, &stop));
+      PetscCall(MbDomainCrackCheck(d));
       PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop));
       PetscCall(Progress(d, t_end, &last));
       continue;
@@ -227,6 +228,7 @@ PetscErrorCode MbDomainRunAdaptive(MbDomain d, PetscReal t_end, PetscBool resume
       }
     }
     nrec = 0;
+    PetscCall(MbDomainCrackCheck(d)); /* at an accepted state only */
     PetscCall(Progress(d, t_end, &last));
     if (!stop) PetscCall(MbDomainStateSave(d, &saved));
     if (!stop) PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop)); /* at an accepted state only */

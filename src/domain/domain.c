@@ -541,6 +541,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PhaseBegin(d, MB_PHASE_BEGIN, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepBegin(d->body[i]->scheme, d->body[i], d->t, d->h, d->g));
+  PetscCall(MbDomainDriveBegin(d));               /* moving obstacles: q(t + h/2), u(t + h) */
   if (!force) PetscCall(MbDomainApplySprings(d)); /* springs: impulses of the step, at mid-step */
   PetscCall(PhaseEnd(d, MB_PHASE_BEGIN, t0));
   if (interact) {
@@ -569,6 +570,7 @@ PetscErrorCode MbDomainStep(MbDomain d)
   PetscCall(PhaseBegin(d, MB_PHASE_END, &t0));
   for (PetscInt i = 0; i < d->nbody; i++)
     if (d->body[i]->scheme) PetscCall(MbSchemeStepEnd(d->body[i]->scheme, d->body[i], d->t, d->h));
+  PetscCall(MbDomainDriveEnd(d));
   if (!force) PetscCall(MbDomainSpringsEndStep(d, d->h));
   PetscCall(PhaseEnd(d, MB_PHASE_END, t0));
   d->nsteps++;
@@ -657,6 +659,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   d->ebase = PETSC_TRUE; /* blowup.c: the deck may have changed the state since the last RUN */
   steps0   = d->nsteps;
   if (!d->run.started || d->h != d->hcrit_h) PetscCall(CheckCriticalStep(d));
+  PetscCall(MbDomainCrackPrepare(d));
   PetscCall(MbSignalInstall());
   if (d->adapt) { /* TIME_ADAPT: the controller chooses the steps (adaptive.c) */
     PetscErrorCode e = MbDomainRunAdaptive(d, t_end, resumed);
@@ -679,6 +682,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
   while (!stop && d->t < t_end - 1e-9 * d->h) {
     PetscCall(MbDomainStep(d));
     PetscCall(MbDomainCallMonitors(d, &stop));
+    PetscCall(MbDomainCrackCheck(d)); /* after the monitors: the frame of the cracking state is written */
     PetscCall(MbDomainMaybeCheckpoint(d, PETSC_FALSE, &stop));
     PetscCall(PetscTime(&now));
     if (d->verbose && d->rank == 0 && now - last >= d->progress_dt) {

@@ -157,6 +157,7 @@ struct _p_MbDomain {
   PetscReal  blowup;    /* -mb_blowup_factor: energy made from nothing beyond this many times what was given stops the run (blowup.c) */
   PetscBool  ebase;     /* take the energy baseline at the next step (a RUN began, a CALLBACK ran) */
   PetscReal  ebal[5];   /* the baseline: E, W_ext, W_contact, −D_friction, its time */
+  PetscInt   ncrack;    /* crack planes of all ranks' bodies at this RUN's start (crack.c): 0 skips the check */
 };
 
 /* remove.c: whether body id was deleted (DELETE) */
@@ -229,6 +230,10 @@ PETSC_INTERN PetscErrorCode MbDomainAdaptDestroy(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainCallMonitors(MbDomain, PetscBool *);
 /* blowup.c: stop a blown-up run on every rank (a non-finite state, or energy made from nothing) */
 PETSC_INTERN PetscErrorCode MbDomainBlowupCheck(MbDomain, PetscBool nonfinite, PetscInt bad, const MbEnergy *);
+/* crack.c: count the crack planes at a RUN's start; after a step, stop the run on every rank
+   when a body's crack criterion is met (bodies are not split during a run) */
+PETSC_INTERN PetscErrorCode MbDomainCrackPrepare(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainCrackCheck(MbDomain);
 /* domain.c: whether a monitor is due at the current time */
 PETSC_INTERN PetscErrorCode MbDomainMonitorsDue(MbDomain, PetscBool *);
 
@@ -242,7 +247,11 @@ PETSC_INTERN PetscBool      MbDomainExcluded(MbDomain, MbExclude, PetscInt, Pets
 PETSC_INTERN PetscErrorCode MbDomainExcludeDestroy(MbDomain);
 /* exclude.c: whether body id's primitives make contacts with each other (MbDomainSetSelfContact) */
 PETSC_INTERN PetscBool MbDomainSelfContact(MbDomain, PetscInt);
-/* interact.c: obstacle-only joints are errors; resolve new joints' referential points */
+/* drive.c: moving obstacles — placed at mid-step, given u(t + h) from their joints (before
+   the ghost refresh: collective with nothing), and placed at t + h after the solve */
+PETSC_INTERN PetscErrorCode MbDomainDriveBegin(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainDriveEnd(MbDomain);
+/* interact.c: joints between two obstacles are errors; resolve new joints' referential points */
 PETSC_INTERN PetscErrorCode MbDomainCheckJoints(MbDomain);
 /* interact.c: the step's local dynamics over the constraint set — the force contacts'
    impulses; the solve with the failure policy and the reactions into the bodies */

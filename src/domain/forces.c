@@ -117,7 +117,7 @@ static PetscErrorCode SpringsResolve(MbDomain d)
     MbSpring *sp = &d->spring[j];
     if (sp->resolved) continue;
     PetscCheck(d->map.movable[sp->body[0]] || (sp->body[1] >= 0 && d->map.movable[sp->body[1]]), d->comm, PETSC_ERR_ARG_WRONG,
-               "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move", j, sp->body[0], sp->body[1]);
+               "PUT_SPRING %" PetscInt_FMT " connects only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles take no forces", j, sp->body[0], sp->body[1]);
     nnew++;
   }
   if (!nnew) PetscFunctionReturn(PETSC_SUCCESS);
@@ -270,6 +270,15 @@ PetscErrorCode MbDomainSpringsEndStep(MbDomain d, PetscReal h)
     SpringBodies(d, sp, b);
     PetscCall(MbSpringEvaluate(sp, j, b, PETSC_FALSE, d->t + h, n));
     d->epot += MbSpringPotential(sp, sp->stroke);
+    /* an end on a moving obstacle (drive.c): the spring's energy changes by what that end's
+       motion does, −h F_k·v_k (F_k = ±F n on end k), work done on the bodies from outside,
+       counted with the reactions' (as the local dynamics counts a moving obstacle's rows) */
+    for (int k = 0; k < 2; k++)
+      if (b[k] && !MbBodyIsMovable(b[k]) && MbBodyInMotion(b[k])) {
+        PetscReal v[3];
+        PetscCall(MbBodyPointVelocity(b[k], sp->X[k], v));
+        d->work_contact -= h * (k ? -sp->force : sp->force) * MbV3Dot(n, v);
+      }
     if (sp->fn)
       d->espring -= h * sp->force * sp->velocity;
     else if (sp->stroke >= sp->act[0] && sp->stroke <= sp->act[1])

@@ -212,7 +212,7 @@ static PetscBool Contradict(const MbJoint *a, const MbJoint *b, PetscReal *speed
   return PetscAbsReal(a->value * dd - b->value) > tol * PetscMax(PetscAbsReal(a->value), PetscAbsReal(b->value)) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* Joints whose bodies are obstacles only are bad input, caught when the run starts (the
+/* Joints between two obstacles are bad input, caught when the run starts (the
    kinds are known on every rank, so every rank stops with the same message). A new joint's
    referential points are resolved against q(t) by the rank that owns it — it holds both
    bodies — and shared with every rank by one reduction. Collective. */
@@ -224,7 +224,8 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
   for (PetscInt k = 0; k < d->cs->njoint; k++) {
     MbJoint *j = &d->cs->joint[k];
     if (j->removed) continue;
-    PetscCheck(d->map.movable[j->body[0]] || (j->body[1] >= 0 && d->map.movable[j->body[1]]), d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " constrains only obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): obstacles never move",
+    /* a joint on one obstacle prescribes its motion (drive.c); between two it is nothing Solfec-1.0 accepts */
+    PetscCheck(d->map.movable[j->body[0]] || j->body[1] < 0 || d->map.movable[j->body[1]], d->comm, PETSC_ERR_ARG_WRONG, "%s joint %" PetscInt_FMT " joins two obstacles (bodies %" PetscInt_FMT " and %" PetscInt_FMT "): neither takes its reactions",
                MbConKindNames[j->kind], k, j->body[0], j->body[1]);
     if (!j->resolved) nnew++;
   }

@@ -38,7 +38,8 @@ static PyObject *py_body_kinds(PyObject *self, PyObject *args)
 }
 
 /* body_kind(name) -> what the deck asks of a kind (MbBodyKindInfo) as a dict: code, nq, nu
-   (per mesh node when nodal), nodal, movable, elastic, torque, pressure, scheme (None: the
+   (per mesh node when nodal), nodal, movable, velocity (takes one: movable kinds, and an
+   obstacle, which then moves as prescribed), elastic, torque, pressure, scheme (None: the
    domain's rigid default, or none for a kind that does not move) and forms ((name,
    description) pairs, the default first). An unknown name is a ValueError listing the
    registered kinds. */
@@ -60,8 +61,9 @@ static PyObject *py_body_kind(PyObject *self, PyObject *args)
     }
     PyTuple_SET_ITEM(forms, f, o);
   }
-  return Py_BuildValue("{s:s,s:l,s:l,s:l,s:O,s:O,s:O,s:O,s:O,s:O,s:z,s:N}", "name", k.name, "code", (long)k.code, "nq", (long)k.nq, "nu", (long)k.nu, "nodal", k.nodal ? Py_True : Py_False, "movable", k.movable ? Py_True : Py_False, "elastic",
-                       k.elastic ? Py_True : Py_False, "torque", k.torque ? Py_True : Py_False, "pressure", k.pressure ? Py_True : Py_False, "rotation", k.rotation ? Py_True : Py_False, "scheme", k.scheme, "forms", forms);
+  return Py_BuildValue("{s:s,s:l,s:l,s:l,s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:z,s:N}", "name", k.name, "code", (long)k.code, "nq", (long)k.nq, "nu", (long)k.nu, "nodal", k.nodal ? Py_True : Py_False, "movable", k.movable ? Py_True : Py_False, "velocity",
+                       k.velocity ? Py_True : Py_False, "elastic", k.elastic ? Py_True : Py_False, "torque", k.torque ? Py_True : Py_False, "pressure", k.pressure ? Py_True : Py_False, "rotation", k.rotation ? Py_True : Py_False, "scheme", k.scheme,
+                       "forms", forms);
 }
 
 /* Draw the next id on every rank; build the body of the kind registered as kind on its owner
@@ -304,7 +306,7 @@ static PyObject *py_body_set_state(PyObject *self, PyObject *args)
     return NULL;
   }
   if (what) {
-    if (!MbBodyIsMovable(b)) {
+    if (!MbBodyTakesVelocity(b)) {
       const char *kind;
       MB_TRY(PyExc_RuntimeError, MbBodyGetKind(b, &kind));
       for (PetscInt k = 0; k < nu; k++)
@@ -567,6 +569,27 @@ static PyObject *py_body_pressure(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* body_crack(h, id, point, normal, (surfid below, above), ft, topoadj): a SIMPLIFIED_CRACK
+   plane on the owner (MbBodyAddCrack) */
+static PyObject *py_body_crack(PyObject *self, PyObject *args)
+{
+  int       h, topoadj;
+  long      id, s0, s1;
+  PyObject *op, *on;
+  double    ft;
+  PetscReal p[3], n[3];
+  PetscInt  surfid[2];
+  Sol      *s;
+  MbBody    b;
+  if (!PyArg_ParseTuple(args, "ilOO(ll)dp", &h, &id, &op, &on, &s0, &s1, &ft, &topoadj) || !(s = MbModuleGetSol(h))) return NULL;
+  if (MbModuleReadReals(op, 3, p, "point") || MbModuleReadReals(on, 3, n, "normal")) return NULL;
+  surfid[0] = (PetscInt)s0;
+  surfid[1] = (PetscInt)s1;
+  MB_TRY(PyExc_RuntimeError, MbModuleFindLocalBody(s->dom, (PetscInt)id, &b));
+  MB_TRY(PyExc_ValueError, MbBodyAddCrack(b, p, n, surfid, ft, topoadj ? PETSC_TRUE : PETSC_FALSE));
+  Py_RETURN_NONE;
+}
+
 /* A load given by a Python callable, Solfec's value(data, q, u, t, h) or value(q, u, t, h),
    returning (spatial force, spatial torque, referential torque). Runs on the owner only,
    so an error here cannot be told to the other ranks: RUN aborts the job. */
@@ -691,7 +714,7 @@ static PyObject *py_body_remove(PyObject *self, PyObject *args)
 PyMethodDef MbModuleBodyMethods[] = {
     {"body_remove", py_body_remove, METH_VARARGS, "body_remove(h, id): DELETE of a BODY with its joints (before the first RUN; every rank)"},
     {"body_kinds", py_body_kinds, METH_NOARGS, "body_kinds() -> the registered body kinds' names, in code order"},
-    {"body_kind", py_body_kind, METH_VARARGS, "body_kind(name) -> dict: what a kind is (code, nq, nu, nodal, movable, elastic, torque, pressure, scheme, forms)"},
+    {"body_kind", py_body_kind, METH_VARARGS, "body_kind(name) -> dict: what a kind is (code, nq, nu, nodal, movable, velocity, elastic, torque, pressure, scheme, forms)"},
     {"next_owned", py_next_owned, METH_VARARGS, "next_owned(h) -> whether this rank owns the next body"},
     {"body_sphere", (PyCFunction)(void (*)(void))py_body_sphere, METH_FASTCALL, "body_sphere(h, kind, cx, cy, cz, r, volid, surfid, rho, label, young, poisson) -> id"},
     {"body_shape", py_body_shape, METH_VARARGS, "body_shape(h, kind, parts, rho, label, young, poisson) -> id"},
@@ -709,6 +732,7 @@ PyMethodDef MbModuleBodyMethods[] = {
     {"body_basis", py_body_basis, METH_VARARGS, "body_basis(h, id, values, vectors) (owner only)"},
     {"body_disable_rotation", py_body_disable_rotation, METH_VARARGS, "body_disable_rotation(h, id)"},
     {"body_pressure", py_body_pressure, METH_VARARGS, "body_pressure(h, id, surfid, value, ts)"},
+    {"body_crack", py_body_crack, METH_VARARGS, "body_crack(h, id, point, normal, (surfid below, above), ft, topoadj)"},
     {"body_load", py_body_load, METH_VARARGS, "body_load(h, id, kind, frame, X, dir, value, ts)"},
     {"body_load_callback", py_body_load_callback, METH_VARARGS, "body_load_callback(h, id, what, fn, data) (every rank, same order)"},
     {"body_owned", py_body_owned, METH_VARARGS, "body_owned(h, id) -> whether this rank owns the body now"},

@@ -161,6 +161,19 @@ static PyObject *CompileDeck(PyObject *py2, PyObject *file, PyObject *source, in
   return code;
 }
 
+/* Solfec-1.0's installation as decks look for it (moreau.solfecpath): the `solfec` command's
+   directory on PATH, its scripts on sys.path. Returns 0, or -1 with a Python exception set. */
+static int InstallSolfecPath(void)
+{
+  PyObject *mod = PyImport_ImportModule("moreau.solfecpath"), *r;
+  if (!mod) return -1;
+  r = PyObject_CallMethod(mod, "_install", NULL);
+  Py_DECREF(mod);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+
 /* Run the deck in __main__'s namespace after `from moreau import *`; returns 0, or -1 with
    a Python exception set. Modules the deck imports from its own directories that are Python 2
    are translated too (moreau.py2's import hook, installed here for every deck: a Python 3
@@ -176,6 +189,7 @@ static int ExecDeck(const char deck[], FILE *fp)
   r = PyRun_String("from moreau import *\n", Py_file_input, g, g);
   if (!r) goto done;
   Py_DECREF(r);
+  if (InstallSolfecPath() < 0) goto done; /* first: py2's hook takes the sys.path entries after this as the deck's */
   if (!(py2 = PyImport_ImportModule("moreau.py2"))) goto done;
   if (!(r = PyObject_CallMethod(py2, "_install", "O", file))) goto done;
   Py_DECREF(r);

@@ -335,6 +335,32 @@ static PyObject *py_shape_massprops(PyObject *self, PyObject *args)
   return MbModuleMassPropsTuple(&mp);
 }
 
+/* shape_rough_hex(parts, margin) -> the 24 coordinates of ROUGH_HEX's box (MbShapeRoughHexBox);
+   ValueError naming the bad piece or volume */
+static PyObject *py_shape_rough_hex(PyObject *self, PyObject *args)
+{
+  PyObject      *parts, *out;
+  double         margin;
+  MbShape        s;
+  PetscReal      nodes[24];
+  int            pyerr;
+  PetscErrorCode e;
+  if (!PyArg_ParseTuple(args, "O!d", &PyList_Type, &parts, &margin)) return NULL;
+  MB_TRY(PyExc_ValueError, MbModuleBuildShape(parts, &s, &pyerr));
+  MbModuleErrMsg[0] = 0;
+  (void)PetscPushErrorHandler(MbModuleRecordError, NULL);
+  e = MbShapeRoughHexBox(s, margin, nodes);
+  (void)PetscPopErrorHandler();
+  (void)MbShapeDestroy(&s);
+  if (e) {
+    PyErr_SetString(PyExc_ValueError, MbModuleErrMsg[0] ? MbModuleErrMsg : "PETSc error");
+    return NULL;
+  }
+  if (!(out = PyList_New(24))) return NULL;
+  for (int k = 0; k < 24; k++) PyList_SET_ITEM(out, k, PyFloat_FromDouble((double)nodes[k]));
+  return out;
+}
+
 /* shape_split(parts, point, normal, surf0, surf1, eps) -> (below, above): capsules or None
    (MbShapeSplit) */
 static PyObject *py_shape_split(PyObject *self, PyObject *args)
@@ -790,6 +816,7 @@ PyMethodDef MbModuleShapeMethods[] = {
     {"solfec_mesh_ints", py_solfec_mesh_ints, METH_VARARGS, "solfec_mesh_ints(path) -> bytes: the ints of Solfec-1.0's HDF5 mesh file (TETRAHEDRALIZE's)"},
     {"tetgen", py_tetgen, METH_NOARGS, "tetgen() -> whether moreau was built with TetGen"},
     {"shape_massprops", py_shape_massprops, METH_VARARGS, "shape_massprops(parts, rho) -> (mass, volume, center, inertia)"},
+    {"shape_rough_hex", py_shape_rough_hex, METH_VARARGS, "shape_rough_hex(parts, margin) -> 24 coordinates of ROUGH_HEX's box"},
     {"shape_split", py_shape_split, METH_VARARGS, "shape_split(parts, point, normal, surf0, surf1, eps) -> (below, above)"},
     {"shapes_overlapping", py_shapes_overlapping, METH_VARARGS, "shapes_overlapping(obstacle_parts, [parts, ...], gap, eps) -> [bool, ...]"},
     {"shape_separate", py_shape_separate, METH_VARARGS, "shape_separate(shape, eps) -> None or [shape, ...] (connected components)"},

@@ -453,6 +453,30 @@ static PetscErrorCode BodyDelassus(MbLocDyn l, Mat A, PetscScalar *aa, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The parts of B from the bodies of the owned rows that take no reactions but move (a
+   moving obstacle, src/domain/drive.c): s_α H_α u, its point velocity, u being already its
+   velocity at the end of the step. It puts no blocks into W (its A⁻¹ is zero). A row has
+   two parts at most, so B stays free of the order of the additions. */
+static PetscErrorCode DrivenParts(MbLocDyn l, PetscReal Ba[])
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < l->cs->ncon; k++) {
+    const MbCon *c = &l->cs->con[k];
+    for (int m = 0; m < 2; m++) {
+      const PetscInt id = c->body[m];
+      PetscReal      v[3], part[3];
+      MbBody         b;
+      if (id < 0 || l->map->movable[id] || (m == 1 && id == c->body[0])) continue;
+      b = l->map->all[id];
+      if (!b || !MbBodyInMotion(b)) continue;
+      PetscCall(b->ops->point_velocity(b, b->u, c->X[m], v));
+      MbM3MultTranspose(c->base, v, part);
+      for (int r = 0; r < 3; r++) Ba[3 * (c->row - l->cs->rstart) + r] += m ? -part[r] : part[r];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The blocks each owned body contributes, W_αβ += h s_α s_β H_α A⁻¹ H_βᵀ, into W, and its
    part of the free velocity, B_α += s_α H_α u_free, into B (zeroed by the caller; a row
    has two parts at most, so their sum is the same whichever comes first: B does not depend
@@ -548,6 +572,7 @@ static PetscErrorCode InsertBlocks(MbLocDyn l, Mat A, PetscScalar *aa, Vec B)
   for (PetscInt r = l->cs->rstart; r < l->cs->rend && !aa; r++) /* (with places W kept them) */
     if (!covered[r - l->cs->rstart]) PetscCall(AddBlocks(l, A, 1, &r, 1, &r, zero));
   PetscCall(PetscFree(covered));
+  PetscCall(DrivenParts(l, Ba));
   PetscCall(VecRestoreArray(B, &Ba));
   if (no) PetscCall(VecSetValuesBlocked(B, no, orow, Bo, ADD_VALUES));
   PetscCall(PetscFree2(orow, Bo));
@@ -780,6 +805,30 @@ PetscErrorCode MbLocDynSolve(MbLocDyn l, MbSolver solver, PetscInt *iterations, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The work a moving obstacle does through row c on the other body: that body's velocity
+   part of U is U − B_obs (B_obs the obstacle's part, DrivenParts), so the reaction's work on
+   it is h R·(U − B_obs), of which h R_N U_N and the friction's are counted: add −h R·B_obs,
+   with the obstacle's velocities at both ends of the step, as V and U are. The energy
+   balance (blowup.c) then sees what the obstacle puts in. */
+static PetscErrorCode DrivenWork(MbLocDyn l, const MbCon *c, PetscReal *work)
+{
+  PetscFunctionBegin;
+  for (int m = 0; m < 2; m++) {
+    const PetscInt id = c->body[m];
+    PetscReal      v0[3], v1[3], w[3];
+    MbBody         b;
+    if (id < 0 || l->map->movable[id] || (m == 1 && id == c->body[0])) continue;
+    b = l->map->all[id];
+    if (!b || !MbBodyInMotion(b)) continue;
+    PetscCall(b->ops->point_velocity(b, b->u0, c->X[m], v0));
+    PetscCall(b->ops->point_velocity(b, b->u, c->X[m], v1));
+    MbV3Add(v0, v1, w);
+    MbM3MultTranspose(c->base, w, w);
+    *work -= (m ? -0.5 : 0.5) * l->h * MbV3Dot(c->R, w);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbLocDynApply(MbLocDyn l, PetscReal *work_contact, PetscReal *work_friction)
 {
   const PetscScalar *r, *u, *rf = NULL;
@@ -803,6 +852,7 @@ PetscErrorCode MbLocDynApply(MbLocDyn l, PetscReal *work_contact, PetscReal *wor
        whose inertia is constant in the frame where u lives); friction dissipates −tangential */
     *work_contact += 0.5 * l->h * c->R[2] * (c->V[2] + c->U[2]);
     *work_friction -= 0.5 * l->h * (c->R[0] * (c->V[0] + c->U[0]) + c->R[1] * (c->V[1] + c->U[1]));
+    PetscCall(DrivenWork(l, c, work_contact));
   }
   for (PetscInt k = 0; k < l->cs->nfor; k++) {
     MbCon *c = &l->cs->fcon[k];

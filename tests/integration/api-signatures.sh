@@ -185,8 +185,8 @@ missing = [n for n in solfec_names if n not in globals()]
 t('every Solfec-1.0 function is defined in a deck (%d names)' % len(solfec_names), not missing, missing)
 bad = []
 for n in [
-          'ROUGH_HEX', 'MATERIAL', 'APPLY_BULKMAT', 'TEST_SOLVER', 'SICONOS_SOLVER', 'HYBRID_SOLVER',
-          'SIMPLIFIED_CRACK', 'REGISTER_BASE', 'XDMF_EXPORT', 'RT_SPLIT', 'FIELD']:
+          'MATERIAL', 'APPLY_BULKMAT', 'TEST_SOLVER', 'SICONOS_SOLVER', 'HYBRID_SOLVER',
+          'REGISTER_BASE', 'XDMF_EXPORT', 'RT_SPLIT', 'FIELD']:
     try:
         globals()[n]((0, 0, 0), (1, 1, 1), 1, 1)
         bad.append((n, 'no error'))
@@ -200,13 +200,13 @@ PY
 out=$("$MOREAU" "$TMP/names.py" 2>&1); rc=$?
 echo "$out" | grep -E '^(not )?ok - '
 [ $rc -eq 0 ] || echo "$out" | tail -5 | sed 's/^/# /'
-deck roughhex <<PY
+deck rtsplit <<PY
 $HEAD
-BODY(s, 'FINITE_ELEMENT', ROUGH_HEX(SPHERE((0, 0, 0), 1, 1, 1), 2, 2, 2), BULK_MATERIAL(s))
+RT_SPLIT(BODY(s, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), BULK_MATERIAL(s)), (0, 0, 0), (0, 0, 1))
 PY
-expect_error "ROUGH_HEX in a deck: non-zero exit and the reason" "ROUGH_HEX: not supported in moreau: no generator of a mesh around a shape" "$MOREAU" "$TMP/roughhex.py"
-out=$("$MOREAU" "$TMP/roughhex.py" 2>&1)
-check "ROUGH_HEX's traceback names the deck line, no AttributeError or NameError" bash -c 'grep -qE "roughhex.py\", line [0-9]+, in <module>" <<<"$0" && grep -q "NotImplementedError: ROUGH_HEX: not supported in moreau" <<<"$0" && ! grep -qE "AttributeError|NameError" <<<"$0"' "$out"
+expect_error "RT_SPLIT in a deck: non-zero exit and the reason" "RT_SPLIT: not supported in moreau: bodies cannot be split during a run" "$MOREAU" "$TMP/rtsplit.py"
+out=$("$MOREAU" "$TMP/rtsplit.py" 2>&1)
+check "RT_SPLIT's traceback names the deck line, no AttributeError or NameError" bash -c 'grep -qE "rtsplit.py\", line [0-9]+, in <module>" <<<"$0" && grep -q "NotImplementedError: RT_SPLIT: not supported in moreau" <<<"$0" && ! grep -qE "AttributeError|NameError" <<<"$0"' "$out"
 
 # --- SCALE, PIPE, MESH2CONVEX
 deck shapes <<PY

@@ -75,7 +75,7 @@ a = BODY(s, 'OBSTACLE', SPHERE((0, 0, 0), 1, 1, 1), m)
 b = BODY(s, 'OBSTACLE', SPHERE((3, 0, 0), 1, 1, 1), m)
 PUT_RIGID_LINK(a, b, (0, 0, 0), (3, 0, 0))
 PY
-expect_error "a constraint between two obstacles" "PUT_RIGID_LINK: body 0 is an OBSTACLE and so is body 1: a constraint between obstacles does nothing" "$MOREAU" "$TMP/two_obstacles.py"
+expect_error "a constraint between two obstacles" "PUT_RIGID_LINK: bodies 0 and 1 are obstacles: a constraint between two obstacles is not supported" "$MOREAU" "$TMP/two_obstacles.py"
 expect_error "a constraint between two obstacles names the deck line" 'two_obstacles\.py", line 6' "$MOREAU" "$TMP/two_obstacles.py"
 # a rigid link shorter than the geometric epsilon glues its points (Solfec-1.0, dom.c): a
 # sphere hanging by a zero-length link to the ground, and two spheres glued at a point, move
@@ -218,7 +218,7 @@ expect_error "CONTACT_EXCLUDE_SURFACES with a surface that is not an int" "CONTA
 # --- Solfec's arguments moreau takes as Solfec does (issue 32): a Hertz power in the
 # spring-dashpot contact (SURFACE_MATERIAL hpow, Solfec's pes.c: R_N = k δ^hpow): a sphere
 # resting on the ground under PENALTY_SOLVER sinks to δ = (m g / k)^(1/hpow), within 1 %,
-# for hpow 1.5 and 1; FIX_POINT and FIX_DIRECTION on an OBSTACLE (adds nothing: the deck
+# for hpow 1.5 and 1; FIX_POINT and FIX_DIRECTION on an OBSTACLE (it stays: the deck
 # runs, the sphere still falls); PIPE with 6 surface ids (the first 4 used, as lng.c does)
 cat >"$TMP/hertz.py" <<'PY'
 import sys

@@ -171,13 +171,14 @@ rm -f "$TMP"/ld*.txt
 timeout 120 $MPIRUN -np 2 "$MOREAU" "$TMP/locdyn.py" >/dev/null 2>&1
 check "LOCDYN_DUMP on 2 ranks: one file, the same two rows in order" bash -c '[ $(wc -l <"$0") -eq 2 ] && head -1 "$0" | grep -q "^#0 CONTACT (0.5, 0.5, 1) (1, 0)" && tail -1 "$0" | grep -q "^#1 CONTACT (0.5, 0.5, 2) (2, 1)"' "$TMP/ld.txt"
 
-# --- a prescribed velocity on an OBSTACLE (Solfec-1.0's moving obstacle) is refused, named
+# --- a joint between two OBSTACLEs is refused, named (a joint on one moves it: moving-obstacle.sh)
 deck movobs <<PY
 $HEAD
 o = BODY(s, 'OBSTACLE', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
-SET_VELOCITY(o, (0.5, 0.5, 0.5), (0, 1, 0), 1.0)
+p = BODY(s, 'OBSTACLE', HEX($CUBE, 1, 1, 1, 1, [1]*6), m)
+PUT_RIGID_LINK(o, p, (0.5, 0.5, 0.5), (0.5, 0.5, 1.5))
 PY
-expect_error "SET_VELOCITY on an OBSTACLE: a moving obstacle, not supported, named" "SET_VELOCITY: body 0 is an OBSTACLE: a moving obstacle \\(Solfec-1.0 moves an OBSTACLE by its prescribed velocities and joints\\) is not supported in moreau; make it a RIGID body" "$MOREAU" "$TMP/movobs.py"
+expect_error "PUT_RIGID_LINK between two OBSTACLEs: refused, named" "PUT_RIGID_LINK: bodies 0 and 1 are obstacles: a constraint between two obstacles is not supported" "$MOREAU" "$TMP/movobs.py"
 
 # --- a joint's CONSTRAINT members (Solfec-1.0 lng.c's getset: point, base, R, U, V, gap,
 # adjbod, matlab, spair): before the first step the deck's point, the identity frame and no

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Solfec-1.0's decks (../shared/solfec-1.0) through scripts/solfec-corpus: the decks that complete
 # in a few seconds each (doc/solfec-corpus.md) must complete; the runner finds the 155 decks and
-# classifies a small made-up corpus as it should (needs external, Python error, refused,
+# classifies a small made-up corpus as it should (needs external: a module or a missing input file; Python error, refused,
 # simulating at cap, completes) and --compare names the decks whose outcome changed.
 source "$(dirname "$0")/../lib.sh"
 [ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
@@ -28,7 +28,11 @@ n=$("${RUNNER[@]}" --corpus "$CORPUS" --list | wc -l)
 check "the runner finds the corpus's 155 decks (files that call SOLFEC)" test "$n" -eq 155
 
 list=$(IFS=,; echo "${FAST[*]}")
+# a section the runner does not write (scripts/solfec-ranks's "On 3 ranks") survives a rewrite
+printf '# old table\n\n## The decks'"'"' own checks\n\nold\n\n## On 3 ranks\n\nkept line\n' >"$TMP/fast.md"
 out=$(timeout 300 "${RUNNER[@]}" --corpus "$CORPUS" --cap 30 -j 2 --filter "$list" --out "$TMP/fast.md" --logs "$TMP/fast" 2>&1)
+check "rewriting the table keeps its '## On 3 ranks' section, drops the old table" \
+  bash -c 'grep -qx "## On 3 ranks" "$0" && grep -qx "kept line" "$0" && ! grep -qx "# old table" "$0" && ! grep -qx old "$0"' "$TMP/fast.md"
 tsv="$TMP/fast/solfec-corpus.tsv"
 for d in "${FAST[@]}"; do
   check "$d completes" grep -qP "^\Q$d\E\tcompletes\t" "$tsv"
@@ -40,6 +44,7 @@ check "the table counts every fast deck as completes" grep -qx "| completes | ${
 # the classifier on made-up decks (each fails or stops within a few seconds)
 fake="$TMP/fake"; mkdir -p "$fake/inp"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/ext')\nimport parmec\n" >"$fake/inp/ext.py"
+printf "s = SOLFEC('DYNAMIC', 0.01, 'out/file')\nTIME_SERIES('inp/nosuch.txt')\n" >"$fake/inp/file.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/py2')\nx = = 1\n" >"$fake/inp/py2.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/name')\nx = UNPHYSICAL_CALL_ABC\n" >"$fake/inp/name.py"
 printf "s = SOLFEC('DYNAMIC', 0.01, 'out/ref')\nsv = SICONOS_SOLVER()\n" >"$fake/inp/ref.py"
@@ -77,6 +82,7 @@ timeout 120 "${RUNNER[@]}" --corpus "$fake" --cap 10 --kill-after 3 --out "$TMP/
 ftsv="$TMP/fakelogs/solfec-corpus.tsv"
 expect_row() { check "$1" grep -qP "$2" "$ftsv"; }
 expect_row "import parmec: needs external (module parmec)" '^inp/ext\.py\tneeds external\tmodule parmec\t'
+expect_row "an input file the corpus lacks: needs external (file inp/nosuch.txt)" '^inp/file\.py\tneeds external\tfile inp/nosuch\.txt \(not in the corpus\)\t'
 expect_row "a syntax error (neither Python 3 nor 2): Python error (SyntaxError, with the line)" "^inp/py2\.py\tPython error\tSyntaxError: .*inp/py2\.py:2\)\t"
 expect_row "an unknown name: Python error (NameError)" "^inp/name\.py\tPython error\tNameError: name 'UNPHYSICAL_CALL_ABC'"
 expect_row "a function moreau refuses: refused, naming it" '^inp/ref\.py\trefused\tSICONOS_SOLVER: not supported in moreau'

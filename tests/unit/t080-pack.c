@@ -95,6 +95,61 @@ static void test_migrate_roundtrip(void **state)
   MB_OK(MbDomainDestroy(&dom));
 }
 
+/* A pseudo-rigid body's crack planes (SIMPLIFIED_CRACK, src/body/crack.c) travel with it: the
+   same planes and evaluation points, the same bytes packed again, the same criterion. */
+static void test_migrate_cracks(void **state)
+{
+  MbDomain  dom;
+  MbBody    b, c;
+  MbShape   s;
+  PetscReal nodes[24], p[3] = {0.5, 0.5, 0.5}, n1[3] = {2, 0, 0}, n2[3] = {0, 0, 1}, pc[3], nc[3], ft, t, X[3];
+  PetscInt  surf[6] = {1, 1, 1, 1, 1, 1}, sid[2] = {3, 4}, k;
+  size_t    len1, len2, used;
+  char     *buf1, *buf2, scheme[64];
+  for (int v = 0; v < 8; v++) {
+    nodes[3 * v]     = (v == 1 || v == 2 || v == 5 || v == 6) ? 1 : 0;
+    nodes[3 * v + 1] = (v == 2 || v == 3 || v == 6 || v == 7) ? 1 : 0;
+    nodes[3 * v + 2] = v >= 4 ? 1 : 0;
+  }
+  MB_OK(MbDomainCreate(PETSC_COMM_SELF, &dom));
+  MB_OK(MbShapeCreate(&s));
+  MB_OK(MbShapeAddHex(s, nodes, surf, 1));
+  MB_OK(MbBodyCreate(7, MBBODYPSEUDORIGID, s, 1000, NULL, &b));
+  MB_OK(MbShapeDestroy(&s));
+  MB_OK(MbBodySetMaterial(b, 1e6, 0.25));
+  MB_OK(MbBodyAddCrack(b, p, n1, sid, 10.0, PETSC_FALSE));
+  MB_OK(MbBodyAddCrack(b, p, n2, sid, 20.0, PETSC_FALSE));
+  p[0] = 2;
+  MB_FAILS(MbBodyAddCrack(b, p, n1, sid, 1.0, PETSC_FALSE), "does not cross the body's shape (all of it lies below the plane)");
+  b->q[0] = 1.01; /* F = diag(1.01, 1, 1): a tension along x */
+  MB_OK(MbBodyPackSize(b, PETSC_TRUE, &len1));
+  buf1 = malloc(len1);
+  MB_OK(MbBodyPack(b, PETSC_TRUE, buf1, &len2));
+  MB_OK(MbBodyUnpack(buf1, len1, &used, &c, scheme));
+  assert_int_equal(used, len1);
+  MB_OK(MbBodyGetCrackCount(c, &k));
+  assert_int_equal(k, 2);
+  MB_OK(MbBodyGetCrack(c, 0, pc, nc, &ft));
+  MB_CLOSE(pc[0], 0.5, 0);
+  MB_CLOSE(nc[0], 1.0, 0); /* unit normal */
+  MB_CLOSE(ft, 10.0, 0);
+  MB_OK(MbBodyPackSize(c, PETSC_TRUE, &len2));
+  assert_int_equal(len1, len2);
+  buf2 = malloc(len2);
+  MB_OK(MbBodyPack(c, PETSC_TRUE, buf2, &len2));
+  assert_memory_equal(buf1, buf2, len1);
+  MB_OK(MbBodyCrackCheck(c, &k, &t, X));
+  assert_int_equal(k, 0); /* σ_xx ≈ E·0.01 ≫ 10 across the plane x = 0.5 */
+  assert_true(t > 1e3);
+  MB_OK(MbBodyCrackCheck(b, &k, &t, X));
+  assert_int_equal(k, 0);
+  free(buf1);
+  free(buf2);
+  MB_OK(MbBodyDestroy(&b));
+  MB_OK(MbBodyDestroy(&c));
+  MB_OK(MbDomainDestroy(&dom));
+}
+
 static void test_ghost_and_truncated(void **state)
 {
   MbDomain  dom;
@@ -124,6 +179,7 @@ static void test_ghost_and_truncated(void **state)
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_migrate_roundtrip),
+    cmocka_unit_test(test_migrate_cracks),
     cmocka_unit_test(test_ghost_and_truncated),
 };
 MB_TEST_MAIN(tests)

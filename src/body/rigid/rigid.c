@@ -1,6 +1,7 @@
 /* Rigid kinematics (seed 003, "Rigid dynamics"): M = diag(J, mI) (eq. mrig), external part
    of f (eq. frig; the gyroscopic −Ω×JΩ is the scheme's, seed 000 eq. (34)), and the
-   operator H at a point. Obstacles share the geometry and have zero inverse inertia. */
+   operator H at a point. Obstacles share the geometry and have zero inverse inertia; a moving
+   one follows its prescribed velocity (the drive ops). */
 #include <moreau/mbmath.h>
 #include "../bodyimpl.h"
 
@@ -285,7 +286,7 @@ static const MbBodyOps RigidOps = {
 
 PetscErrorCode MbBodyKindRegister_Rigid(void) { return MbBodyKindRegister(MBBODYRIGID, &RigidOps); }
 
-/* Obstacles: fixed in space, infinite inertia. */
+/* Obstacles: infinite inertia; fixed in space unless given a velocity (below). */
 static PetscErrorCode ObstacleZeroScalar(MbBody b, PetscReal *e)
 {
   *e = 0;
@@ -304,7 +305,109 @@ static PetscErrorCode ObstacleMomentum(MbBody b, PetscReal a[3], PetscReal l[3])
   return PETSC_SUCCESS;
 }
 
-/* No traits: no scheme applies to it. */
+/* Moving obstacles. Solfec-1.0 (bod.c) integrates an OBSTACLE as a rigid body that takes
+   no loads (rig_force returns zero for it) and no contact reactions (its H is zero in a
+   contact's row, and rig_constraints_force skips contacts): only its velocity (INITIAL_VELOCITY)
+   and the joints on it (SET_VELOCITY, FIX_POINT, FIX_DIRECTION, ...) move it. Here its motion
+   is prescribed a step at a time, with Solfec's midpoint placement (bod.c,
+   BODY_Dynamic_Step_Begin/End): q(t+h/2) = q(t) ⊕ (h/2)u(t), u(t+h) from the rows,
+   q(t+h) = q(t+h/2) ⊕ (h/2)u(t+h). Contacts see it infinitely heavy (ObstacleInverse is zero)
+   and moving (the local dynamics adds its point velocities to B). */
+static PetscErrorCode ObstacleDriveBegin(MbBody b, PetscReal h)
+{
+  PetscReal d[6];
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(b->q0, b->q, 12));
+  PetscCall(PetscArraycpy(b->u0, b->u, 6));
+  if (!MbBodyInMotion(b)) PetscFunctionReturn(PETSC_SUCCESS); /* at rest: q exactly as it was */
+  for (int k = 0; k < 6; k++) d[k] = 0.5 * h * b->u[k];
+  PetscCall(RigidAdvance(b, b->q, d, b->q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ObstacleDriveEnd(MbBody b, PetscReal h)
+{
+  PetscReal d[6];
+  PetscFunctionBegin;
+  if (!MbBodyInMotion(b)) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int k = 0; k < 6; k++) d[k] = 0.5 * h * b->u[k];
+  PetscCall(RigidAdvance(b, b->q, d, b->q));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a·b in the metric M⁻¹ = diag(J⁻¹, I/m) of generalized forces */
+static PetscReal ObstacleDot(MbBody b, const PetscReal x[6], const PetscReal y[6])
+{
+  PetscReal t[3];
+  MbM3Mult(b->Jinv, y, t);
+  return MbV3Dot(x, t) + MbV3Dot(&x[3], &y[3]) / b->mp.mass;
+}
+
+/* u(t+h) of a moving obstacle. Its free motion is torque-free: the spatial angular momentum
+   π = ΛJΩ stays, so with Λ(t+h) ≈ Λ(t)exp(hΩ), Ω ← J⁻¹exp(−hΩ)JΩ (a spin about a principal
+   axis keeps its rate, as Solfec's obstacle keeps turning at its initial angular velocity) and
+   v stays. Then the velocity nearest to it in the kinetic metric M = diag(J, mI) that
+   satisfies the rows (h_i·u = value_i, h_i = [(X − X̄) × Λᵀd, d]): what Solfec's solver gives
+   its joints on a body that nothing else acts on. The rows are made M⁻¹-orthogonal
+   (Gram–Schmidt), so that each correction u += M⁻¹h_k(g_k − h_k·u)/(h_k·M⁻¹h_k) keeps the
+   others; a row that depends on earlier ones is dropped, or an error when its value
+   contradicts theirs. */
+static PetscErrorCode ObstacleDriveVelocity(MbBody b, PetscReal h, PetscInt n, const MbBodyVelocityRow rows[])
+{
+  PetscReal *u = b->u, L[9], *hr, *g, *nn, scale = 0;
+  PetscInt   m      = 0;
+  PetscBool  moving = MbBodyInMotion(b);
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) scale = PetscMax(scale, PetscAbsReal(rows[i].value));
+  if (!moving && scale == 0) PetscFunctionReturn(PETSC_SUCCESS); /* at rest and held there */
+  if (moving) {
+    PetscReal JO[3], R[9], w[3], psi[3];
+    MbM3Mult(b->mp.inertia, u, JO);
+    MbV3Scale(-h, u, psi);
+    MbExpMap(psi, R);
+    MbM3Mult(R, JO, w);
+    MbM3Mult(b->Jinv, w, u);
+  }
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(b->mp.mass > 0 && PetscIsNormalReal(b->mp.mass), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "OBSTACLE %" PetscInt_FMT ": its velocity is prescribed, which needs a mass > 0 (the density of its material), got %g", b->id,
+             (double)b->mp.mass);
+  scale = PetscMax(scale, MbV3Norm(&u[3]) + MbV3Norm(u) * MbBodyExtent(b));
+  PetscCall(PetscMalloc3(6 * n, &hr, n, &g, n, &nn));
+  RigidLambda(b->q, L);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal a[3], D[3], *r = &hr[6 * m], gi = rows[i].value, n0, nr;
+    MbV3Sub(rows[i].X, b->mp.center, a);
+    MbM3MultTranspose(L, rows[i].dir, D);
+    MbV3Cross(a, D, r); /* d·Λ(Ω × a) = Ω·(a × Λᵀd) */
+    MbV3Copy(rows[i].dir, &r[3]);
+    n0 = ObstacleDot(b, r, r);
+    for (PetscInt k = 0; k < m; k++) {
+      const PetscReal al = ObstacleDot(b, r, &hr[6 * k]) / nn[k];
+      for (int j = 0; j < 6; j++) r[j] -= al * hr[6 * k + j];
+      gi -= al * g[k];
+    }
+    nr = ObstacleDot(b, r, r);
+    if (nr > 1e-18 * n0) {
+      g[m]    = gi;
+      nn[m++] = nr;
+      continue;
+    }
+    PetscCheck(PetscAbsReal(gi) <= 1e-6 * scale, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+               "OBSTACLE %" PetscInt_FMT ": its prescribed velocities contradict each other: the one along (%g, %g, %g) at (%g, %g, %g) (referential) follows from the others, which make it %g, not the prescribed %g; remove one of them", b->id,
+               (double)rows[i].dir[0], (double)rows[i].dir[1], (double)rows[i].dir[2], (double)rows[i].X[0], (double)rows[i].X[1], (double)rows[i].X[2], (double)(rows[i].value - gi), (double)rows[i].value);
+  }
+  for (PetscInt k = 0; k < m; k++) {
+    const PetscReal *r = &hr[6 * k], c = (g[k] - MbV3Dot(r, u) - MbV3Dot(&r[3], &u[3])) / nn[k];
+    PetscReal        t[3];
+    MbM3Mult(b->Jinv, r, t);
+    MbV3Axpy(c, t, u, u);
+    MbV3Axpy(c / b->mp.mass, &r[3], &u[3], &u[3]);
+  }
+  PetscCall(PetscFree3(hr, g, nn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* No traits: no scheme applies to it; the drive ops move it when it is given a velocity. */
 static const MbBodyOps ObstacleOps = {
     .name           = MBBODYOBSTACLE,
     .length_dof     = RigidLengthDof,
@@ -322,9 +425,13 @@ static const MbBodyOps ObstacleOps = {
     .point_velocity = RigidPointVelocity,
     .operator_h     = RigidOperatorH,
     .momentum       = ObstacleMomentum,
+    .set_velocity   = RigidSetVelocity,
     .transform      = RigidTransform,
     .bound          = RigidBound,
     .affine         = RigidAffine,
+    .drive_begin    = ObstacleDriveBegin,
+    .drive_velocity = ObstacleDriveVelocity,
+    .drive_end      = ObstacleDriveEnd,
 };
 
 PetscErrorCode MbBodyKindRegister_Obstacle(void) { return MbBodyKindRegister(MBBODYOBSTACLE, &ObstacleOps); }
