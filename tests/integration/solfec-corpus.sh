@@ -99,11 +99,11 @@ check "the table has the summary, the command line and the commit" bash -c 'grep
 # --compare: one deck's outcome changed
 sed 's/^inp\/ok\.py\tcompletes/inp\/ok.py\tPython error/' "$ftsv" >"$TMP/old.tsv"
 out=$("${RUNNER[@]}" --compare "$TMP/old.tsv" --against "$ftsv" 2>&1)
-check "--compare names the deck whose outcome changed, and only it" bash -c 'grep -q "^inp/ok.py: Python error -> completes" <<<"$0" && grep -q "^1 of 7 decks changed" <<<"$0"' "$out"
+check "--compare names the deck whose outcome changed, and only it" bash -c 'grep -q "^inp/ok.py: Python error -> completes" <<<"$0" && grep -q "^1 of 8 decks changed" <<<"$0"' "$out"
 [ $? -eq 0 ] || echo "$out" | sed 's/^/# /'
 
 # --reclassify: the run's logs classified again give the same outcomes, and the table says so
 cp "$ftsv" "$TMP/before.tsv"
 "${RUNNER[@]}" --corpus "$fake" --reclassify --logs "$TMP/fakelogs" --out "$TMP/fake2.md" >/dev/null 2>&1
 out=$("${RUNNER[@]}" --compare "$TMP/before.tsv" --against "$ftsv" 2>&1)
-check "--reclassify keeps every outcome and notes itself in the table" bash -c 'grep -q "^0 of 7 decks changed" <<<"$0" && grep -q "Reclassified from its logs" "$1"' "$out" "$TMP/fake2.md"
+check "--reclassify keeps every outcome and notes itself in the table" bash -c 'grep -q "^0 of 8 decks changed" <<<"$0" && grep -q "Reclassified from its logs" "$1"' "$out" "$TMP/fake2.md"
