@@ -39,9 +39,9 @@ PetscErrorCode MbDomainSetSparsify(MbDomain d, PetscReal threshold, PetscReal mi
 PetscBool MbDomainSparsifyActive(MbDomain d) { return (PetscBool)(d->spar.threshold > 0 || d->spar.minarea > 0 || d->spar.mindist != 0); }
 
 typedef struct {
-  const MbSparsePair *pair;
+  const MbSparsePair   *pair;
   const MbContactPoint *pts;
-  const PetscInt     *ptr;
+  const PetscInt       *ptr;
 } Ctx;
 
 /* the key of point k of pair p: the pair's four, then the feature */
@@ -136,11 +136,13 @@ static PetscErrorCode AreaTestsMesh(MbDomain d, const Ctx *c, const MbMesh *m, P
   }
   qsort(na, (size_t)n, sizeof(NodeArea), CompareNodeArea);
   for (PetscInt i = 0; i < n; i++) /* the largest area at each node, in na[0..u) */
-    if (u && na[u - 1].node == na[i].node) na[u - 1].area = PetscMax(na[u - 1].area, na[i].area);
-    else na[u++] = na[i];
+    if (u && na[u - 1].node == na[i].node)
+      na[u - 1].area = PetscMax(na[u - 1].area, na[i].area);
+    else
+      na[u++] = na[i];
   for (PetscInt i = 0; i < ng; i++) {
     const PetscInt  p = g[i], e = c->pair[p].key[2];
-    const PetscReal ap = AreaOf(c, p);
+    const PetscReal ap   = AreaOf(c, p);
     PetscReal       best = 0;
     for (PetscInt a = m->eptr[e]; a < m->eptr[e + 1]; a++) {
       NodeArea key = {m->enode[a], 0}, *hit = (NodeArea *)bsearch(&key, na, (size_t)u, sizeof(NodeArea), CompareNodeArea);
@@ -158,17 +160,29 @@ static PetscErrorCode Group(MbDomain d, const Ctx *c, PetscInt ng, const PetscIn
   const PetscReal thr = d->spar.threshold, margin = 2 * (d->spar.mindist < 0 ? d->geps : d->spar.mindist);
   MbShape         master = d->map.all[c->pair[g[0]].key[0]]->shape;
   Sweep          *sw;
-  PetscInt        npt = 0;
+  PetscInt        npt  = 0;
+  int             axis = 0;
   PetscFunctionBegin;
   for (PetscInt i = 0; i < ng; i++) npt += c->ptr[g[i] + 1] - c->ptr[g[i]];
-  if (master->mesh) PetscCall(AreaTestsMesh(d, c, master->mesh, ng, g, keep));
-  else PetscCall(AreaTests(d, c, master, ng, g, keep));
+  if (master->mesh)
+    PetscCall(AreaTestsMesh(d, c, master->mesh, ng, g, keep));
+  else
+    PetscCall(AreaTests(d, c, master, ng, g, keep));
   if (margin <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  /* the duplicates: a sweep along x over the points of pairs the area tests kept or not */
+  /* the duplicates: a sweep over the points of pairs the area tests kept or not, along the
+     axis of their widest spread (points on a plane across x would all be neighbours in x) */
+  {
+    PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {-PETSC_MAX_REAL, -PETSC_MAX_REAL, -PETSC_MAX_REAL};
+    for (PetscInt i = 0; i < ng; i++)
+      for (PetscInt k = c->ptr[g[i]]; k < c->ptr[g[i] + 1]; k++)
+        for (int a = 0; a < 3; a++) lo[a] = PetscMin(lo[a], c->pts[k].point[a]), hi[a] = PetscMax(hi[a], c->pts[k].point[a]);
+    for (int a = 1; a < 3; a++)
+      if (hi[a] - lo[a] > hi[axis] - lo[axis]) axis = a;
+  }
   PetscCall(PetscMalloc1(npt, &sw));
   npt = 0;
   for (PetscInt i = 0; i < ng; i++)
-    for (PetscInt k = c->ptr[g[i]]; k < c->ptr[g[i] + 1]; k++) sw[npt].x = c->pts[k].point[0], sw[npt].k = k, sw[npt++].p = g[i];
+    for (PetscInt k = c->ptr[g[i]]; k < c->ptr[g[i] + 1]; k++) sw[npt].x = c->pts[k].point[axis], sw[npt].k = k, sw[npt++].p = g[i];
   qsort(sw, (size_t)npt, sizeof(Sweep), CompareSweep);
   for (PetscInt i = 0; i < npt; i++)
     for (PetscInt j = i + 1; j < npt && sw[j].x - sw[i].x < margin; j++) {
@@ -211,7 +225,8 @@ PetscErrorCode MbDomainSparsify(MbDomain d, PetscInt npair, const MbSparsePair p
     if (ptr[p + 1] > ptr[p]) idx[n++] = p; /* the pairs in contact */
   SortIndices(n, idx, tmp, pair);
   for (PetscInt lo = 0, hi; lo < n; lo = hi) {
-    for (hi = lo + 1; hi < n && pair[idx[hi]].key[0] == pair[idx[lo]].key[0] && pair[idx[hi]].key[1] == pair[idx[lo]].key[1]; hi++) { }
+    for (hi = lo + 1; hi < n && pair[idx[hi]].key[0] == pair[idx[lo]].key[0] && pair[idx[hi]].key[1] == pair[idx[lo]].key[1]; hi++) {
+    }
     PetscCall(Group(d, &c, hi - lo, &idx[lo], keep));
   }
   PetscCall(PetscFree2(idx, tmp));
