@@ -148,11 +148,14 @@ static PetscErrorCode FaceContact(const MbPoly *R, PetscInt fR, const MbPoly *Q,
       ncand     = 1;
     }
   }
-  area = 0; /* of the polygon of the points in contact (in order, as clipped), about nR */
-  for (PetscInt k = 1; k + 1 < ncand; k++) {
+  /* the area: of the incident face clipped to the reference face (the faces' overlap seen
+     along nR), in contact or not yet everywhere: a face tilted onto another touches along a
+     line first, and is no sliver for CONTACT_SPARSIFY */
+  area = 0;
+  for (PetscInt k = 1; k + 1 < nc; k++) {
     PetscReal e1[3], e2[3], x[3];
-    MbV3Sub(&cx[3 * k], &cx[0], e1);
-    MbV3Sub(&cx[3 * (k + 1)], &cx[0], e2);
+    MbV3Sub(clip[k].x, clip[0].x, e1);
+    MbV3Sub(clip[k + 1].x, clip[0].x, e2);
     MbV3Cross(e1, e2, x);
     area += 0.5 * MbV3Dot(x, nR);
   }
