@@ -117,6 +117,12 @@ PETSC_EXTERN PetscErrorCode MbDomainAddSurfaceMaterial(MbDomain dom, PetscInt su
 /** GEOMETRIC_EPSILON: contacts are kept while their gap is below it; also the tolerance
     of the narrow phase (default 1e-6, in model length units). */
 PETSC_EXTERN PetscErrorCode MbDomainSetGeometricEpsilon(MbDomain dom, PetscReal eps);
+/** CONTACT_SPARSIFY (Solfec-1.0's, src/domain/sparsify.c): among the contacts of two bodies,
+    drop those of area below minarea, those of area below threshold (in [0, 1]) times that of
+    a contact on the same or an adjacent primitive of the master body, and one of two points
+    within 2·mindist (mindist < 0: GEOMETRIC_EPSILON). Default (0.01, 0, −1), as Solfec;
+    (0, 0, 0) keeps every point. Not collective; every rank sets it alike. */
+PETSC_EXTERN PetscErrorCode MbDomainSetSparsify(MbDomain dom, PetscReal threshold, PetscReal minarea, PetscReal mindist);
 /** Joint kinds, as Solfec-1.0's deck commands. */
 typedef enum { MB_JOINT_FIX_POINT = 1, MB_JOINT_FIX_DIRECTION = 2, MB_JOINT_SET_VELOCITY = 3, MB_JOINT_RIGID_LINK = 4 } MbJointKind;
 /** Add a joint (collective: every rank calls it alike). body2 = −1 is the ground. Points

@@ -40,6 +40,10 @@ typedef struct {
   PetscInt  surf[2];   /* surface ids of a and b at the point */
   PetscInt  feature;   /* identifies the point within the pair, stable while the touching
                           features stay the same (used to match contacts between steps) */
+  PetscReal area;      /* the pair's contact area, the same at each of its points (what
+                          CONTACT_SPARSIFY compares): of the clipped face polygon for a face
+                          contact of convexes, 0 for an edge contact, 1 for a sphere or an
+                          ellipsoid (Solfec-1.0's goc.c behaviour) */
 } MbContactPoint;
 
 #define MB_MAX_CONTACT_POINTS 4

@@ -312,19 +312,20 @@ def HERE(solfec, object):
 
 
 def CONTACT_SPARSIFY(solfec, threshold=0.01, minarea=0.0, mindist=None):
-    """CONTACT_SPARSIFY(solfec, threshold, minarea, mindist): checked and not used: moreau
-    keeps every contact point its narrow phase finds (as Solfec with threshold 0, minarea 0);
-    a notice says so when the call asks for filtering."""
+    """CONTACT_SPARSIFY(solfec, threshold = 0.01, minarea = 0, mindist = GEOMETRIC_EPSILON):
+    Solfec-1.0's contact sparsification (src/domain/sparsify.c), on by default with these
+    values: among the contacts of two bodies, those of area below minarea go, those of area
+    below threshold times that of a contact on the same or an adjacent piece (element,
+    convex) of the master body go, and of two points closer than 2 mindist one goes.
+    CONTACT_SPARSIFY(solfec, 0, 0, 0) keeps every point the narrow phase finds."""
     fn = 'CONTACT_SPARSIFY'
     _check_solfec(fn, solfec)
     t = _num(fn, 'threshold', threshold)
     if not 0 <= t <= 1:
         raise ValueError('%s: threshold must be in [0, 1], got %r' % (fn, threshold))
     a = _nonneg(fn, 'minarea', minarea)
-    if mindist is not None:
-        _nonneg(fn, 'mindist', mindist)
-    if t > 0 or a > 0:
-        _notice(fn, 'contact points are not sparsified in moreau (every point the narrow phase finds is kept)')
+    m = _nonneg(fn, 'mindist', mindist) if mindist is not None else -1.0
+    _m.contact_sparsify(solfec._h, t, a, m)
 
 
 def UNPHYSICAL_PENETRATION(solfec, depth):

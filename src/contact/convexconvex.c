@@ -107,7 +107,7 @@ static PetscErrorCode FaceContact(const MbPoly *R, PetscInt fR, const MbPoly *Q,
   const PetscReal  *nR    = &R->n[3 * fR];
   const PetscInt    mR    = gr->fptr[fR + 1] - gr->fptr[fR];
   PetscInt          vdeep = 0, fI = -1, mI, nc, ncand = 0, keep[MB_MAX_CONTACT_POINTS], nk, base;
-  PetscReal         best = PETSC_MAX_REAL, *refx, *cx, *cdepth;
+  PetscReal         best = PETSC_MAX_REAL, *refx, *cx, *cdepth, area;
   MbClipVertex     *poly, *clip;
   PetscInt         *cand;
   PetscFunctionBegin;
@@ -148,6 +148,18 @@ static PetscErrorCode FaceContact(const MbPoly *R, PetscInt fR, const MbPoly *Q,
       ncand     = 1;
     }
   }
+  /* the area: of the incident face clipped to the reference face (the faces' overlap seen
+     along nR), in contact or not yet everywhere: a face tilted onto another touches along a
+     line first, and is no sliver for CONTACT_SPARSIFY */
+  area = 0;
+  for (PetscInt k = 1; k + 1 < nc; k++) {
+    PetscReal e1[3], e2[3], x[3];
+    MbV3Sub(clip[k].x, clip[0].x, e1);
+    MbV3Sub(clip[k + 1].x, clip[0].x, e2);
+    MbV3Cross(e1, e2, x);
+    area += 0.5 * MbV3Dot(x, nR);
+  }
+  area = PetscAbsReal(area);
   nk   = MbContactReduce(ncand, cx, cdepth, nR, keep);
   base = PetscMax(PetscMax(gr->nf, gq->nf), mI + mR + 1);
   for (PetscInt i = 0; i < nk; i++) {
@@ -160,6 +172,7 @@ static PetscErrorCode FaceContact(const MbPoly *R, PetscInt fR, const MbPoly *Q,
     c->surf[refA ? 0 : 1] = MbPolyFaceSurf(gr, fR);
     c->surf[refA ? 1 : 0] = MbPolyFaceSurf(gq, fI);
     c->feature            = MbContactFeatureId(5, id, base);
+    c->area               = area;
   }
   *n = nk;
   PetscCall(PetscFree3(cand, cx, cdepth));
@@ -208,6 +221,7 @@ static void EdgeContact(const MbPoly *A, PetscInt ea, const MbPoly *B, PetscInt 
   c->surf[0] = MbPolyFaceSurf(A->g, fa);
   c->surf[1] = MbPolyFaceSurf(B->g, fb);
   c->feature = MbContactFeatureId(3, id, PetscMax(PetscMax(A->ne, B->ne), 3) + 1);
+  c->area    = 0; /* edges cross at a point */
   *n         = 1;
 }
 

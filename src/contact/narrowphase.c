@@ -71,6 +71,8 @@ PetscErrorCode MbCollide(const MbGeomPrim *a, const MbGeomPrim *b, PetscReal mar
     PetscCall(MbCollideSphereConvex(a, b, margin, eps, n, pts));
   else
     PetscCall(MbCollideConvexConvex(a, b, margin, eps, n, pts));
+  if (a->kind != MB_PRIM_CONVEX || b->kind != MB_PRIM_CONVEX) /* Solfec-1.0 gives a contact with a sphere or an ellipsoid the area 1 */
+    for (PetscInt k = 0; k < *n; k++) pts[k].area = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -239,16 +239,24 @@ static PetscErrorCode OwnedPairs(MbDomain d, PetscInt nitem, Item item[], const 
 /* The narrow phase of every pair, its points handed to the constraint set. Rows are made in
    their final order, with no sort of the rows themselves: the pairs by key, then each
    pair's points by feature. Force contacts are no rows: they keep the order of the pairs
-   from the broad phase, as their forces are summed in that order. */
+   from the broad phase, as their forces are summed in that order. CONTACT_SPARSIFY
+   (sparsify.c) looks at all the points of a pair of bodies at once: the points wait in
+   pts until every pair has been through the narrow phase. */
 static PetscErrorCode Contacts(MbDomain d, PetscInt npairs, PairKey pk[], const Item item[], PetscInt nslot)
 {
   const PetscBool rows = MbConSetContactRows(d->cs);
+  PetscInt        cap  = npairs + 16, *ptr;
+  MbContactPoint *pts;
+  MbSparsePair   *sp;
+  PetscBool      *keep;
   PetscFunctionBegin;
   if (rows) PetscCall(SortPairs(npairs, pk, item, nslot));
+  PetscCall(PetscMalloc2(npairs + 1, &ptr, npairs + 1, &sp));
+  PetscCall(PetscMalloc1(cap, &pts));
+  ptr[0] = 0;
   for (PetscInt k = 0; k < npairs; k++) {
-    const Item    *A = &item[pk[k].a], *Bi = &item[pk[k].b];
-    MbContactPoint pts[MB_MAX_CONTACT_POINTS];
-    PetscInt       np;
+    const Item *A = &item[pk[k].a], *Bi = &item[pk[k].b];
+    PetscInt    np;
     /* the pairs come in body order, their items and bodies are far apart: fetch the items
        three pairs ahead, their bodies two ahead, the bodies' state one ahead */
     if (k + 3 < npairs) {
@@ -257,15 +265,34 @@ static PetscErrorCode Contacts(MbDomain d, PetscInt npairs, PairKey pk[], const 
     }
     if (k + 2 < npairs) MbBodyPrefetch(d->map.all[item[pk[k + 2].a].body]), MbBodyPrefetch(d->map.all[item[pk[k + 2].b].body]);
     if (k + 1 < npairs) MbBodyPrefetchState(d->map.all[item[pk[k + 1].a].body], PETSC_TRUE), MbBodyPrefetchState(d->map.all[item[pk[k + 1].b].body], PETSC_TRUE);
-    PetscCall(MbCollide(&A->g, &Bi->g, d->geps, d->geps, &np, pts));
-    if (rows) SortPointsByFeature(np, pts);
-    for (PetscInt m = 0; m < np; m++) {
+    if (ptr[k] + MB_MAX_CONTACT_POINTS > cap) {
+      MbContactPoint *more;
+      cap = 2 * cap + MB_MAX_CONTACT_POINTS;
+      PetscCall(PetscMalloc1(cap, &more));
+      PetscCall(PetscArraycpy(more, pts, ptr[k]));
+      PetscCall(PetscFree(pts));
+      pts = more;
+    }
+    PetscCall(MbCollide(&A->g, &Bi->g, d->geps, d->geps, &np, &pts[ptr[k]]));
+    if (rows) SortPointsByFeature(np, &pts[ptr[k]]);
+    ptr[k + 1] = ptr[k] + np;
+    PetscCall(PetscArraycpy(sp[k].key, pk[k].key, 4));
+  }
+  PetscCall(PetscMalloc1(ptr[npairs] + 1, &keep));
+  PetscCall(MbDomainSparsify(d, npairs, sp, ptr, pts, keep));
+  for (PetscInt k = 0; k < npairs; k++) {
+    const Item *A = &item[pk[k].a], *Bi = &item[pk[k].b];
+    for (PetscInt m = ptr[k]; m < ptr[k + 1]; m++) {
       /* the normal points from A to B: B is the master, A the slave */
       const PetscInt body[2] = {Bi->body, A->body}, prim[2] = {Bi->prim, A->prim}, surf[2] = {pts[m].surf[1], pts[m].surf[0]};
+      if (!keep[m]) continue;                                                                 /* CONTACT_SPARSIFY */
       if (MbDomainExcluded(d, MB_EXCLUDE_SURFACES, pts[m].surf[0], pts[m].surf[1])) continue; /* CONTACT_EXCLUDE_SURFACES */
       PetscCall(MbConSetAddContact(d->cs, &d->map, body, prim, surf, pts[m].feature, pts[m].gap, pts[m].point, pts[m].normal));
     }
   }
+  PetscCall(PetscFree(keep));
+  PetscCall(PetscFree(pts));
+  PetscCall(PetscFree2(ptr, sp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -28,6 +28,9 @@ PetscErrorCode MbDomainCreate(MPI_Comm comm, MbDomain *dom)
   d->ebase       = PETSC_TRUE; /* blowup.c: a baseline at the first step, RUN or not */
   PetscCall(PetscStrncpy(d->default_scheme, MBRIGNEG, sizeof(d->default_scheme)));
   d->geps              = 1e-6;
+  d->spar.threshold    = 0.01; /* CONTACT_SPARSIFY's defaults, as Solfec-1.0's dom.c */
+  d->spar.minarea      = 0;
+  d->spar.mindist      = -1;  /* GEOMETRIC_EPSILON */
   d->bal.imbalance_tol = 1.3; /* Solfec's IMBALANCE_TOLERANCE defaults */
   d->bal.balance_freq  = 10;
   d->gh.gskin          = 0.25; /* ghost.c: measured in doc/scaling.md ("A skin for the ghost set") */

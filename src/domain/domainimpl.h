@@ -123,7 +123,10 @@ struct _p_MbDomain {
     PetscErrorCode (*destroy)(void *);
   } * cb;
   /* constraints (interact.c, detect.c) */
-  PetscReal geps;     /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
+  PetscReal geps; /* GEOMETRIC_EPSILON: contact margin and geometric tolerance */
+  struct {
+    PetscReal threshold, minarea, mindist; /* CONTACT_SPARSIFY (sparsify.c); mindist < 0: geps */
+  } spar;
   PetscInt  nexcl[2]; /* CONTACT_EXCLUDE_BODIES and _SURFACES (exclude.c): pairs ... */
   PetscInt *excl[2];  /* ... (low, high), sorted */
   PetscInt  nself;    /* bodies with self-contact on (BODY.selfcontact, exclude.c): ... */
@@ -263,5 +266,13 @@ PETSC_INTERN PetscErrorCode MbDomainStepForces(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainApplySprings(MbDomain);
 PETSC_INTERN PetscErrorCode MbDomainSpringsEndStep(MbDomain, PetscReal);
 PETSC_INTERN PetscErrorCode MbDomainForcesDestroy(MbDomain);
+/* sparsify.c: the pairs of primitives of the step in contact, by their keys (master
+   body, slave body, master primitive, slave primitive), pair p's points pts[ptr[p] ..
+   ptr[p + 1]); keep[k]: whether CONTACT_SPARSIFY keeps point k. Not collective. */
+typedef struct {
+  PetscInt key[4];
+} MbSparsePair;
+PETSC_INTERN PetscBool      MbDomainSparsifyActive(MbDomain d);
+PETSC_INTERN PetscErrorCode MbDomainSparsify(MbDomain d, PetscInt npair, const MbSparsePair pair[], const PetscInt ptr[], const MbContactPoint pts[], PetscBool keep[]);
 
 #endif

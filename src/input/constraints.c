@@ -1,5 +1,5 @@
 /* The `_moreau` module's interactions: surface materials, the geometric epsilon, contact
-   exclusions and self-contact, joints (with a velocity given by a callable) and springs (with a force given by
+   exclusions, sparsification and self-contact, joints (with a velocity given by a callable) and springs (with a force given by
    a callable). */
 #include "moduleimpl.h"
 
@@ -46,6 +46,18 @@ static PyObject *py_solfec_geps(PyObject *self, PyObject *args)
   Sol   *s;
   if (!PyArg_ParseTuple(args, "id", &h, &eps) || !(s = MbModuleGetSol(h))) return NULL;
   MB_TRY(PyExc_ValueError, MbDomainSetGeometricEpsilon(s->dom, eps));
+  Py_RETURN_NONE;
+}
+
+/* contact_sparsify(h, threshold, minarea, mindist): CONTACT_SPARSIFY (mindist < 0:
+   GEOMETRIC_EPSILON), on every rank alike. */
+static PyObject *py_contact_sparsify(PyObject *self, PyObject *args)
+{
+  int    h;
+  double t, a, m;
+  Sol   *s;
+  if (!PyArg_ParseTuple(args, "iddd", &h, &t, &a, &m) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_ValueError, MbDomainSetSparsify(s->dom, t, a, m));
   Py_RETURN_NONE;
 }
 
@@ -169,6 +181,7 @@ PyMethodDef MbModuleConstraintMethods[] = {
     {"self_contact", py_self_contact, METH_VARARGS, "self_contact(h, id, on): body id's primitives make contacts with each other (BODY.selfcontact)"},
     {"solfec_surface_material", py_solfec_surface_material, METH_VARARGS, "solfec_surface_material(h, s1, s2, model, friction, cohesion, restitution, spring, dashpot, hpow)"},
     {"solfec_geps", py_solfec_geps, METH_VARARGS, "solfec_geps(h, eps)"},
+    {"contact_sparsify", py_contact_sparsify, METH_VARARGS, "contact_sparsify(h, threshold, minarea, mindist): CONTACT_SPARSIFY (mindist < 0: GEOMETRIC_EPSILON)"},
     {"solfec_joint", py_solfec_joint, METH_VARARGS, "solfec_joint(h, kind, b1, b2, p1, p2, dir, value, ts, fn) -> index"},
     {"solfec_spring", py_solfec_spring, METH_VARARGS, "solfec_spring(h, b1, b2, p1, p2, dir, rest, spring, dashpot, lo, hi, alo, ahi, fn) -> index"},
     {NULL, NULL, 0, NULL},

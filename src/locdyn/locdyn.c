@@ -654,6 +654,37 @@ static PetscErrorCode CountBlocks(MbLocDyn l, PetscInt dnz[], PetscInt onz[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc keeps a rank's diagonal and off-diagonal parts of W as sequential BAIJ matrices
+   whose 9·blocks values are counted in PetscInt (32 bits here): a part past 2³¹ − 1 fails
+   deep in MatSeqBAIJSetPreallocation with the product alone. Every row of W has a block
+   for each constraint on its bodies, so a body with n constraints makes n² blocks (the
+   body's A⁻¹ couples every two of them): say so, with the body, before PETSc does.
+   Collective. */
+static PetscErrorCode CheckBlocks(MbLocDyn l, const PetscInt dnz[], const PetscInt onz[])
+{
+  PetscInt   nloc = l->cs->rend - l->cs->rstart, big = -1, deg = 0;
+  PetscInt64 nz[2] = {0, 0}, g[2];
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < nloc; r++) nz[0] += dnz[r], nz[1] += onz[r];
+  nz[0] = PetscMax(nz[0], nz[1]); /* the larger part */
+  for (PetscInt i = 0; i < l->wnb; i++)
+    if (l->wptr[i + 1] - l->wptr[i] > deg) deg = l->wptr[i + 1] - l->wptr[i], big = l->wbid[i];
+  nz[1] = deg;
+  PetscCallMPI(MPI_Allreduce(nz, g, 2, MPIU_INT64, MPI_MAX, l->comm));
+  if (9 * g[0] <= PETSC_MAX_INT) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    struct {
+      int n, id;
+    } loc = {(int)PetscMin(deg, PETSC_MAX_INT), (int)big}, top;
+    PetscCallMPI(MPI_Allreduce(&loc, &top, 1, MPI_2INT, MPI_MAXLOC, l->comm));
+    SETERRQ(l->comm, PETSC_ERR_SUP,
+            "the Delassus matrix W of %" PetscInt_FMT " constraints needs %" PetscInt64_FMT " 3x3 blocks on one rank, 9 times which (%" PetscInt64_FMT
+            " values) is past PETSc's 32-bit index limit 2147483647: a row of W has a block for every constraint on its bodies, and body %d has %d constraints (%.3g blocks from it alone). Fewer contacts per body (CONTACT_SPARSIFY, a coarser "
+            "surface, or more ranks) or a PETSc built with --with-64-bit-indices",
+            l->cs->nconglobal, g[0], 9 * g[0], top.id, top.n, (double)top.n * (double)top.n);
+  }
+}
+
 /* A new matrix preallocated for the current graph (CountBlocks), and the scatter that
    brings the reactions of other ranks' rows on this rank's bodies. */
 static PetscErrorCode CreateW(MbLocDyn l)
@@ -663,6 +694,7 @@ static PetscErrorCode CreateW(MbLocDyn l)
   PetscCall(DestroyW(l));
   PetscCall(PetscCalloc2(nloc + 1, &dnz, nloc + 1, &onz));
   PetscCall(CountBlocks(l, dnz, onz));
+  PetscCall(CheckBlocks(l, dnz, onz));
   PetscCall(MatCreateBAIJ(l->comm, 3, 3 * nloc, 3 * nloc, 3 * l->cs->nconglobal, 3 * l->cs->nconglobal, 0, dnz, 0, onz, &l->W));
   PetscCall(PetscFree2(dnz, onz));
   PetscCall(MatSetOption(l->W, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));

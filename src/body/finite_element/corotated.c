@@ -70,14 +70,28 @@ PetscErrorCode MbFemCorotation(Fem *m, const PetscReal q[], PetscInt id, PetscRe
 }
 
 /* a = R̲ᵀ(Z + q) − Z less its mean: K₀ takes no force from a translation, and the body's
-   own (R̲ᵀ of its shift, metres where a is micrometres) would only add rounding */
+   own (R̲ᵀ of its shift, metres where a is micrometres) would only add rounding. Formed as
+     a = R̲ᵀq + (R̲ᵀ − I)(Z − c),   c the mean of Z,
+   which differs from R̲ᵀ(Z + q) − Z by the translation (Rᵀ − I)c only: Z + q rounds q away
+   below ε|Z| (a mesh 10 m from the origin keeps nothing of q under 2e-15 m), and the
+   quantized a then gives an internal force that is no gradient of W, which pumps energy
+   into a body at rest (tests/BM22/BM22_hexa.py blew up from it); Solfec-1.0's fem.c forms
+   (I − R)Z + q for the same reason of precision. */
 static void Corotated(const Fem *m, const PetscReal R[9], const PetscReal q[], PetscReal a[])
 {
-  PetscReal mean[3] = {0, 0, 0};
+  PetscReal mean[3] = {0, 0, 0}, c[3] = {0, 0, 0}, D[9];
+  for (PetscInt n = 0; n < m->nn; n++)
+    for (int d = 0; d < 3; d++) c[d] += m->X[3 * n + d];
+  for (int d = 0; d < 3; d++) c[d] /= m->nn;
+  for (int i = 0; i < 3; i++) /* D = Rᵀ − I */
+    for (int j = 0; j < 3; j++) D[3 * i + j] = R[3 * j + i] - (i == j ? 1 : 0);
   for (PetscInt n = 0; n < m->nn; n++) {
-    PetscReal x[3];
-    for (int d = 0; d < 3; d++) x[d] = m->X[3 * n + d] + q[3 * n + d];
-    for (int i = 0; i < 3; i++) a[3 * n + i] = R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2] - m->X[3 * n + i], mean[i] += a[3 * n + i];
+    PetscReal z[3];
+    for (int d = 0; d < 3; d++) z[d] = m->X[3 * n + d] - c[d];
+    for (int i = 0; i < 3; i++) {
+      a[3 * n + i] = R[i] * q[3 * n] + R[3 + i] * q[3 * n + 1] + R[6 + i] * q[3 * n + 2] + D[3 * i] * z[0] + D[3 * i + 1] * z[1] + D[3 * i + 2] * z[2];
+      mean[i] += a[3 * n + i];
+    }
   }
   for (PetscInt n = 0; n < m->nn; n++)
     for (int i = 0; i < 3; i++) a[3 * n + i] -= mean[i] / m->nn;
