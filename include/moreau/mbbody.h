@@ -210,10 +210,11 @@ PETSC_EXTERN PetscBool MbBodyTakesAffine(MbBody body);
     it, so that points of any such body can be followed without knowing its kind. */
 PETSC_EXTERN PetscErrorCode MbBodyGetAffine(MbBody body, PetscReal m[24]);
 /** A ball holding the body in its current placement: centre and radius. */
-#define MB_BODY_POINT_DOFS_MAX 24 /* the most entries MbBodyPointDofs gives (a HEX8's 8 nodes × 3) */
+#define MB_BODY_POINT_DOFS_MAX 384 /* the most entries MbBodyPointDofs gives: 128 nodes × 3 (a mesh node's stress is the mean over the elements around it) */
 /* Kinds with a nodal state (FINITE_ELEMENT), whose output frames keep all of q and u: the
    n ≤ MB_BODY_POINT_DOFS_MAX entries of q and u that referential point X's place, velocity and stress depend
-   on (has = false, n = 0 for the other kinds; an error when X is outside the body). */
+   on (has = false, n = 0 for the other kinds; an error when X is outside the body). At a
+   mesh node they are those of all the elements around it. */
 PETSC_EXTERN PetscErrorCode MbBodyPointDofs(MbBody body, const PetscReal X[3], PetscInt *n, PetscInt col[], PetscBool *has);
 /* X's place x, velocity v and Cauchy stress sigma (row-major) when q and u have the values
    qc and uc at the entries MbBodyPointDofs gave (any of x, v, sigma may be NULL). */

@@ -526,8 +526,9 @@ def VELOCITY(body, point):
 
 def STRESS(body, point):
     """STRESS(body, point) -> (sx, sy, sz, sxy, sxz, syz, mises), the Cauchy stress at
-    referential point `point` (a finite element's at the point, the mean of the body for the
-    other kinds); None where not owned."""
+    referential point `point` (a finite element's at the point; at a mesh node the mean over
+    the elements around it, as Solfec-1.0's; the mean of the body for the other kinds); None
+    where not owned."""
     return _point_value('STRESS', body, point, 2)
 
 

@@ -34,7 +34,7 @@ typedef struct {
 } MbBodyVelocityRow;
 
 /* The most nonzero columns of a sparse H (operator_hs): a HEX8's 8 nodes × 3. */
-#define MB_BODY_HS_MAX MB_BODY_POINT_DOFS_MAX
+#define MB_BODY_HS_MAX 24
 
 struct _n_MbBodyOps {
   const char        *name;                                                                       /* model name, as registered */
@@ -67,7 +67,7 @@ struct _n_MbBodyOps {
   PetscErrorCode (*impulse)(MbBody, PetscInt, const MbBodyPoint[], const PetscReal[], PetscReal); /* with delassus: u += h A⁻¹ Σ s_j H_jᵀ R_j for the n points' reactions R (3n) */
   PetscErrorCode (*point_dofs)(
       MbBody, const PetscReal[3], PetscInt *,
-      PetscInt[]); /* kinds whose output frames keep the whole state (nodal ones): the n ≤ MB_BODY_HS_MAX entries of q and u that point X's place, velocity and stress depend on (NULL: frames keep the frame state and the affine part) */
+      PetscInt[]); /* kinds whose output frames keep the whole state (nodal ones): the n ≤ MB_BODY_POINT_DOFS_MAX entries of q and u that point X's place, velocity and stress depend on (NULL: frames keep the frame state and the affine part) */
   PetscErrorCode (*point_state)(MbBody, const PetscReal[3], const PetscReal[], const PetscReal[], PetscReal[3], PetscReal[3],
                                 PetscReal[9]);                    /* with point_dofs: X's place, velocity and Cauchy stress (row-major) for the values of q and u at those entries */
   PetscBool (*length_dof)(MbBody, PetscInt);                      /* whether velocity u_j is a length per time (a point's velocity) rather than an angular or strain rate: the curvature's length scale applies to it (NULL: every u_j is) */

@@ -1045,41 +1045,102 @@ PetscErrorCode MbFemOperatorHs(MbBody b, const PetscReal X[3], const PetscReal b
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The entries of q and u of the element holding X: its nodes', 3 each */
+/* Solfec-1.0's GEOMETRIC_EPSILON default: a referential point within it of a node of its
+   element (in each coordinate) is that node (Solfec-1.0 msh.c ELEMENT_Ref_Point_To_Node
+   behaviour) */
+#define MB_FEM_NODE_EPS 1e-4
+#define MB_FEM_AROUND_MAX 64 /* the most elements around a node a point's stress averages */
+
+/* What X's place, velocity and stress depend on, as Solfec-1.0 evaluates them (fem.c
+   FEM_Point_Values behaviour): e, X's element (located strictly or, near = true, as the body's
+   own points are) with X's reference coordinates xi in it; when X is one of e's nodes, the
+   elements around that node (all those holding it, in order) in el, else e alone; and nodes,
+   the union of their nodes in order of first appearance. */
+static PetscErrorCode PointSupport(MbBody b, const PetscReal X[3], PetscBool near, PetscInt *e, PetscReal xi[3], PetscInt *nel, PetscInt el[], PetscInt *nn, PetscInt nodes[])
+{
+  Fem     *m    = (Fem *)b->data;
+  PetscInt node = -1;
+  PetscFunctionBegin;
+  *e = near ? LocateNear(b, X, xi) : Locate(b, X, PETSC_FALSE, xi);
+  PetscCheck(*e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
+  for (PetscInt a = m->eptr[*e]; a < m->eptr[*e + 1] && node < 0; a++) {
+    const PetscReal *Xa = &m->X[3 * m->enode[a]];
+    if (PetscAbsReal(Xa[0] - X[0]) < MB_FEM_NODE_EPS && PetscAbsReal(Xa[1] - X[1]) < MB_FEM_NODE_EPS && PetscAbsReal(Xa[2] - X[2]) < MB_FEM_NODE_EPS) node = m->enode[a];
+  }
+  *nel = 0;
+  if (node < 0)
+    el[(*nel)++] = *e;
+  else
+    for (PetscInt k = 0; k < m->ne; k++)
+      for (PetscInt a = m->eptr[k]; a < m->eptr[k + 1]; a++)
+        if (m->enode[a] == node) {
+          PetscCheck(*nel < MB_FEM_AROUND_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": node %" PetscInt_FMT " at (%g, %g, %g) has more than %d elements around it", b->id, node, (double)X[0], (double)X[1], (double)X[2],
+                     MB_FEM_AROUND_MAX);
+          el[(*nel)++] = k;
+          break;
+        }
+  *nn = 0;
+  for (PetscInt i = 0; i < *nel; i++)
+    for (PetscInt a = m->eptr[el[i]]; a < m->eptr[el[i] + 1]; a++) {
+      PetscInt j = 0;
+      while (j < *nn && nodes[j] != m->enode[a]) j++;
+      if (j < *nn) continue;
+      PetscCheck(3 * (*nn + 1) <= MB_BODY_POINT_DOFS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "FINITE_ELEMENT body %" PetscInt_FMT ": the elements around (%g, %g, %g) have more than %d nodes", b->id, (double)X[0], (double)X[1], (double)X[2],
+                 MB_BODY_POINT_DOFS_MAX / 3);
+      nodes[(*nn)++] = m->enode[a];
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The entries of q and u X depends on (PointSupport's nodes, 3 each) */
 static PetscErrorCode FemPointDofs(MbBody b, const PetscReal X[3], PetscInt *n, PetscInt col[])
 {
-  Fem      *m = (Fem *)b->data;
   PetscReal xi[3];
-  PetscInt  e = Locate(b, X, PETSC_FALSE, xi);
+  PetscInt  e, nel, el[MB_FEM_AROUND_MAX], nn, nodes[MB_BODY_POINT_DOFS_MAX / 3];
   PetscFunctionBegin;
-  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
-  *n = 3 * (m->eptr[e + 1] - m->eptr[e]);
-  for (PetscInt a = 0; a < *n / 3; a++)
-    for (int d = 0; d < 3; d++) col[3 * a + d] = 3 * m->enode[m->eptr[e] + a] + d;
+  PetscCall(PointSupport(b, X, PETSC_FALSE, &e, xi, &nel, el, &nn, nodes));
+  *n = 3 * nn;
+  for (PetscInt a = 0; a < nn; a++)
+    for (int d = 0; d < 3; d++) col[3 * a + d] = 3 * nodes[a] + d;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* X's place and velocity interpolated in its element from the nodes' q and u (qc, uc in
    FemPointDofs' order), and the Cauchy stress σ = J⁻¹ F S Fᵀ of F at X itself (not the
-   element's mean, which the output's cells carry) */
+   element's mean, which the output's cells carry) — at a mesh node, the plain mean of σ at the
+   node over the elements around it, each from its own F there (Solfec-1.0 fem.c
+   FEM_Cur_Node_Values behaviour: no extrapolation from quadrature points, no volume weights) */
 static PetscErrorCode FemPointState(MbBody b, const PetscReal X[3], const PetscReal qc[], const PetscReal uc[], PetscReal x[3], PetscReal v[3], PetscReal sigma[9])
 {
-  Fem                *m = (Fem *)b->data;
-  PetscReal           xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Xe[3 * MB_FEM_MAX_NEN], G[3 * MB_FEM_MAX_NEN], detJ;
-  PetscInt            e = LocateNear(b, X, xi);
-  const MbFemElement *el;
+  Fem      *m = (Fem *)b->data;
+  PetscReal xi[3], N[MB_FEM_MAX_NEN], dN[3 * MB_FEM_MAX_NEN], Xe[3 * MB_FEM_MAX_NEN], ue[3 * MB_FEM_MAX_NEN], ve[3 * MB_FEM_MAX_NEN], G[3 * MB_FEM_MAX_NEN], detJ;
+  PetscInt  e, nel, el[MB_FEM_AROUND_MAX], nn, nodes[MB_BODY_POINT_DOFS_MAX / 3];
   PetscFunctionBegin;
-  PetscCheck(e >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "FINITE_ELEMENT body %" PetscInt_FMT ": the point (%g, %g, %g) is not in its mesh", b->id, (double)X[0], (double)X[1], (double)X[2]);
-  el = MbFemElemOf(m, e);
-  el->shape(xi, N, dN);
-  for (PetscInt a = 0; a < el->nen; a++)
-    for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * m->enode[m->eptr[e] + a] + d];
-  MbV3Copy(X, x);
-  v[0] = v[1] = v[2] = 0;
-  for (PetscInt a = 0; a < el->nen; a++)
-    for (int d = 0; d < 3; d++) x[d] += N[a] * qc[3 * a + d], v[d] += N[a] * uc[3 * a + d];
-  MbFemGradients(el, Xe, dN, G, &detJ);
-  MbSvkCauchy(&m->svk, el->nen, G, qc, sigma); /* either form: ElementStress says why */
+  PetscCall(PointSupport(b, X, PETSC_TRUE, &e, xi, &nel, el, &nn, nodes));
+  for (int i = 0; i < 9; i++) sigma[i] = 0;
+  for (PetscInt i = 0; i < nel; i++) {
+    const MbFemElement *ty = MbFemElemOf(m, el[i]);
+    PetscReal           t[3], s[9];
+    for (PetscInt a = 0; a < ty->nen; a++) {
+      PetscInt k = m->enode[m->eptr[el[i]] + a], j = 0;
+      while (nodes[j] != k) j++; /* PointSupport put every node of el[i] in nodes */
+      for (int d = 0; d < 3; d++) Xe[3 * a + d] = m->X[3 * k + d], ue[3 * a + d] = qc[3 * j + d], ve[3 * a + d] = uc[3 * j + d];
+    }
+    if (el[i] == e)
+      t[0] = xi[0], t[1] = xi[1], t[2] = xi[2];
+    else
+      PetscCheck(MbFemInvert(ty, Xe, X, t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "FINITE_ELEMENT body %" PetscInt_FMT ": element %" PetscInt_FMT " cannot be inverted at its node (%g, %g, %g)", b->id, el[i], (double)X[0], (double)X[1], (double)X[2]);
+    ty->shape(t, N, dN);
+    if (el[i] == e) {
+      MbV3Copy(X, x);
+      v[0] = v[1] = v[2] = 0;
+      for (PetscInt a = 0; a < ty->nen; a++)
+        for (int d = 0; d < 3; d++) x[d] += N[a] * ue[3 * a + d], v[d] += N[a] * ve[3 * a + d];
+    }
+    MbFemGradients(ty, Xe, dN, G, &detJ);
+    MbSvkCauchy(&m->svk, ty->nen, G, ue, s); /* either form: ElementStress says why */
+    for (int r = 0; r < 9; r++) sigma[r] += s[r] / (PetscReal)nel;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
