@@ -53,6 +53,11 @@ typedef enum {
 } MbSolverConvergedReason;
 /** Iterations and error of the last solve, and whether it met the tolerance. */
 PETSC_EXTERN PetscErrorCode MbSolverGetStats(MbSolver solver, PetscInt *iterations, PetscReal *error, PetscBool *converged);
+/* The last solve's convergence measure at each iteration (Solfec-1.0's merhist): the Newton
+   solver's natural-map error before each Newton step, Gauss-Seidel's stopping measure after
+   each sweep (‖ΔR‖/‖R‖, or the natural-map error with -mb_solver_gs_test natural). The
+   same on every rank (global measures); borrowed, valid until the next solve. */
+PETSC_EXTERN PetscErrorCode MbSolverGetHistory(MbSolver solver, PetscInt *n, const PetscReal **history);
 /** Seconds this rank waited in the Gauss–Seidel sweeps' ghost-column scatters, all solves. */
 PETSC_EXTERN PetscErrorCode MbSolverGetCommTime(MbSolver s, PetscLogDouble *t);
 /** Print the solver's type, tolerances and its own settings (for Gauss–Seidel: the stopping

@@ -19,7 +19,7 @@ def CALLBACK(solfec, interval, data, callback):
     _m.solfec_callback(solfec._h, interval, callback, data if isinstance(data, tuple) else (data,))
 
 
-_SOLVER_STATS = ('rerhist', 'merhist', 'mvhist')  # per iteration of a solve: not kept
+_SOLVER_STATS = ('rerhist', 'mvhist')  # per iteration of a solve: not kept (merhist is)
 
 
 def _stat(solver, name):
@@ -67,15 +67,18 @@ class Solver:
     effect at the next RUN. Solfec's statistics of the last step, iters and error, and
     itershist (after itershist = 'ON': the iterations of every step since) come from the
     step history of the RUNs with this solver (the deck needs OUTPUT's results, as HISTORY);
-    the per-iteration ones (rerhist, merhist, mvhist) are not kept."""
+    merhist is the convergence measure at each iteration of the last solve (the Newton
+    solver's natural-map error, Gauss-Seidel's relative increment: moreau's measures, not
+    Solfec's merit function; [] before a solve); rerhist and mvhist are not kept."""
     # _runs: for Solfec's statistics, read from the step history of the RUNs with this solver:
     # [solfec, t0 and t1 of its last RUN, t at itershist = 'ON' or None], or None before both
-    __slots__ = ('kind', 'args', '_runs')
+    __slots__ = ('kind', 'args', '_runs', '_sol')  # _sol: the SOLFEC object of its last (or current) RUN
 
     def __init__(self, kind, args):
         object.__setattr__(self, 'kind', kind)
         object.__setattr__(self, 'args', args)
         object.__setattr__(self, '_runs', None)
+        object.__setattr__(self, '_sol', None)
 
     def _run_record(self):
         if self._runs is None:
@@ -90,6 +93,9 @@ class Solver:
         kind = object.__getattribute__(self, 'kind')
         if name in ('iters', 'error', 'itershist'):
             return _stat(self, name)
+        if name == 'merhist':
+            sol = object.__getattribute__(self, '_sol')
+            return [] if sol is None else _m.solfec_solver_history(sol._h)
         if name in _SOLVER_STATS:
             raise AttributeError("%s.%s: not supported in moreau: the solver keeps no statistics per iteration; "
                                  "iters, error and itershist are the steps', or use HISTORY(solfec, 'ITERATIONS') or HISTORY(solfec, 'ERROR')" % (kind, name))
@@ -246,6 +252,8 @@ def RUN(solfec, solver, duration):
         else:  # contacts as spring-dashpot forces, joints by Gauss-Seidel
             _m.solfec_solver(solfec._h, 'gauss_seidel', 'spring_dashpot', 1e-6, 1000, 0, None, None)
     t0 = solfec.time
+    if solver is not None:  # merhist inside the RUN's callbacks
+        object.__setattr__(solver, '_sol', solfec)
     _m.solfec_run(solfec._h, duration)
     if solver is not None:  # for its statistics (iters, error, itershist)
         run = solver._run_record()

@@ -216,6 +216,24 @@ static PyObject *py_solfec_solver(PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* solfec_solver_history(h) -> list: the convergence measure at each iteration of the last
+   constraint solve (MbSolverGetHistory; Solfec-1.0's merhist). The same on every rank. */
+static PyObject *py_solfec_solver_history(PyObject *self, PyObject *args)
+{
+  int              h;
+  Sol             *s;
+  MbSolver         sv;
+  PetscInt         n;
+  const PetscReal *hist;
+  PyObject        *list;
+  if (!PyArg_ParseTuple(args, "i", &h) || !(s = MbModuleGetSol(h))) return NULL;
+  MB_TRY(PyExc_RuntimeError, MbDomainGetSolver(s->dom, &sv));
+  MB_TRY(PyExc_RuntimeError, MbSolverGetHistory(sv, &n, &hist));
+  if (!(list = PyList_New(n))) return NULL;
+  for (PetscInt i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyFloat_FromDouble((double)hist[i]));
+  return list;
+}
+
 /* solfec_adapt(h, kind, dtmin, dtmax, params): TIME_ADAPT, on every rank alike.
    dtmin = dtmax = 0: not given (the controller takes the deck's step as dtmax and a
    hundredth of it as dtmin). params: {name: value} of the controller's own parameters
@@ -294,6 +312,7 @@ PyMethodDef MbModuleRunMethods[] = {
     {"solfec_run", py_solfec_run, METH_VARARGS, "solfec_run(h, duration) (collective)"},
     {"solfec_adapt", py_solfec_adapt, METH_VARARGS, "solfec_adapt(h, kind, dtmin, dtmax, b, zeta, alpha, reject, tol, ratio)"},
     {"solfec_solver", py_solfec_solver, METH_VARARGS, "solfec_solver(h, type, model, epsilon, maxit, failure, callback, data)"},
+    {"solfec_solver_history", py_solfec_solver_history, METH_VARARGS, "solfec_solver_history(h) -> [measure per iteration of the last solve]"},
     {"solfec_critical_step", py_solfec_critical_step, METH_VARARGS, "solfec_critical_step(h) -> estimate of the explicit critical step (collective)"},
     {"solfec_scheme_param", py_solfec_scheme_param, METH_VARARGS, "solfec_scheme_param(h, scheme, name, value)"},
     {NULL, NULL, 0, NULL},

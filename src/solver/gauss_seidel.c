@@ -731,9 +731,11 @@ static PetscErrorCode MbSolverSolve_GS(MbSolver s, Mat W, Vec B, const MbLaw law
     s->iterations++;
     if (gs->test == MB_GS_TEST_INCREMENT) { /* Solfec: ‖R − R_prev‖ ≤ ε ‖R‖ */
       if (PetscSqrtReal(dR2) <= s->epsilon * PetscSqrtReal(R2)) s->converged = PETSC_TRUE;
+      PetscCall(MbSolverHistoryPush(s, PetscSqrtReal(dR2) / PetscMax(PetscSqrtReal(R2), 1e-300)));
     } else {
       PetscCall(MbSolverNaturalError(gs->ctx.Wb, B, law, R, &err));
       if (err <= s->epsilon) s->converged = PETSC_TRUE;
+      PetscCall(MbSolverHistoryPush(s, err));
     }
     if (!s->converged && gs->aa_m > 0 && s->iterations < s->maxit) {
       PetscScalar *g = NULL;

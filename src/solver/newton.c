@@ -148,6 +148,7 @@ static PetscErrorCode MbSolverSolve_Newton(MbSolver s, Mat W, Vec B, const MbLaw
     PetscReal          t        = 1;
     PetscBool          accepted = PETSC_FALSE;
     if (nt->monitor) PetscCall(PetscPrintf(s->comm, "  newton %" PetscInt_FMT ": |F_AC| %.3e error %.3e\n", s->iterations, (double)PetscSqrtReal(2 * cur->phi), (double)cur->err));
+    PetscCall(MbSolverHistoryPush(s, cur->err));
     if (cur->err <= s->epsilon) {
       s->converged = PETSC_TRUE;
       break;
@@ -191,6 +192,7 @@ static PetscErrorCode MbSolverSolve_Newton(MbSolver s, Mat W, Vec B, const MbLaw
       PetscCall(Evaluate(ctx, B, nb, law, rho, R, cur));
     }
   }
+  if (!s->converged) PetscCall(MbSolverHistoryPush(s, cur->err)); /* where the iteration cap left it */
   if (nt->monitor) PetscCall(PetscPrintf(s->comm, "  newton: %" PetscInt_FMT " Newton steps (%" PetscInt_FMT " KSP iterations), %" PetscInt_FMT " Gauss-Seidel sweeps, error %.3e\n", nt->newton_its, nt->ksp_its, nt->gs_its, (double)cur->err));
   for (int k = 0; k < 2; k++) {
     PetscCall(VecDestroy(&e[k].U));

@@ -222,6 +222,7 @@ PetscErrorCode MbSolverSolve(MbSolver s, Mat W, Vec B, const MbLaw law[], Vec R,
   PetscCall(PetscLogEventBegin(MB_SolverSolveEvent, 0, 0, 0, 0));
   s->iterations = 0;
   s->converged  = PETSC_FALSE;
+  s->nhist      = 0;
   PetscCall(s->ops.solve(s, W, B, law, R));
   PetscCall(PetscLogEventEnd(MB_SolverSolveEvent, 0, 0, 0, 0));
   PetscCall(NaturalError(W, B, law, R, U, &s->error));
@@ -237,6 +238,30 @@ PetscErrorCode MbSolverGetStats(MbSolver s, PetscInt *iterations, PetscReal *err
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbSolverHistoryPush(MbSolver s, PetscReal v)
+{
+  PetscFunctionBegin;
+  if (s->nhist == s->maxhist) {
+    PetscInt   m = PetscMax(64, 2 * s->maxhist);
+    PetscReal *h;
+    PetscCall(PetscMalloc1(m, &h));
+    if (s->nhist) PetscCall(PetscArraycpy(h, s->hist, s->nhist));
+    PetscCall(PetscFree(s->hist));
+    s->hist    = h;
+    s->maxhist = m;
+  }
+  s->hist[s->nhist++] = v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MbSolverGetHistory(MbSolver s, PetscInt *n, const PetscReal **h)
+{
+  PetscFunctionBegin;
+  *n = s->nhist;
+  *h = s->hist;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbSolverGetCommTime(MbSolver s, PetscLogDouble *t)
 {
   *t = s->comm_time;
@@ -249,6 +274,7 @@ PetscErrorCode MbSolverDestroy(MbSolver *s)
   if (!*s) PetscFunctionReturn(PETSC_SUCCESS);
   if ((*s)->ops.destroy) PetscCall((*s)->ops.destroy(*s));
   PetscCall(PetscFree((*s)->type));
+  PetscCall(PetscFree((*s)->hist));
   PetscCall(PetscFree(*s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

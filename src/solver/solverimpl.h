@@ -24,8 +24,12 @@ struct _p_MbSolver {
   PetscBool      converged;  /* the last solve met its stopping test */
   PetscLogDouble comm_time;  /* seconds waiting in ghost-column scatters, all solves */
   PetscBool      view;       /* -mb_solver_view: MbSolverViewFromOptions prints MbSolverView */
+  PetscReal     *hist;       /* the implementation's convergence measure at each iteration of the last solve */
+  PetscInt       nhist, maxhist;
 };
 
+/* Append an iteration's convergence measure to the last solve's history (MbSolverGetHistory). */
+PETSC_INTERN PetscErrorCode MbSolverHistoryPush(MbSolver, PetscReal);
 PETSC_INTERN PetscErrorCode MbSolverCreate_GS(MbSolver);
 PETSC_INTERN PetscErrorCode MbSolverCreate_Newton(MbSolver);
 PETSC_INTERN PetscErrorCode MbSolverRegisterAll(void);

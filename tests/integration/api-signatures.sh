@@ -118,7 +118,7 @@ t("GAUSS_SEIDEL_SOLVER Solfec's defaults (meritval 1, diagepsilon min(eps, merit
 gd.reverse = 'ON'
 gd.epsilon = 1e-7
 t("GAUSS_SEIDEL_SOLVER members written as in Solfec (obj.reverse = 'ON', obj.epsilon)", gd.reverse == 'ON' and gd.epsilon == 1e-7)
-t('GAUSS_SEIDEL_SOLVER.iters before a RUN: None; merhist a clear AttributeError', gd.iters is None and gd.itershist is None and raises(lambda: gd.merhist, AttributeError, "GAUSS_SEIDEL_SOLVER.merhist: not supported in moreau"))
+t('GAUSS_SEIDEL_SOLVER.iters before a RUN: None, merhist []; rerhist a clear AttributeError', gd.iters is None and gd.itershist is None and gd.merhist == [] and raises(lambda: gd.rerhist, AttributeError, "GAUSS_SEIDEL_SOLVER.rerhist: not supported in moreau"))
 ns = NEWTON_SOLVER(1e-7, 55, 'OFF', 'DIAG', 7, 99, 0.3, 0.1, 0.5, 1e-9, 'OFF', 'avgWii')
 t('NEWTON_SOLVER positional (meritval, maxiter, locdyn, linver, linmaxiter, maxmatvec, epsilon, delta, theta, omega, gsflag, reldelta)',
   (ns.meritval, ns.maxiter, ns.locdyn, ns.linver, ns.linmaxiter, ns.maxmatvec, ns.epsilon, ns.delta, ns.theta, ns.omega, ns.gsflag, ns.reldelta) == (1e-7, 55, 'OFF', 'DIAG', 7, 99, 0.3, 0.1, 0.5, 1e-9, 'OFF', 'avgWii'))

@@ -271,3 +271,37 @@ print('IH', none and gs.itershist == want and len(want) == 30 and gs.iters == in
 PY
 out=$(cd "$TMP" && timeout 60 "$MOREAU" ih.py 2>&1); echo "# $(grep '^IH' <<<"$out")"
 check "GAUSS_SEIDEL_SOLVER iters, error and itershist (30 steps after 'ON', over two RUNs) are the step history's" grep -q '^IH True 30' <<<"$out"
+
+# merhist (Solfec-1.0's per-iteration record of the last solve): moreau's convergence
+# measure at each iteration, read in a CALLBACK after every step of a stack of three balls
+# on the ground (contacts from the first step): non-empty, falling to the tolerance at the
+# end of each converged solve; [] before any solve; GAUSS_SEIDEL one entry per sweep
+cat >"$TMP/mh.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out-mh')
+s.verbose = 'OFF'
+GRAVITY(s, (0, 0, -10))
+m = BULK_MATERIAL(s)
+BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 1,-1,-1, 1,1,-1, -1,1,-1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1, 1, 1, [1]*6), m)
+for i in range(3):
+    BODY(s, 'RIGID', SPHERE((0.01 * i, 0, 0.1 + 0.2 * i), 0.1, 1, 1), m)
+OUTPUT(s, 1e-3)
+ok, cur, rec = True, None, []
+def cb(data):  # one callback for both RUNs: the solver of the current one
+    rec.append(list(cur.merhist))
+    return 1
+CALLBACK(s, 1e-3, None, cb)
+for sv, tol in ((NEWTON_SOLVER(meritval=1e-9), 1e-9), (GAUSS_SEIDEL_SOLVER(1e-8, 1000), 1e-8)):
+    ok = ok and sv.merhist == []
+    cur, rec = sv, []
+    t0 = s.time
+    RUN(s, sv, 0.01)
+    t, it = HISTORY(s, [(s, 'ITERATIONS')], t0 + 1e-9, 1.0)
+    good = len(rec) >= 9 and all(len(h) >= 1 and h[-1] <= tol and h[0] >= h[-1] and all(isinstance(x, float) for x in h) for h in rec)
+    if sv.kind == 'GAUSS_SEIDEL_SOLVER':  # one measure per sweep: the step's iterations
+        good = good and [len(h) for h in rec[-5:]] == [int(x) for x in it[-5:]]
+    print('MH', sv.kind, good, len(rec), [len(h) for h in rec[:4]], rec[-1][-1] if rec and rec[-1] else None)
+    ok = ok and good
+print('MHALL', ok)
+PY
+out=$(cd "$TMP" && timeout 60 "$MOREAU" mh.py 2>&1); echo "$out" | grep '^MH ' | sed 's/^/# /'
+check "NEWTON_SOLVER and GAUSS_SEIDEL_SOLVER merhist: the last solve's measure per iteration, down to the tolerance ([] before a solve)" grep -q '^MHALL True' <<<"$out"
