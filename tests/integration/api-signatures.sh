@@ -252,7 +252,13 @@ a = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), m)
 b = BODY(s, 'RIGID', SPHERE((5, 0, 0), 0.1, 1, 1), m)
 SET_DISPLACEMENT(a, (0, 0, 0), (1, 0, 0), TIME_SERIES([0, 0, 0.2, 0.1, 0.4, 0.1]))
 SET_ACCELERATION(body=b, point=(5, 0, 0), direction=(0, 1, 0), tms=TIME_SERIES([0, 2, 1, 2]))
+# a series that ends at 0.2 s: as Solfec-1.0 (tms.c TMS_Integral, TMS_Value), the velocity, its
+# integral, is held at the series' total (0.1 + 0.05 = 0.15) beyond its last time
+c = BODY(s, 'RIGID', SPHERE((0, 5, 0), 0.1, 1, 1), m)
+SET_ACCELERATION(c, (0, 5, 0), (0, 0, 1), TIME_SERIES([0, 1, 0.1, 1, 0.2, 0.5]))
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.3)
+hc = HISTORY(s, [(c, (0, 5, 0), 'VZ')], 0.2, 0.3)
+t('SET_ACCELERATION beyond the series end: the velocity stays at the series integral 0.175', len(hc[1]) > 50 and all(abs(v - 0.175) < 1e-9 for v in hc[1][1:]), (len(hc[1]), min(hc[1]), max(hc[1])))
 h = HISTORY(s, [(a, (0, 0, 0), 'DX'), (b, (5, 0, 0), 'DY'), (b, (5, 0, 0), 'VY')], 0.3, 0.3)
 t('SET_DISPLACEMENT follows the series (0.1 at t = 0.3, within one step of motion: the scheme averages the velocities at the two ends of a step)', abs(h[1][-1] - 0.1) <= 0.5e-3 + 1e-12, h[1][-1])
 t('SET_ACCELERATION: velocity 2t = 0.6 and displacement t^2 = 0.09 at t = 0.3', abs(h[3][-1] - 0.6) < 1e-9 and abs(h[2][-1] - 0.09) < 2e-3, (h[3][-1], h[2][-1]))
