@@ -256,8 +256,14 @@ SET_ACCELERATION(body=b, point=(5, 0, 0), direction=(0, 1, 0), tms=TIME_SERIES([
 # integral, is held at the series' total (0.1 + 0.05 = 0.15) beyond its last time
 c = BODY(s, 'RIGID', SPHERE((0, 5, 0), 0.1, 1, 1), m)
 SET_ACCELERATION(c, (0, 5, 0), (0, 0, 1), TIME_SERIES([0, 1, 0.1, 1, 0.2, 0.5]))
+# within a segment, as Solfec: the running integrals at the series' times, interpolated
+# linearly (0.5 at t = 0.05, where the exact integral of the interpolated series is 0.25)
+d = BODY(s, 'RIGID', SPHERE((0, -5, 0), 0.1, 1, 1), m)
+SET_ACCELERATION(d, (0, -5, 0), (0, 0, 1), TIME_SERIES([0, 0, 0.1, 20, 0.2, 20]))
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.3)
 hc = HISTORY(s, [(c, (0, 5, 0), 'VZ')], 0.2, 0.3)
+hd = HISTORY(s, [(d, (0, -5, 0), 'VZ')], 0.05, 0.05)
+t('SET_ACCELERATION within a segment: the running integral interpolated linearly, 0.5 at t = 0.05', abs(hd[1][-1] - 0.5) < 1e-9, hd[1][-1])
 t('SET_ACCELERATION beyond the series end: the velocity stays at the series integral 0.175', len(hc[1]) > 50 and all(abs(v - 0.175) < 1e-9 for v in hc[1][1:]), (len(hc[1]), min(hc[1]), max(hc[1])))
 h = HISTORY(s, [(a, (0, 0, 0), 'DX'), (b, (5, 0, 0), 'DY'), (b, (5, 0, 0), 'VY')], 0.3, 0.3)
 t('SET_DISPLACEMENT follows the series (0.1 at t = 0.3, within one step of motion: the scheme averages the velocities at the two ends of a step)', abs(h[1][-1] - 0.1) <= 0.5e-3 + 1e-12, h[1][-1])
