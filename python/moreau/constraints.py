@@ -161,8 +161,13 @@ def _series_slope(ts, t):
 
 
 def _series_integral(ts, t):
-    """The integral of the series from its first time to t (the series constant outside):
-    the trapezoids' running sums, made once per series, and the part of t's segment."""
+    """The integral of the series from its first time to t: zero before that time and, beyond
+    its last time, held at the whole series' integral (as Solfec-1.0's SET_ACCELERATION: tms.c
+    TMS_Integral makes a series of the running integrals, whose value TMS_Value holds at its
+    ends; an acceleration series that ends leaves the point at constant velocity). The
+    trapezoids' running sums at the series' times, made once per series, interpolated linearly
+    between them, as TMS_Value interpolates TMS_Integral's series (not the exact quadratic
+    integral of the interpolated acceleration: BM20/BM21's reference velocities are these)."""
     T, V = ts.times, ts.values
     if t <= T[0]:
         return 0.0
@@ -175,9 +180,8 @@ def _series_integral(ts, t):
     sums = acc[1]
     k = _bisect.bisect_left(T, t)
     if k == len(T):
-        return sums[-1] + V[-1] * (t - T[-1])
-    vt = V[k - 1] + (V[k] - V[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1])
-    return sums[k - 1] + 0.5 * (V[k - 1] + vt) * (t - T[k - 1])
+        return sums[-1]
+    return sums[k - 1] + (sums[k] - sums[k - 1]) * (t - T[k - 1]) / (T[k] - T[k - 1])
 
 
 _SERIES_SUMS = {}  # id(series) -> (series, running sums): the series is kept, so its id is not reused
@@ -196,7 +200,7 @@ def SET_DISPLACEMENT(body, point, direction, tms):
 def SET_ACCELERATION(body, point, direction, tms):
     """SET_ACCELERATION(body, point, direction, tms): the acceleration of the point along
     direction follows the TIME_SERIES tms; as Solfec-1.0, a prescribed velocity, the series'
-    integral from its first time."""
+    integral from its first time (held constant beyond its last time)."""
     fn = 'SET_ACCELERATION'
     if not isinstance(tms, TimeSeries):
         raise TypeError('%s: tms must be a TIME_SERIES, got %r' % (fn, tms))
