@@ -248,14 +248,18 @@ done
 # --- the solver's statistics, as Solfec's (issue 32): iters and error of the last step,
 # itershist after itershist = 'ON' the iterations of every step since, across RUNs; the
 # same numbers as HISTORY's ITERATIONS; None before a RUN and without 'ON'
-cat >"$TMP/ih.py" <<'PY'
-s = SOLFEC('DYNAMIC', 1e-3, 'out-ih')
-s.verbose = 'OFF'
+# the scene of both decks below: three balls stacked on the ground (contacts from step 1)
+cat >"$TMP/balls.py" <<'PY'
 GRAVITY(s, (0, 0, -10))
 m = BULK_MATERIAL(s)
 BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 1,-1,-1, 1,1,-1, -1,1,-1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1, 1, 1, [1]*6), m)
 for i in range(3):
     BODY(s, 'RIGID', SPHERE((0.01 * i, 0, 0.1 + 0.2 * i), 0.1, 1, 1), m)
+PY
+cat >"$TMP/ih.py" <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out-ih')
+s.verbose = 'OFF'
+exec(open('balls.py').read())
 OUTPUT(s, 0.01)
 gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000)
 none = gs.iters is None and gs.itershist is None
@@ -279,11 +283,7 @@ check "GAUSS_SEIDEL_SOLVER iters, error and itershist (30 steps after 'ON', over
 cat >"$TMP/mh.py" <<'PY'
 s = SOLFEC('DYNAMIC', 1e-3, 'out-mh')
 s.verbose = 'OFF'
-GRAVITY(s, (0, 0, -10))
-m = BULK_MATERIAL(s)
-BODY(s, 'OBSTACLE', HEX([-1,-1,-1, 1,-1,-1, 1,1,-1, -1,1,-1, -1,-1,0, 1,-1,0, 1,1,0, -1,1,0], 1, 1, 1, 1, [1]*6), m)
-for i in range(3):
-    BODY(s, 'RIGID', SPHERE((0.01 * i, 0, 0.1 + 0.2 * i), 0.1, 1, 1), m)
+exec(open('balls.py').read())
 OUTPUT(s, 1e-3)
 ok, cur, rec = True, None, []
 def cb(data):  # one callback for both RUNs: the solver of the current one
