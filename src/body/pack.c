@@ -157,6 +157,96 @@ PetscErrorCode MbBodyPack(MbBody b, PetscBool migrate, char *buf, size_t *size)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The shape's primitives of a packed body (PutBody's order). */
+static PetscErrorCode GetPrims(Reader *r, PetscInt id, MbShape s)
+{
+  PetscInt n;
+  PetscFunctionBegin;
+  PetscCall(Get(r, &n, sizeof(PetscInt)));
+  PetscCall(PetscCalloc1(n, &s->prim));
+  s->cap = n;
+  for (PetscInt i = 0; i < n; i++) {
+    MbPrim *p = &s->prim[i];
+    PetscCall(Get(r, &p->kind, sizeof(MbPrimKind)));
+    PetscCall(Get(r, &p->volid, sizeof(PetscInt)));
+    PetscCall(Get(r, &p->surfid, sizeof(PetscInt)));
+    PetscCall(Get(r, p->c, 3 * sizeof(PetscReal)));
+    PetscCall(Get(r, &p->r, sizeof(PetscReal)));
+    PetscCheck(p->kind == MB_PRIM_SPHERE || p->kind == MB_PRIM_CONVEX || p->kind == MB_PRIM_ELLIPSOID, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": primitive %" PetscInt_FMT " has kind %d", id, i, (int)p->kind);
+    if (p->kind == MB_PRIM_ELLIPSOID) PetscCall(Get(r, p->e, 9 * sizeof(PetscReal)));
+    if (p->kind == MB_PRIM_CONVEX) {
+      PetscCall(Get(r, &p->nv, sizeof(PetscInt)));
+      PetscCall(Get(r, &p->nf, sizeof(PetscInt)));
+      PetscInt ne;
+      PetscCall(Get(r, &ne, sizeof(PetscInt)));
+      PetscCheck(p->nv >= 4 && p->nf >= 4 && ne >= 3 * p->nf, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": convex with %" PetscInt_FMT " vertices, %" PetscInt_FMT " faces", id, p->nv, p->nf);
+      PetscCall(PetscMalloc4(3 * p->nv, &p->v, p->nf + 1, &p->fptr, ne, &p->fvert, p->nf, &p->fsurf));
+      PetscCall(Get(r, p->v, 3 * (size_t)p->nv * sizeof(PetscReal)));
+      PetscCall(Get(r, p->fptr, (size_t)(p->nf + 1) * sizeof(PetscInt)));
+      PetscCall(Get(r, p->fvert, (size_t)ne * sizeof(PetscInt)));
+      PetscCall(Get(r, p->fsurf, (size_t)p->nf * sizeof(PetscInt)));
+    }
+    s->n++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A migrating body's loads (PutBody's order). */
+static PetscErrorCode GetLoads(Reader *r, MbBody b)
+{
+  PetscInt nload;
+  PetscFunctionBegin;
+  PetscCall(Get(r, &nload, sizeof(PetscInt)));
+  PetscCheck(nload >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": %" PetscInt_FMT " loads", b->id, nload);
+  if (nload) PetscCall(PetscCalloc1(nload, &b->load));
+  for (PetscInt i = 0; i < nload; i++) {
+    MbLoad  *l = &b->load[i];
+    PetscInt n;
+    PetscCall(Get(r, &l->kind, sizeof(MbLoadKind)));
+    PetscCall(Get(r, &l->frame, sizeof(MbFrame)));
+    PetscCall(Get(r, l->X, 3 * sizeof(PetscReal)));
+    PetscCall(Get(r, l->dir, 3 * sizeof(PetscReal)));
+    PetscCall(Get(r, &l->value, sizeof(PetscReal)));
+    PetscCall(Get(r, &l->ref, sizeof(PetscInt)));
+    PetscCall(Get(r, &l->surfid, sizeof(PetscInt)));
+    PetscCall(Get(r, &n, sizeof(PetscInt)));
+    b->nload++;
+    if (n > 0) {
+      PetscReal *t, *v;
+      PetscCall(PetscMalloc2(n, &t, n, &v));
+      PetscCall(Get(r, t, (size_t)n * sizeof(PetscReal)));
+      PetscCall(Get(r, v, (size_t)n * sizeof(PetscReal)));
+      PetscCall(MbTimeSeriesCreate(n, t, v, &l->ts));
+      PetscCall(PetscFree2(t, v));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A migrating body's crack planes with their evaluation points (crack.c; PutBody's order). */
+static PetscErrorCode GetCracks(Reader *r, MbBody b)
+{
+  PetscInt ncrack;
+  PetscFunctionBegin;
+  PetscCall(Get(r, &ncrack, sizeof(PetscInt)));
+  PetscCheck(ncrack >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": %" PetscInt_FMT " crack planes", b->id, ncrack);
+  if (ncrack) PetscCall(PetscCalloc1(ncrack, &b->crack));
+  for (PetscInt i = 0; i < ncrack; i++) {
+    MbCrack *c = &b->crack[i];
+    PetscCall(Get(r, c->p, 3 * sizeof(PetscReal)));
+    PetscCall(Get(r, c->n, 3 * sizeof(PetscReal)));
+    PetscCall(Get(r, &c->ft, sizeof(PetscReal)));
+    PetscCall(Get(r, c->surfid, 2 * sizeof(PetscInt)));
+    PetscCall(Get(r, &c->topoadj, sizeof(PetscBool)));
+    PetscCall(Get(r, &c->np, sizeof(PetscInt)));
+    PetscCheck(c->np >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": crack plane %" PetscInt_FMT " with %" PetscInt_FMT " points", b->id, i, c->np);
+    b->ncrack++;
+    PetscCall(PetscMalloc1(3 * c->np, &c->X));
+    PetscCall(Get(r, c->X, 3 * (size_t)c->np * sizeof(PetscReal)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *body, char scheme[64])
 {
   Reader   r = {buf, 0, len};
@@ -198,33 +288,7 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
   PetscCall(Get(&r, &b->damping, sizeof(PetscReal)));
   PetscCall(MbShapeCreate(&s));
   b->shape = s;
-  PetscInt n;
-  PetscCall(Get(&r, &n, sizeof(PetscInt)));
-  PetscCall(PetscCalloc1(n, &s->prim));
-  s->cap = n;
-  for (PetscInt i = 0; i < n; i++) {
-    MbPrim *p = &s->prim[i];
-    PetscCall(Get(&r, &p->kind, sizeof(MbPrimKind)));
-    PetscCall(Get(&r, &p->volid, sizeof(PetscInt)));
-    PetscCall(Get(&r, &p->surfid, sizeof(PetscInt)));
-    PetscCall(Get(&r, p->c, 3 * sizeof(PetscReal)));
-    PetscCall(Get(&r, &p->r, sizeof(PetscReal)));
-    PetscCheck(p->kind == MB_PRIM_SPHERE || p->kind == MB_PRIM_CONVEX || p->kind == MB_PRIM_ELLIPSOID, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": primitive %" PetscInt_FMT " has kind %d", b->id, i, (int)p->kind);
-    if (p->kind == MB_PRIM_ELLIPSOID) PetscCall(Get(&r, p->e, 9 * sizeof(PetscReal)));
-    if (p->kind == MB_PRIM_CONVEX) {
-      PetscCall(Get(&r, &p->nv, sizeof(PetscInt)));
-      PetscCall(Get(&r, &p->nf, sizeof(PetscInt)));
-      PetscInt ne;
-      PetscCall(Get(&r, &ne, sizeof(PetscInt)));
-      PetscCheck(p->nv >= 4 && p->nf >= 4 && ne >= 3 * p->nf, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": convex with %" PetscInt_FMT " vertices, %" PetscInt_FMT " faces", b->id, p->nv, p->nf);
-      PetscCall(PetscMalloc4(3 * p->nv, &p->v, p->nf + 1, &p->fptr, ne, &p->fvert, p->nf, &p->fsurf));
-      PetscCall(Get(&r, p->v, 3 * (size_t)p->nv * sizeof(PetscReal)));
-      PetscCall(Get(&r, p->fptr, (size_t)(p->nf + 1) * sizeof(PetscInt)));
-      PetscCall(Get(&r, p->fvert, (size_t)ne * sizeof(PetscInt)));
-      PetscCall(Get(&r, p->fsurf, (size_t)p->nf * sizeof(PetscInt)));
-    }
-    s->n++;
-  }
+  PetscCall(GetPrims(&r, b->id, s));
   PetscCall(b->ops->create(b));
   {
     size_t n;
@@ -237,7 +301,7 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
     }
   }
   if (mig) {
-    PetscInt nl, nload;
+    PetscInt nl;
     char     name[64];
     PetscCall(Get(&r, &nl, sizeof(PetscInt)));
     PetscCheck(nl >= 0 && nl < 64, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": scheme name of %" PetscInt_FMT " characters", b->id, nl);
@@ -250,47 +314,8 @@ PetscErrorCode MbBodyUnpack(const char *buf, size_t len, size_t *used, MbBody *b
       b->accok = ok ? PETSC_TRUE : PETSC_FALSE;
       PetscCall(Get(&r, b->acc, 3 * (size_t)b->nu * sizeof(PetscReal)));
     }
-    PetscCall(Get(&r, &nload, sizeof(PetscInt)));
-    PetscCheck(nload >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": %" PetscInt_FMT " loads", b->id, nload);
-    if (nload) PetscCall(PetscCalloc1(nload, &b->load));
-    for (PetscInt i = 0; i < nload; i++) {
-      MbLoad  *l = &b->load[i];
-      PetscInt n;
-      PetscCall(Get(&r, &l->kind, sizeof(MbLoadKind)));
-      PetscCall(Get(&r, &l->frame, sizeof(MbFrame)));
-      PetscCall(Get(&r, l->X, 3 * sizeof(PetscReal)));
-      PetscCall(Get(&r, l->dir, 3 * sizeof(PetscReal)));
-      PetscCall(Get(&r, &l->value, sizeof(PetscReal)));
-      PetscCall(Get(&r, &l->ref, sizeof(PetscInt)));
-      PetscCall(Get(&r, &l->surfid, sizeof(PetscInt)));
-      PetscCall(Get(&r, &n, sizeof(PetscInt)));
-      b->nload++;
-      if (n > 0) {
-        PetscReal *t, *v;
-        PetscCall(PetscMalloc2(n, &t, n, &v));
-        PetscCall(Get(&r, t, (size_t)n * sizeof(PetscReal)));
-        PetscCall(Get(&r, v, (size_t)n * sizeof(PetscReal)));
-        PetscCall(MbTimeSeriesCreate(n, t, v, &l->ts));
-        PetscCall(PetscFree2(t, v));
-      }
-    }
-    PetscInt ncrack;
-    PetscCall(Get(&r, &ncrack, sizeof(PetscInt)));
-    PetscCheck(ncrack >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": %" PetscInt_FMT " crack planes", b->id, ncrack);
-    if (ncrack) PetscCall(PetscCalloc1(ncrack, &b->crack));
-    for (PetscInt i = 0; i < ncrack; i++) {
-      MbCrack *c = &b->crack[i];
-      PetscCall(Get(&r, c->p, 3 * sizeof(PetscReal)));
-      PetscCall(Get(&r, c->n, 3 * sizeof(PetscReal)));
-      PetscCall(Get(&r, &c->ft, sizeof(PetscReal)));
-      PetscCall(Get(&r, c->surfid, 2 * sizeof(PetscInt)));
-      PetscCall(Get(&r, &c->topoadj, sizeof(PetscBool)));
-      PetscCall(Get(&r, &c->np, sizeof(PetscInt)));
-      PetscCheck(c->np >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "packed body %" PetscInt_FMT ": crack plane %" PetscInt_FMT " with %" PetscInt_FMT " points", b->id, i, c->np);
-      b->ncrack++;
-      PetscCall(PetscMalloc1(3 * c->np, &c->X));
-      PetscCall(Get(&r, c->X, 3 * (size_t)c->np * sizeof(PetscReal)));
-    }
+    PetscCall(GetLoads(&r, b));
+    PetscCall(GetCracks(&r, b));
   }
   *used = r.n;
   *body = b;
