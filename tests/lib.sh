@@ -30,3 +30,14 @@ expect_error() {
   if [ $rc -ne 0 ] && grep -qE -- "$pat" <<<"$out"; then ok "$n"; else notok "$n (rc=$rc, wanted /$pat/)"; echo "$out" | tail -n 8 | sed 's/^/# /'; fi
 }
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+# mpirun_files SECONDS DIR NP COMMAND...: mpirun -np NP COMMAND under timeout SECONDS, each
+# rank writing its own stdout and stderr to DIR/rank.N itself (not through mpirun, whose
+# merged output can drop lines under load or when a rank aborts); prints the files in rank
+# order and returns mpirun's status (124 on the timeout).
+mpirun_files() {
+  local secs=$1 dir=$2 np=$3 rc r; shift 3
+  rm -rf "$dir"; mkdir -p "$dir"
+  timeout "$secs" $MPIRUN -np "$np" bash -c 'exec "$@" >"$0/rank.$OMPI_COMM_WORLD_RANK" 2>&1' "$dir" "$@" </dev/null; rc=$?
+  for ((r = 0; r < np; r++)); do [ -f "$dir/rank.$r" ] && cat "$dir/rank.$r"; done
+  return $rc
+}

@@ -41,6 +41,26 @@ PETSC_EXTERN void MbSignalClear(void);
 /** "SIGTERM", "SIGUSR1", "SIGINT" or "a signal". */
 PETSC_EXTERN const char *MbSignalName(int sig);
 
+/** One of moreau's command-line options (src/core/options.c): name ("-mb_quiet"; a family of
+    an inner PETSc object's options ends in '*'), its argument ("" for a flag), its default
+    ("" for none) and a line of help. */
+typedef struct {
+  const char *name, *arg, *def, *help;
+} MbOption;
+/** The table of options, ending with a NULL name. */
+PETSC_EXTERN const MbOption *MbOptionList(void);
+/** The entry of an option name (with or without its dash), or NULL. */
+PETSC_EXTERN const MbOption *MbOptionFind(const char name[]);
+/** The option nearest to name (edit distance), for "did you mean". */
+PETSC_EXTERN const char *MbOptionNearest(const char name[]);
+/** Print a line on rank 0 for each -mb_* option in the database that is not moreau's; their
+    number in nbad. Collective. */
+PETSC_EXTERN PetscErrorCode MbOptionCheck(MPI_Comm comm, PetscInt *nbad);
+/** Warn on rank 0 about each option (not -mb_*) that nothing read. Collective. */
+PETSC_EXTERN PetscErrorCode MbOptionWarnUnused(MPI_Comm comm);
+/** The table as --help prints it. */
+PETSC_EXTERN void MbOptionPrint(FILE *f);
+
 /* Exit status of a run a signal stopped after writing its checkpoint (EX_TEMPFAIL of
    sysexits.h: "try again": continue it with -mb_restart). */
 #define MB_EXIT_INTERRUPTED 75

@@ -94,8 +94,10 @@ class Solfec:
 
     @property
     def outpath(self):
-        """The output directory (Solfec-1.0's name for it)."""
-        return self.outdir
+        """The output directory (Solfec-1.0's name for it), with the command line's
+        subdirectory (-s SUB) appended as Solfec-1.0 appends it."""
+        sub = _m.output_subdir()
+        return self.outdir.rstrip('/') + '/' + sub if sub else self.outdir
 
     @property
     def h5(self):
@@ -199,8 +201,9 @@ def BARRIER():
 
 
 def SUBDIR():
-    """SUBDIR() -> None: moreau has no -s option (use -mb_output_dir)."""
-    return None
+    """SUBDIR() -> the output subdirectory given on the command line (Solfec's -s SUB, or
+    -mb_output_subdir SUB), or None."""
+    return _m.output_subdir()
 
 
 def NON_SOLFEC_ARGV():

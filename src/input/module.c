@@ -261,6 +261,16 @@ static PyObject *py_default_scheme(PyObject *self, PyObject *args)
   return PyUnicode_FromString(name);
 }
 
+/* output_subdir() -> the -mb_output_subdir option (Solfec's -s), or None */
+static PyObject *py_output_subdir(PyObject *self, PyObject *args)
+{
+  char      sub[PETSC_MAX_PATH_LEN];
+  PetscBool set;
+  MB_TRY(PyExc_RuntimeError, PetscOptionsGetString(NULL, NULL, "-mb_output_subdir", sub, sizeof(sub), &set));
+  if (!set) Py_RETURN_NONE;
+  return PyUnicode_FromString(sub);
+}
+
 PetscErrorCode MbModuleSetDeck(const char deck[])
 {
   PetscFunctionBegin;
@@ -272,6 +282,7 @@ static PyMethodDef Methods[] = {
     {"sync", py_sync, METH_NOARGS, "sync(): raise PeerFailure when the deck failed on another rank (collective)"},
     {"info", py_info, METH_NOARGS, "info() -> (rank, size)"},
     {"default_scheme", py_default_scheme, METH_NOARGS, "default_scheme() -> name"},
+    {"output_subdir", py_output_subdir, METH_NOARGS, "output_subdir() -> -mb_output_subdir or None"},
     {NULL, NULL, 0, NULL},
 };
 

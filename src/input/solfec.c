@@ -16,13 +16,22 @@ Sol *MbModuleGetSol(int h)
 }
 
 /* -mb_output_dir overrides the deck's output directory (through the options database, so
-   that -help lists it). */
+   that -help lists it); -mb_output_subdir (Solfec's -s) appends a subdirectory to it, as
+   Solfec-1.0 appends its -s to every SOLFEC object's output path (sol.c behaviour). */
 static PetscErrorCode OutputDirFromOptions(char dir[], size_t len, PetscBool *set)
 {
+  char      sub[PETSC_MAX_PATH_LEN];
+  PetscBool subset;
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Deck output", "moreau");
   PetscCall(PetscOptionsString("-mb_output_dir", "Write results under this directory instead of the deck's SOLFEC output directory", "SOLFEC", dir, dir, len, set));
+  PetscCall(PetscOptionsString("-mb_output_subdir", "Write results under this subdirectory of the output directory (Solfec's -s)", "SOLFEC", "", sub, sizeof(sub), &subset));
   PetscOptionsEnd();
+  if (subset && sub[0]) {
+    size_t n = strlen(dir);
+    PetscCheck(n + strlen(sub) + 2 < len, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "output path %s/%s is too long", dir, sub);
+    (void)snprintf(dir + n, len - n, "%s%s", n && dir[n - 1] == '/' ? "" : "/", sub);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

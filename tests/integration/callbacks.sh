@@ -128,7 +128,7 @@ CALLBACK(s, 1e-3, (s, b), cb)
 RUN(s, None, 0.01)
 print('NOT REACHED')
 PY
-out=$(timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/someenergy.py" 2>&1); rc=$?
+out=$(mpirun_files 60 "$TMP/ranks-131" 2 "$MOREAU" "$TMP/someenergy.py"); rc=$?
 check "ENERGY in a CALLBACK on the owner only (2 ranks): an error naming both calls, no hang (exit $rc)" \
   bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "the ranks reached different collective calls (1 rank at the end of a CALLBACK call, 1 rank at ENERGY)" <<<"$0" && grep -qE "File \".*someenergy\.py\", line 7, in cb" <<<"$0" && ! grep -q "MPI_ERR\|NOT REACHED" <<<"$0"' "$out"
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || echo "$out" | grep -v "PETSC ERROR: Configure" | tail -n 12 | sed 's/^/# /'
@@ -140,7 +140,7 @@ RUN(s, None, 0.002)
 if RANK() == 0:
     print(ENERGY(s))
 PY
-out=$(timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/rank0energy.py" 2>&1); rc=$?
+out=$(mpirun_files 60 "$TMP/ranks-143" 3 "$MOREAU" "$TMP/rank0energy.py"); rc=$?
 check "ENERGY on rank 0 only at the end of a deck (3 ranks): an error naming both calls, no hang (exit $rc)" \
   bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "ENERGY: the ranks reached different collective calls (2 ranks at the end of the deck, 1 rank at ENERGY)" <<<"$0" && grep -qE "File \".*rank0energy\.py\", line 6" <<<"$0" && ! grep -q "MPI_ERR" <<<"$0"' "$out"
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || echo "$out" | grep -v "PETSC ERROR: Configure" | tail -n 12 | sed 's/^/# /'
@@ -185,5 +185,5 @@ RUN(s, None, 0.01)
 q, u = BODY_STATE(b)
 sys.stdout.write('BSTATE %s %s owned %s\n' % (repr(q[9:]), repr(u[3:]), b.conf is not None))
 PY
-out=$(timeout 120 $MPIRUN -np 3 "$MOREAU" "$TMP/bstate.py" "$TMP/bstate" 2>&1)
+out=$(mpirun_files 120 "$TMP/ranks-188" 3 "$MOREAU" "$TMP/bstate.py" "$TMP/bstate")
 check "BODY_STATE on 3 ranks: every rank has the owner's state (one owner, three equal lines)" bash -c '[ $(grep -c "^BSTATE (0.0, 0.0, 0.999509" <<<"$0") -eq 3 ] && [ $(grep -c "owned True" <<<"$0") -eq 1 ] && [ $(grep "^BSTATE" <<<"$0" | cut -d" " -f2-7 | sort -u | wc -l) -eq 1 ]' "$out"

@@ -64,7 +64,7 @@ check "ft = 1e9 on both bars: the run goes to its end" bash -c '[ '$rc' -eq 0 ] 
 out=$("$MOREAU" "$TMP/bar.py" FINITE_ELEMENT 0.3 1e9 2e3 2>&1); rc=$?
 read -r id t sig <<<"$(crack_at "$out")"
 check "ft = 2e3 on body 1: it cracks at t* = 0.2 (got body ${id:-?} at ${t:-?})" bash -c '[ '$rc' -ne 0 ] && [ "$0" = 1 ] && awk -v t="$1" "BEGIN { exit !(t >= 0.2 && t <= 0.2025) }"' "$id" "$t"
-out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" "$TMP/bar.py" FINITE_ELEMENT 0.3 1e9 2e3 2>&1); rc=$?
+out=$(mpirun_files 120 "$TMP/ranks-67" 2 "$MOREAU" "$TMP/bar.py" FINITE_ELEMENT 0.3 1e9 2e3); rc=$?
 read -r id t sig <<<"$(crack_at "$out")"
 check "2 ranks, body 1 (owned by rank 1) cracks: every rank stops with its message at t* = 0.2 (got body ${id:-?} at ${t:-?}, rc $rc)" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && [ "$0" = 1 ] && awk -v t="$1" "BEGIN { exit !(t >= 0.2 && t <= 0.2025) }"' "$id" "$t"
 

@@ -149,7 +149,7 @@ FORCE(b, 'SPATIAL', (0.5, 0.5, 0.5), (1, 0, 0), lambda q, u, t, h: (1, 2, 3))
 RUN(s, None, 0.01)
 PY
 expect_error "a PSEUDO_RIGID FORCE callback returning 3 numbers" "FORCE callback must return 9 numbers \\(force, spatial torque, convected torque\\) or 12 \\(the generalized force of the body's velocities\\), got 3" "$MOREAU" "$TMP/prb_force.py"
-out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" "$TMP/prb_rig.py" 2>&1); rc=$?
+out=$(mpirun_files 120 "$TMP/ranks-152" 2 "$MOREAU" "$TMP/prb_rig.py"); rc=$?
 check "a rigid scheme on a PSEUDO_RIGID body fails on 2 ranks with the message" bash -c '[ '$rc' -ne 0 ] && grep -q "does not apply to body 0 of kind PSEUDO_RIGID" <<<"$0"' "$out"
 
 deck density <<PY
@@ -224,7 +224,7 @@ RUN(s, None, 0.01)
 PY
 expect_error "FORCE callback raising: traceback shows the deck line" 'File ".*raises\.py", line 5, in drag' "$MOREAU" "$TMP/raises.py"
 expect_error "FORCE callback raising: the exception" "ZeroDivisionError" "$MOREAU" "$TMP/raises.py"
-out=$(timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/raises.py" 2>&1); rc=$?
+out=$(mpirun_files 60 "$TMP/ranks-227" 2 "$MOREAU" "$TMP/raises.py"); rc=$?
 check "FORCE callback raising on its owner rank only (2 ranks): non-zero exit, no hang, traceback with deck line" \
   bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -qE "File \".*raises\.py\", line 5, in drag" <<<"$0" && grep -q "FORCE callback raised" <<<"$0"' "$out"
 [ $rc -eq 124 ] && echo "# hung: killed by timeout"
@@ -251,7 +251,7 @@ CALLBACK(s, 1e-3, b, cb)
 RUN(s, None, 0.01)
 print('NOT REACHED')
 PY
-out=$(timeout 60 $MPIRUN -np 2 "$MOREAU" "$TMP/monitor.py" 2>&1); rc=$?
+out=$(mpirun_files 60 "$TMP/ranks-254" 2 "$MOREAU" "$TMP/monitor.py"); rc=$?
 n=$(grep -c "^Traceback" <<<"$out")
 check "CALLBACK raising on every rank (2 ranks): one traceback, deck line, non-zero exit, no hang" \
   bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && [ '$n' -eq 1 ] && grep -qE "File \".*monitor\.py\", line 7, in cb" <<<"$0" && grep -q "RuntimeError: monitor failed" <<<"$0" && ! grep -q "NOT REACHED" <<<"$0"' "$out"
@@ -262,7 +262,7 @@ deck allfail <<PY
 $HEAD
 x = undefined_name + 1
 PY
-out=$(timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/allfail.py" 2>&1); rc=$?
+out=$(mpirun_files 60 "$TMP/ranks-265" 3 "$MOREAU" "$TMP/allfail.py"); rc=$?
 n=$(grep -c "^Traceback" <<<"$out")
 check "exception on every rank (3 ranks): traceback printed once, non-zero exit" \
   bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && [ '$n' -eq 1 ] && grep -qE "File \".*allfail\.py\", line 4" <<<"$0" && grep -q "NameError" <<<"$0"' "$out"
@@ -275,7 +275,7 @@ RUN(s, None, 0.01)
 e = ENERGY(s)
 print('NOT REACHED')
 PY
-out=$(timeout 60 $MPIRUN -np 3 "$MOREAU" "$TMP/somefail.py" 2>&1); rc=$?
+out=$(mpirun_files 60 "$TMP/ranks-278" 3 "$MOREAU" "$TMP/somefail.py"); rc=$?
 n=$(grep -c "^Traceback" <<<"$out")
 check "exception on some ranks (3 ranks, conf is None off the owner): printed by each failing rank, non-zero exit, no hang" \
   bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && [ '$n' -eq 2 ] && grep -q "the deck failed on rank 1" <<<"$0" && grep -q "the deck failed on rank 2" <<<"$0" && grep -qE "File \".*somefail\.py\", line 5" <<<"$0" && grep -q "TypeError" <<<"$0" && ! grep -q "NOT REACHED" <<<"$0"' "$out"

@@ -47,7 +47,7 @@ check "BYLABEL finds bodies by label" grep -q "BYLABEL True None" <<<"$out"
 check "RUN twice continues time (0.1 then 0.2, 20 increasing steps)" grep -q "RUN2 0.100000000000 0.200000000000 20 True" <<<"$out"
 check "CALLBACK returning 0 stops the run" grep -q "STOP rank 0 t 0.250000" <<<"$out"
 [ $? -eq 0 ] || echo "$out" | tail -n 10 | sed 's/^/# /'
-out=$(cd "$TMP" && timeout 120 $MPIRUN -np 3 "$MOREAU" "$TMP/mech.py" "$TMP/mech3" 2>&1)
+out=$(cd "$TMP" && mpirun_files 120 "$TMP/ranks-50" 3 "$MOREAU" "$TMP/mech.py" "$TMP/mech3")
 n=$(grep -c "STOP rank [012] t 0.250000" <<<"$out")
 check "CALLBACK returning 0 on one rank stops every rank at the same time (3 ranks)" test "$n" -eq 3
 check "RUN twice continues time on 3 ranks" bash -c '[ $(grep -c "RUN2 0.100000000000 0.200000000000 20 True" <<<"$0") -eq 3 ]' "$out"

@@ -46,7 +46,7 @@ PY
 out=$(timeout 120 "$MOREAU" -w "$TMP/del.py" 2>&1); rc=$?
 echo "$out" | grep -E '^(not )?ok - '
 [ $rc -eq 0 ] || { echo "not ok - the deck exits 0 (rc $rc)"; echo "$out" | tail -5 | sed 's/^/# /'; }
-out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -w "$TMP/del.py" 2>&1); rc=$?
+out=$(mpirun_files 120 "$TMP/ranks-49" 2 "$MOREAU" -w "$TMP/del.py"); rc=$?
 echo "$out" | grep -E '^(not )?ok - ' | sed 's/ - / - 2 ranks: /'
 [ $rc -eq 0 ] || { echo "not ok - 2 ranks: the deck exits 0 (rc $rc)"; echo "$out" | tail -5 | sed 's/^/# /'; }
 
@@ -98,7 +98,7 @@ if RANK() == 0:
 PY
 for np in 1 2; do
   if [ $np -eq 1 ]; then out=$(timeout 120 "$MOREAU" -w "$TMP/delbody.py" 2>&1); rc=$?; pre=""
-  else out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -w "$TMP/delbody.py" 2>&1); rc=$?; pre="2 ranks: "; fi
+  else out=$(mpirun_files 120 "$TMP/ranks-101" 2 "$MOREAU" -w "$TMP/delbody.py"); rc=$?; pre="2 ranks: "; fi
   echo "$out" | grep -E '^(not )?ok - ' | sed "s/ - / - $pre/"
   [ $rc -eq 0 ] || { echo "not ok - ${pre}the body deck exits 0 (rc $rc)"; echo "$out" | grep -v "^ok - " | head -n 25 | sed 's/^/# /'; } # the error comes first, mpirun's notice after
   h5=$(sed -n 's/^H5 //p' <<<"$out")

@@ -115,9 +115,9 @@ echo "$out" | grep -E "^same|Error" | sed 's/^/# /'
 check "an ELLIP of equal radii follows the SPHERE's trajectory (displacement and velocity, every step) to 1e-8" grep -q "^same.*PASSED" <<<"$out"
 
 # two ranks: the ellipsoids travel between ranks (packed as their centre and semi-axis ends)
-out=$(timeout 300 $MPIRUN -np 2 "$MOREAU" -mb_output_dir "$TMP/np2-rest" "$TMP/rest-rigid.py" 2>&1)
+out=$(mpirun_files 300 "$TMP/ranks-118" 2 "$MOREAU" -mb_output_dir "$TMP/np2-rest" "$TMP/rest-rigid.py")
 check "on 2 ranks: the ELLIP and the ELLIP on it rest at 0.1 and 0.35 (1e-8)" bash -c 'grep -q "^rest.*PASSED" <<<"$0" && grep -q "^stack.*PASSED" <<<"$0"' "$out"
-out=$(timeout 300 $MPIRUN -np 2 "$MOREAU" -mb_output_dir "$TMP/np2-same" "$TMP/same.py" 2>&1)
+out=$(mpirun_files 300 "$TMP/ranks-120" 2 "$MOREAU" -mb_output_dir "$TMP/np2-same" "$TMP/same.py")
 echo "$out" | grep -E "^same|Error" | sed 's/^/# np 2: /'
 check "on 2 ranks: the ELLIP of equal radii ends where the SPHERE does (displacement, velocity: 1e-8)" "$PY" -c '
 import sys

@@ -304,7 +304,7 @@ if RANK() == 1:
     sys.exit(3)
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.01)
 PY
-out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -mb_quiet "$TMP/sysexit.py" 2>&1); rc=$?
+out=$(mpirun_files 120 "$TMP/ranks-307" 2 "$MOREAU" -mb_quiet "$TMP/sysexit.py"); rc=$?
 check "sys.exit(3) on rank 1 of 2: the job ends non-zero and says so" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "moreau: the deck called sys.exit(3) on rank 1, not on every rank" <<<"$0"' "$out"
 
 # --- a second process holding the .h5 open (h5py, ParaView): the file is not truncated under
@@ -319,7 +319,7 @@ for mode in a r; do
   "$PY" -c 'import sys, time, h5py; f = h5py.File(sys.argv[1], sys.argv[2]); print("held", flush=True); time.sleep(30)' "$TMP/out-held/held.h5" $mode >"$TMP/holder.out" 2>&1 &
   holder=$!
   for i in $(seq 50); do grep -q held "$TMP/holder.out" && break; sleep 0.1; done
-  out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -mb_quiet "$TMP/held.py" 2>&1); rc=$?
+  out=$(mpirun_files 120 "$TMP/ranks-322" 2 "$MOREAU" -mb_quiet "$TMP/held.py"); rc=$?
   kill $holder 2>/dev/null; wait $holder 2>/dev/null
   check "the .h5 held open by another process (h5py, mode '$mode'), 2 ranks: refused with the reason" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "cannot write .*held.h5: another process has it open" <<<"$0"' "$out"
 done
@@ -334,5 +334,5 @@ CALLBACK(s, 1e-5, (), lambda: 0)
 RUN(s, None, 1.0)
 RUN(s, None, 1.0)
 PY
-out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -mb_quiet "$TMP/manyframes.py" 2>&1)
+out=$(mpirun_files 120 "$TMP/ranks-337" 2 "$MOREAU" -mb_quiet "$TMP/manyframes.py")
 check "a RUN of about 10^5 frames prints one notice suggesting OUTPUT" bash -c '[ "$(grep -c "this RUN writes about 1e+05 frames to .*manyframes.h5 (every step: no OUTPUT interval)" <<<"$0")" = 1 ]' "$out"

@@ -65,7 +65,7 @@ out=$("$PY" cmp.py outA/a.h5 0.2 outB/b.h5 0.1 1e-12 2>&1); rc=$?
 check "B continued is A continued to 1e-12 ($out)" test $rc -eq 0
 
 # the same on 2 ranks, from results 1 rank wrote
-out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" b.py outB2 2>&1); rc=$?
+out=$(mpirun_files 120 "$TMP/ranks-68" 2 "$MOREAU" b.py outB2); rc=$?
 [ $rc -eq 0 ] || echo "$out" | tail -5 | sed 's/^/# /'
 out=$("$PY" cmp.py outA/a.h5 0.2 outB2/b.h5 0.1 1e-12 2>&1); rc=$?
 check "2 ranks: B continued is A continued to 1e-12 ($out)" test $rc -eq 0
@@ -142,7 +142,7 @@ expect_error "a subset matching no label is an error naming the pattern" "subset
 scene "RIGID_TO_FEM('outA', 0.1, s, subset='FLY')" | sed "s/fly = BODY(s, 'RIGID'/fly = BODY(s, 'PSEUDO_RIGID'/" >e7.py
 expect_error "RIGID_TO_FEM onto a kind that cannot take it is an error naming the body" "body 2 \('FLY'\) is PSEUDO_RIGID here and body 2 of outA/a.h5 is RIGID: a PSEUDO_RIGID body cannot take" timeout 60 "$MOREAU" e7.py outE
 # on 2 ranks body 1 is rank 1's: every rank stops with its message, none waits for the others
-# (rank 0's stderr read from its own file: mpirun's merged output can drop lines under load)
-rm -rf perrank; timeout 60 $MPIRUN --output-filename perrank -np 2 "$MOREAU" e4.py outE2 >/dev/null 2>&1; rc=$?
-check "2 ranks: a kind mismatch of rank 1's body is rank 0's error too, at once (rc=$rc)" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -qE "^RuntimeError: INITIALIZE_STATE: body 1 \('"'"'SLIDE'"'"'\) is PSEUDO_RIGID here" perrank/1/rank.0/stderr'
-[ $? -eq 0 ] || sed 's/^/# rank 0: /' perrank/1/rank.0/stderr 2>/dev/null | head -20
+# (each rank's output from its own file: mpirun's merged output can drop lines under load)
+mpirun_files 60 perrank 2 "$MOREAU" e4.py outE2 >/dev/null; rc=$?
+check "2 ranks: a kind mismatch of rank 1's body is rank 0's error too, at once (rc=$rc)" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -qE "^RuntimeError: INITIALIZE_STATE: body 1 \('"'"'SLIDE'"'"'\) is PSEUDO_RIGID here" perrank/rank.0'
+[ $? -eq 0 ] || sed 's/^/# rank 0: /' perrank/rank.0 2>/dev/null | head -20

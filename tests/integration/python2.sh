@@ -48,7 +48,7 @@ check "one line for each translated module and file, naming it" bash -c '
   [ $(grep -c "^moreau: inc/half.py is Python 2 (line 3: " <<<"$0") -eq 1 ] &&
   [ $(grep -c "^moreau: inc/more.py is Python 2 (line 2: " <<<"$0") -eq 1 ]' "$out"
 check "the notice comes once on 1 rank" test "$(grep -c "is Python 2" <<<"$out")" -eq 3
-out=$(cd "$TMP/p2" && timeout -k 5 120 $MPIRUN -np 3 "$MOREAU" deck.py 2>&1)
+out=$(cd "$TMP/p2" && mpirun_files 120 "$TMP/ranks-51" 3 "$MOREAU" deck.py)
 check "the notice comes once on 3 ranks (rank 0 prints it), and every rank runs the deck" bash -c '
   [ $(grep -c "^moreau: deck.py is Python 2" <<<"$0") -eq 1 ] && [ $(grep -c "is Python 2" <<<"$0") -eq 3 ] &&
   [ $(grep -cx "LOOP 2 True False" <<<"$0") -eq 3 ]' "$out"
@@ -82,7 +82,7 @@ printf 'print "a"\nx = 1\nif x\n    print x\n' >"$TMP/p2/bad.py"
 expect_error "a deck that is neither names the file and line 3" \
   'File "bad.py", line 3 .*SyntaxError: not Python 3 \(line 1: Missing parentheses.*\) nor Python 2 \(line 3: bad input' \
   bash -c 'cd "$0/p2" && "$1" bad.py 2>&1 | tr "\n" " "; exit ${PIPESTATUS[0]}' "$TMP" "$MOREAU"
-out=$(cd "$TMP/p2" && timeout -k 5 120 $MPIRUN -np 3 "$MOREAU" bad.py 2>&1)
+out=$(cd "$TMP/p2" && mpirun_files 120 "$TMP/ranks-85" 3 "$MOREAU" bad.py)
 rc=$?
 check "a deck that is neither fails on 3 ranks, its error printed once, no notice" bash -c '
   [ "$1" -ne 0 ] && [ $(grep -c "^SyntaxError: not Python 3" <<<"$0") -eq 1 ] && ! grep -q "is Python 2" <<<"$0"' "$out" $rc

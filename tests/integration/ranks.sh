@@ -111,7 +111,7 @@ for i in range(6):
         FORCE(b, 'SPATIAL', (3.0, 0, 0), (1, 0, 0), push)
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-3, 100), 0.05)
 PY
-out=$(timeout 120 $MPIRUN -np 3 "$MOREAU" -mb_output_dir "$TMP/raise" "$TMP/raise.py" 2>&1); rc=$?
+out=$(mpirun_files 120 "$TMP/ranks-114" 3 "$MOREAU" -mb_output_dir "$TMP/raise" "$TMP/raise.py"); rc=$?
 check "a callback raising on one rank of 3 ends every rank (exit $rc, not a hang) with its message" \
   bash -c '[ $1 -ne 0 ] && [ $1 -ne 124 ] && grep -q "deliberate failure at t = 0.00" <<<"$0" && grep -q "aborting all ranks" <<<"$0"' "$out" "$rc"
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || echo "$out" | tail -n 12 | sed 's/^/# /'

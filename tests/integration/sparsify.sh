@@ -47,6 +47,6 @@ check "by default (threshold 0.01) the slivers go and the points at the 5x5 shar
 check "threshold 0.001 keeps the slivers (between 25 and 196)" test "$n_thr" -gt 25 -a "$n_thr" -lt 196
 check "minarea 1 drops every contact" test "$n_minarea" = 0
 o1=$(timeout 300 "$MOREAU" sp.py on 0.001 2>&1)
-o2=$(timeout 300 $MPIRUN -np 2 "$MOREAU" sp.py on 0.001 2>&1)
+o2=$(mpirun_files 300 "$TMP/ranks-50" 2 "$MOREAU" sp.py on 0.001)
 check "the same contacts on 1 and 2 ranks" test "$(count "$o1")" = "$(count "$o2")" -a -n "$(count "$o1")"
 check "the same energies on 1 and 2 ranks (1e-9)" awk '/energy kinetic/ { n++; for (i = 4; i <= NF; i += 3) v[n, i] = $i } END { if (n != 2) exit 1; for (i = 4; i <= 13; i += 3) { d = v[1, i] - v[2, i]; if (d < 0) d = -d; s = v[1, i] < 0 ? -v[1, i] : v[1, i]; if (d > 1e-9 * (s + 1e-12)) exit 1 } }' <(echo "$o1") <(echo "$o2")

@@ -107,7 +107,7 @@ if RANK() == 0:
     print('PASSED' if max(st) < 0.05 + 1e-9 and min(st) > 0.05 - 1e-6 else 'FAILED')
 PY
 o1=$(timeout 120 "$MOREAU" "$TMP/chain.py" "$TMP/chain1" 2>&1)
-o3=$(timeout 300 $MPIRUN -np 3 "$MOREAU" -mb_balance none "$TMP/chain.py" "$TMP/chain3" 2>&1)
+o3=$(mpirun_files 300 "$TMP/ranks-110" 3 "$MOREAU" -mb_balance none "$TMP/chain.py" "$TMP/chain3")
 echo "$o1" | grep -E '^(CHAIN|STROKES)|rror' | sed 's/^/# 1 rank: /'
 echo "$o3" | grep -E '^(CHAIN|STROKES)|rror' | sed 's/^/# 3 ranks: /'
 check "chain pulled by a force: both springs at their upper limit 0.05 and not past it (1e-9)" grep -qx PASSED <<<"$o1"

@@ -174,7 +174,7 @@ b2 = BODY(s, 'FINITE_ELEMENT', TETRAHEDRALIZE(c, '$TMP/mesh/ranks.json'), BULK_M
 RUN(s, NEWTON_SOLVER(), 0.002)
 t('2 ranks: TETRAHEDRALIZE, bodies of tetrahedra run', s.time > 0.0019 and NCPU(s) == 2, (s.time, NCPU(s)))
 PY
-out=$(timeout 120 $MPIRUN -np 2 "$MOREAU" -w "$TMP/ranks.py" 2>&1); rc=$?
+out=$(mpirun_files 120 "$TMP/ranks-177" 2 "$MOREAU" -w "$TMP/ranks.py"); rc=$?
 echo "$out" | grep -E '^(not )?ok - '
 [ $rc -eq 0 ] || { notok "2-rank deck exits 0 (rc=$rc)"; echo "$out" | tail -8 | sed 's/^/# /'; }
 
