@@ -106,7 +106,7 @@ static int ExitCodeOf(PyObject *value)
   if (code == Py_None)
     rc = 0;
   else if (PyLong_Check(code))
-    rc = (int)PyLong_AsLong(code);
+    rc = (int)(PyLong_AsLong(code) & 0xff); /* the status the process would have: -1 is 255 */
   else {
     PyObject *s = PyObject_Str(code);
     if (s) {
@@ -292,6 +292,12 @@ PetscErrorCode MbInputRunDeck(const char deck[], int nargs, char *args[], int *e
     Py_XDECREF(tb);
   }
   MbInputFlushStdio();
+  { /* the job's exit status is the deck's sys.exit code on every rank, also when only some
+       ranks called it (mpirun returns whichever non-zero status it sees first) */
+    int mine = exited ? rc : 0, code;
+    PetscCallMPI(MPI_Allreduce(&mine, &code, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+    if (code) rc = code;
+  }
   if (nfailed && !rc) rc = 1;
   *exitcode = rc;
   PetscFunctionReturn(PETSC_SUCCESS);

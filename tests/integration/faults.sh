@@ -306,6 +306,15 @@ RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.01)
 PY
 out=$(mpirun_files 120 "$TMP/ranks-307" 2 "$MOREAU" -mb_quiet "$TMP/sysexit.py"); rc=$?
 check "sys.exit(3) on rank 1 of 2: the job ends non-zero and says so" bash -c '[ '$rc' -ne 0 ] && [ '$rc' -ne 124 ] && grep -q "moreau: the deck called sys.exit(3) on rank 1, not on every rank" <<<"$0"' "$out"
+check "... and the job's exit status is the deck's code, 3 (rc=$rc)" test $rc -eq 3
+mpirun_files 120 "$TMP/ranks-sysexit3" 3 "$MOREAU" -mb_quiet "$TMP/sysexit.py" >/dev/null; rc=$?
+check "sys.exit(3) on rank 1 of 3: the job's exit status is 3 (rc=$rc)" test $rc -eq 3
+cat >"$TMP/sysexitall.py" <<PY
+import sys
+sys.exit(5)
+PY
+mpirun_files 120 "$TMP/ranks-sysexit5" 3 "$MOREAU" -mb_quiet "$TMP/sysexitall.py" >/dev/null; rc=$?
+check "sys.exit(5) on every rank of 3: the job's exit status is 5 (rc=$rc)" test $rc -eq 5
 
 # --- a second process holding the .h5 open (h5py, ParaView): the file is not truncated under
 # it (it ended unreadable once that process wrote or closed it); a clear refusal instead
