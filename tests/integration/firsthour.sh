@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# A user's first hour (issue 36), each item run as a user runs it: a fresh output folder and
+# the commands README gives. Post-processing where users are: scripts/mbhistory under a first
+# python3 on PATH that has no h5py (a pyenv or conda interpreter) finds one that has.
+source "$(dirname "$0")/../lib.sh"
+[ -x "$MOREAU" ] || { echo "no $MOREAU (build first)"; exit 77; }
+cd "$TMP"
+cat >ball.py <<'PY'
+s = SOLFEC('DYNAMIC', 1e-3, 'out')
+b = BODY(s, 'RIGID', SPHERE((0, 0, 0), 0.1, 1, 1), BULK_MATERIAL(s, density = 1000))
+INITIAL_VELOCITY(b, (1, 0, 0), (0, 0, 0))
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.01)
+PY
+"$MOREAU" ball.py >/dev/null 2>&1
+# a python3 that sees no site packages (no h5py, no numpy), first on PATH
+mkdir -p bin
+printf '#!/bin/sh\nexec /usr/bin/python3 -S "$@"\n' >bin/python3
+chmod +x bin/python3
+check "the first python3 on PATH has no h5py" bash -c '! PATH="$0/bin:$PATH" python3 -c "import h5py" 2>/dev/null' "$TMP"
+out=$(PATH="$TMP/bin:$PATH" "$MB_ROOT/scripts/mbhistory" out/ball.h5 time kinetic 2>&1); rc=$?
+check "scripts/mbhistory out/ball.h5 time kinetic runs anyway (rc=$rc)" test $rc -eq 0
+check "... and prints the kinetic energy, 0.5 m v^2 = 2.094 J" grep -qE '^ +0\.01 +2\.094' <<<"$out"
+[ $rc -eq 0 ] || echo "$out" | head -5 | sed 's/^/# /'
