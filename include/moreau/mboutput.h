@@ -20,6 +20,9 @@ PETSC_EXTERN PetscErrorCode MbOutputSetInterval(MbOutput out, PetscReal interval
 PETSC_EXTERN PetscErrorCode MbOutputNoticeRun(MbOutput out, PetscReal duration);
 /** Write the /history records not yet written, rewrite the XDMF index, flush. Collective. */
 PETSC_EXTERN PetscErrorCode MbOutputFlush(MbOutput out);
+/** Mark the output's checkpoint (if any) as that of a deck that ran to its end: a restart
+    from it is refused. Collective. */
+PETSC_EXTERN PetscErrorCode MbOutputCheckpointFinished(MbOutput out);
 /** Paths of the two files (borrowed). */
 PETSC_EXTERN PetscErrorCode MbOutputGetPaths(MbOutput out, const char **h5, const char **xmf);
 /** A global history series between t0 and t1 (inclusive): item is one of "TIME", "STEP",

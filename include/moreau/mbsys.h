@@ -58,6 +58,11 @@ PETSC_EXTERN const char *MbOptionNearest(const char name[]);
 PETSC_EXTERN PetscErrorCode MbOptionCheck(MPI_Comm comm, PetscInt *nbad);
 /** Warn on rank 0 about each option (not -mb_*) that nothing read. Collective. */
 PETSC_EXTERN PetscErrorCode MbOptionWarnUnused(MPI_Comm comm);
+/** Remember the command line (the deck at argv[deck]) for MbOptionRestartCommand. */
+PETSC_EXTERN void MbOptionSetCommandLine(int argc, char **argv, int deck);
+/** The shell command that continues this run from its checkpoints: its directory, ranks,
+    options, deck and arguments, with -mb_restart. */
+PETSC_EXTERN PetscErrorCode MbOptionRestartCommand(MPI_Comm comm, char buf[], size_t len);
 /** The table as --help prints it. */
 PETSC_EXTERN void MbOptionPrint(FILE *f);
 

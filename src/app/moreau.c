@@ -174,6 +174,7 @@ int main(int argc, char **argv)
   setenv("OMPI_MCA_io", "romio321", 0);
   ierr = PetscInitialize(&pargc, &pargv, NULL, Help);
   if (ierr) return (int)ierr;
+  MbOptionSetCommandLine(argc, argv, deck);
 
   ierr = MbInitialize();
   /* a misspelled -mb_* option (here, in PETSC_OPTIONS or an options file) stops the job on

@@ -6,6 +6,7 @@
    defaults (issue 36). */
 #include <ctype.h>
 #include <string.h>
+#include <unistd.h>
 #include <moreau/mbsys.h>
 
 /* name; its argument ("" a flag, "[FILE]" an optional one); default ("" none); help. A name
@@ -177,6 +178,87 @@ PetscErrorCode MbOptionWarnUnused(MPI_Comm comm)
     PetscCall(PetscFPrintf(comm, PETSC_STDERR, "moreau: warning: option -%s was given but nothing read it (misspelled? -help lists PETSc's options, moreau --help moreau's)\n", names[i]));
   }
   PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int    CmdArgc = 0, CmdDeck = -1;
+static char **CmdArgv = NULL;
+
+/*@C
+  MbOptionSetCommandLine - remember the command line (argv as main received it, the deck at
+  argv[deck]) for MbOptionRestartCommand. argv must outlive the run.
+@*/
+void MbOptionSetCommandLine(int argc, char **argv, int deck)
+{
+  CmdArgc = argc;
+  CmdArgv = argv;
+  CmdDeck = deck;
+}
+
+/* Append s to buf, single-quoted for a POSIX shell when it holds anything but safe characters */
+static void AppendWord(char buf[], size_t len, const char s[])
+{
+  size_t n    = strlen(buf);
+  int    safe = s[0] != 0;
+  for (const char *c = s; *c; c++)
+    if (!(isalnum((unsigned char)*c) || strchr("-_./=:,+@%", *c))) safe = 0;
+  if (n && n + 1 < len) buf[n++] = ' ', buf[n] = 0;
+  if (safe) {
+    (void)snprintf(buf + n, len - n, "%s", s);
+    return;
+  }
+  if (n + 1 < len) buf[n++] = '\'', buf[n] = 0;
+  for (const char *c = s; *c && n + 5 < len; c++) {
+    if (*c == '\'')
+      (void)snprintf(buf + n, len - n, "'\\''"), n += 4;
+    else
+      buf[n++] = *c, buf[n] = 0;
+  }
+  if (n + 1 < len) buf[n++] = '\'', buf[n] = 0;
+}
+
+/*@C
+  MbOptionRestartCommand - the command that continues this run from its checkpoints, as the
+  user typed the run's own (same directory, ranks, options, deck and its arguments) with
+  -mb_restart before the deck: "cd DIR && mpirun -np N moreau ... -mb_restart deck.py ...".
+@*/
+PetscErrorCode MbOptionRestartCommand(MPI_Comm comm, char buf[], size_t len)
+{
+  PetscMPIInt size;
+  char        cwd[PETSC_MAX_PATH_LEN];
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  buf[0] = 0;
+  if (getcwd(cwd, sizeof(cwd))) {
+    AppendWord(buf, len, "cd");
+    AppendWord(buf, len, cwd);
+    (void)snprintf(buf + strlen(buf), len - strlen(buf), " &&"); /* the shell's, unquoted */
+  }
+  if (size > 1) {
+    char np[16];
+    (void)snprintf(np, sizeof(np), "%d", (int)size);
+    AppendWord(buf, len, "mpirun");
+    AppendWord(buf, len, "-np");
+    AppendWord(buf, len, np);
+  }
+  if (!CmdArgv) {
+    AppendWord(buf, len, "moreau -mb_restart DECK");
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  AppendWord(buf, len, CmdArgv[0]);
+  {
+    /* -mb_restart goes where the deck (or the "--" before it) stands; an earlier one, and
+       its file, are left out */
+    int at = CmdDeck >= 2 && !strcmp(CmdArgv[CmdDeck - 1], "--") ? CmdDeck - 1 : CmdDeck;
+    for (int i = 1; i < CmdArgc; i++) {
+      if (i == at) AppendWord(buf, len, "-mb_restart");
+      if (i < at && !strcmp(CmdArgv[i], "-mb_restart")) {
+        if (i + 1 < at && CmdArgv[i + 1][0] != '-') i++;
+        continue;
+      }
+      AppendWord(buf, len, CmdArgv[i]);
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -226,8 +226,12 @@ PetscErrorCode MbDomainMaybeCheckpoint(MbDomain d, PetscBool end, PetscBool *sto
     d->run.sig         = 0;
     MbSignalClear();
     *stop = PETSC_TRUE;
-    PetscCall(PetscPrintf(d->comm, "moreau: stopped by %s at t = %.9g, step %" PetscInt_FMT "%s\n", d->rank == 0 && mine ? MbSignalName(mine) : "a signal", (double)d->t, d->nsteps,
-                          d->run.ckpt_fn ? ", after writing a checkpoint: continue with moreau -mb_restart" : " (no output, so no checkpoint)"));
+    char cmd[4 * PETSC_MAX_PATH_LEN];
+    PetscCall(MbOptionRestartCommand(d->comm, cmd, sizeof(cmd)));
+    /* the whole command: typed without the run's -mb_output_dir, -mb_restart would continue
+       another checkpoint (the deck's own output directory's) */
+    PetscCall(PetscPrintf(d->comm, "moreau: stopped by %s at t = %.9g, step %" PetscInt_FMT "%s%s\n", d->rank == 0 && mine ? MbSignalName(mine) : "a signal", (double)d->t, d->nsteps,
+                          d->run.ckpt_fn ? ", after writing a checkpoint; continue with:\n  " : " (no output, so no checkpoint)", d->run.ckpt_fn ? cmd : ""));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

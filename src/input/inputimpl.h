@@ -25,5 +25,7 @@ PETSC_INTERN int MbModuleIsPeerFailure(PyObject *type);
 /* Destroy the outputs and domains of every SOLFEC object (Python still running). */
 PETSC_INTERN PetscErrorCode MbModuleDestroyAll(void);
 PETSC_INTERN PetscErrorCode MbModuleSummary(void);
+/** The deck ran to its end: mark each SOLFEC object's checkpoint so (no restart from it). */
+PETSC_INTERN PetscErrorCode MbModuleFinished(void);
 
 #endif

@@ -307,6 +307,7 @@ PetscErrorCode MbInputSummary(void)
 {
   PetscFunctionBegin;
   if (PythonStarted) PetscCall(MbModuleSummary());
+  if (PythonStarted) PetscCall(MbModuleFinished());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

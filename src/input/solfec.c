@@ -235,6 +235,14 @@ PetscErrorCode MbModuleSummary(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MbModuleFinished(void)
+{
+  PetscFunctionBegin;
+  for (int i = 0; i < NSol; i++)
+    if (Sols[i].out) PetscCall(MbOutputCheckpointFinished(Sols[i].out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbModuleDestroyAll(void)
 {
   PetscFunctionBegin;

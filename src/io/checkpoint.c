@@ -135,6 +135,37 @@ PetscErrorCode MbOutputCheckpoint(MbDomain dom, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  MbOutputCheckpointFinished - mark the output's checkpoint, if there is one, as that of a
+  deck that ran to its end: a restart from it then has nothing to continue and is refused
+  (typed without the run's -mb_output_dir, "moreau -mb_restart deck.py" found such a
+  checkpoint and "continued" it in no time). Collective.
+@*/
+PetscErrorCode MbOutputCheckpointFinished(MbOutput out)
+{
+  int err = 0;
+  PetscFunctionBegin;
+  if (out->readonly) PetscFunctionReturn(PETSC_SUCCESS);
+  if (out->rank == 0) {
+    struct stat st;
+    if (!stat(out->chk, &st)) {
+      hid_t f = H5Fopen(out->chk, H5F_ACC_RDWR, H5P_DEFAULT);
+      if (f < 0)
+        err = 1;
+      else {
+        PetscErrorCode e;
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        e = MbH5WriteAttrInt(f, "deck_finished", 1, out->chk);
+        PetscCall(PetscPopErrorHandler());
+        if (H5Fclose(f) < 0 || e) err = 1;
+      }
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&err, 1, MPI_INT, 0, out->comm));
+  PetscCheck(!err, out->comm, PETSC_ERR_FILE_WRITE, "cannot mark checkpoint %s as that of a finished run", out->chk);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------- restart */
 
 /* A whole dataset of the checkpoint, read by every rank: its element count and a buffer of
@@ -207,6 +238,14 @@ static PetscErrorCode ReadChk(MbOutput out, const char *path, MbCheckpoint *c, d
   c->run_done = v ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MbH5ReadAttr(f, "run_end", H5T_NATIVE_DOUBLE, &c->run_end, path));
   PetscCall(MbH5ReadAttr(f, "run_duration", H5T_NATIVE_DOUBLE, &c->run_duration, path));
+  {
+    htri_t fin;
+    MbH5Get(fin, H5Aexists, (f, "deck_finished"), path);
+    PetscCheck(!fin, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+               "-mb_restart: checkpoint %s is of a run whose deck ran to its end (t = %g, step %" PetscInt_FMT "): there is nothing to continue, and the results are left as they are. A run stopped by a signal printed the command that continues it "
+               "(with its -mb_output_dir, if it had one); to run the deck again, leave out -mb_restart (and give -w to write over these results)",
+               path, c->t, c->nsteps);
+  }
   PetscCall(ReadParts(out, f, path, c));
   PetscCall(ReadWhole(out, f, "/output", H5T_NATIVE_DOUBLE, sizeof(double), &n, (void **)&od));
   PetscCheck(n == O_N, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "checkpoint %s: /output has %lld numbers; %d expected", path, (long long)n, O_N);

@@ -88,7 +88,9 @@ run ref1 1 -mb_output_dir ref1 pile.py
 run ref3 3 -mb_output_dir ref3 pile.py
 run stop 1 -mb_output_dir r11 pile.py 0.12; rc=$?
 check "SIGTERM on 1 rank: exit status 75 (got $rc)" [ $rc -eq 75 ]
-check "... it says it stopped and wrote a checkpoint" grep -q "moreau: stopped by SIGTERM at t = 0.121, step 121, after writing a checkpoint: continue with moreau -mb_restart" "$TMP/log"
+check "... it says it stopped and wrote a checkpoint" grep -q "moreau: stopped by SIGTERM at t = 0.121, step 121, after writing a checkpoint; continue with:" "$TMP/log"
+check "... and prints the whole command that continues it: directory, options, -mb_restart, deck, its arguments" grep -qE "^  cd $TMP && .*/moreau -mb_output_dir r11 -mb_restart pile.py 0.12$" "$TMP/log"
+cp -r r11 badsrc # a stopped run's files, for the bad restarts below
 check "... the checkpoint is there" test -s r11/pile.chk
 cp -r r11 r13
 run restart 1 -mb_output_dir r11 -mb_restart pile.py
@@ -195,13 +197,28 @@ run stop 3 -mb_output_dir d1 -mb_signal_at_step 72 "$MB_ROOT/cases/fe_bars_impac
 run restart 3 -mb_output_dir d1 -mb_restart "$MB_ROOT/cases/fe_bars_impact.py"
 check "cases/fe_bars_impact.py on 3 ranks stopped at step 72 and restarted on 3: bit for bit" "$PY" cmp.py d0/fe_bars_impact.h5 d1/fe_bars_impact.h5
 
+# --- the command a stop prints, typed as printed, continues that run (issue 36, item 7), and
+# the restart a user types without the run's -mb_output_dir finds the deck's own checkpoint
+# of a finished run and refuses it, leaving those results as they were
+run stop 1 -mb_output_dir typed -mb_signal_at_step 50 pile.py; rc=$?
+cmd=$(grep -A1 "continue with:" "$TMP/log" | tail -n 1)
+check "a run stopped at step 50 prints a command with its -mb_output_dir (rc=$rc)" bash -c '[ '$rc' -eq 75 ] && grep -q -- "-mb_output_dir typed -mb_signal_at_step 50 -mb_restart pile.py" <<<"$0"' "$cmd"
+(cd / && bash -c "$cmd") >"$TMP/log" 2>&1
+check "... typed as printed (from another directory), it continues the run: bit for bit the uninterrupted one" "$PY" cmp.py ref1/pile.h5 typed/pile.h5
+run whole 1 -mb_checkpoint_steps 100 pile.py
+frames() { "$PY" -c 'import sys, h5py; print(len(h5py.File(sys.argv[1], "r")["frames"]))' "$1"; }
+n0=$(frames out/pile.h5)
+expect_error "-mb_restart without the run's -mb_output_dir: the deck's own checkpoint is of a finished run: refused, naming it" \
+  "-mb_restart: checkpoint .*out/pile.chk is of a run whose deck ran to its end \(t = 0.3, step 300\): there is nothing to continue" timeout 60 "$MOREAU" -mb_restart pile.py
+check "... and its results are left as they were ($n0 frames)" test "$(frames out/pile.h5)" = "$n0"
+
 # --- bad restarts: the message names what is wrong
 expect_error "-mb_restart FILE that does not exist" "-mb_restart: cannot read checkpoint nowhere.chk: No such file or directory" timeout 60 "$MOREAU" -mb_output_dir r11 -mb_restart nowhere.chk pile.py
 sed 's/for i in range(3):/for i in range(4):/' pile.py >pile4.py
-mkdir -p bad && cp r11/pile.h5 bad/pile4.h5 && cp r11/pile.chk bad/pile4.chk
+mkdir -p bad && cp badsrc/pile.h5 bad/pile4.h5 && cp badsrc/pile.chk bad/pile4.chk
 expect_error "a restart whose deck makes more bodies" "restart: the deck made 25 bodies, 0 joints and 0 springs before RUN call 1; the checkpoint has 19, 0 and 0: restart with the deck that wrote it" timeout 60 "$MOREAU" -mb_output_dir bad -mb_restart pile4.py
 sed 's/, 0.3)$/, 0.4)/' pile.py >pile5.py
-cp r11/pile.h5 bad/pile5.h5 && cp r11/pile.chk bad/pile5.chk
+cp badsrc/pile.h5 bad/pile5.h5 && cp badsrc/pile.chk bad/pile5.chk
 expect_error "a restart whose RUN asks for another duration" "restart: RUN call 1 asks for a duration of 0.4; in the run that wrote the checkpoint it asked for 0.3: restart with the deck that wrote it" timeout 60 "$MOREAU" -mb_output_dir bad -mb_restart pile5.py
 out=$(timeout 60 "$MOREAU" -mb_output_dir fresh -mb_restart pile.py 2>&1)
 check "-mb_restart with no checkpoint of the deck's output: a notice, a run from the start" grep -q "moreau: restart: there is no checkpoint fresh/pile.chk: this SOLFEC object runs from the start" <<<"$out"
