@@ -27,6 +27,14 @@ PetscErrorCode MbModuleRecordError(MPI_Comm comm, int line, const char *fun, con
 {
   if (p == PETSC_ERROR_INITIAL) {
     const char *text = NULL;
+    if (n == PETSC_ERR_MEM || (fun && !strncmp(fun, "PetscMalloc", 11))) {
+      /* Debian's PETSc 3.18 reports a failed allocation from PetscMallocAlign with the name of
+         the function that asked for the memory as the message (and code 4, not PETSC_ERR_MEM;
+         measured); its own handler adds "Out of memory". Say what failed, or the user reads a
+         bare function name (validation/masonry-arch under ulimit -v printed "Contacts"). */
+      snprintf(MbModuleErrMsg, sizeof(MbModuleErrMsg), "out of memory: an allocation in %s failed (the process's memory limit, ulimit -v, or the machine's memory is exhausted)", mess && mess[0] ? mess : (fun ? fun : "an unknown function"));
+      return n;
+    }
     if (!mess || !mess[0]) PetscErrorMessage(n, &text, NULL);
     snprintf(MbModuleErrMsg, sizeof(MbModuleErrMsg), "%s", mess && mess[0] ? mess : (text ? text : "unknown PETSc error"));
   }
