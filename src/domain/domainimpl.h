@@ -82,6 +82,8 @@ typedef struct {
   PetscReal      run_duration;   /* its duration as the deck gave it */
   PetscBool      run_done;       /* a checkpoint being written is at that RUN's end */
   MbCheckpoint  *resume;         /* a restart's checkpoint until its RUN call comes */
+  PetscLogDouble miss_wall;      /* rank 0's clock at the last line about a missed tolerance */
+  PetscInt       miss_unsaid;    /* steps that missed it since that line */
 } MbRunControl;
 
 struct _p_MbDomain {

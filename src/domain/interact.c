@@ -292,6 +292,29 @@ PetscErrorCode MbDomainCheckJoints(MbDomain d)
 
 PetscErrorCode MbDomainApplyForceContacts(MbDomain d) { return MbLocDynApplyForces(d->ld, d->cs, &d->map, d->h, &d->work_contact, &d->work_friction); }
 
+/* A step whose constraint solve missed its tolerance, said when it happens (the summary gives
+   only the count at the end): the first at once, then at most a line every 10 s of wall time
+   with the count since the last one. Every rank knows the solve's outcome; rank 0 prints. */
+static PetscErrorCode ReportMiss(MbDomain d)
+{
+  PetscLogDouble now;
+  PetscFunctionBegin;
+  d->run.miss_unsaid++;
+  if (d->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscTime(&now));
+  if (d->solver_failures > 1 && now - d->run.miss_wall < 10.0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->run.miss_unsaid > 1)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "moreau: step from t = %.9g: the constraint solver missed its tolerance in %" PetscInt_FMT " steps since the last such line; now error %g after %" PetscInt_FMT " iterations, %" PetscInt_FMT " constraints\n",
+                          (double)d->t, d->run.miss_unsaid, (double)d->solver_error, d->solver_iterations, d->cs->nconglobal));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                          "moreau: step from t = %.9g: the constraint solver missed its tolerance: error %g after %" PetscInt_FMT " iterations, %" PetscInt_FMT " constraints (at most a line like this every 10 s; the count at the end)\n",
+                          (double)d->t, (double)d->solver_error, d->solver_iterations, d->cs->nconglobal));
+  d->run.miss_wall   = now;
+  d->run.miss_unsaid = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MbDomainConstraintSolve(MbDomain d)
 {
   MbSolverConvergedReason reason;
@@ -302,6 +325,7 @@ PetscErrorCode MbDomainConstraintSolve(MbDomain d)
     PetscCheck(d->failure != MB_FAILURE_EXIT, d->comm, PETSC_ERR_NOT_CONVERGED, "constraint solver did not converge at t = %g: error %g after %" PetscInt_FMT " iterations (%" PetscInt_FMT " constraints; failure = 'EXIT')", (double)d->t,
                (double)d->solver_error, d->solver_iterations, d->cs->nconglobal);
     if (d->failure == MB_FAILURE_CALLBACK && d->failure_fn) PetscCall(d->failure_fn(d, d->failure_ctx));
+    PetscCall(ReportMiss(d));
   }
   PetscCall(MbLocDynApply(d->ld, &d->work_contact, &d->work_friction));
   PetscFunctionReturn(PETSC_SUCCESS);
