@@ -256,7 +256,7 @@ def _delete_body(solfec, body):
         if 'not supported in moreau' in str(e):
             raise NotImplementedError(str(e)) from None
         raise
-    solfec.bodies.remove(body)
+    solfec._bodies.remove(body)
     if body.label is not None and solfec._labels.get(body.label) is body:
         del solfec._labels[body.label]
     body.__class__ = _DeletedBody
@@ -345,7 +345,7 @@ def BODY(solfec, kind, shape, material, label=None, form=None, mesh=None, modal=
     b._k = k
     nn = (shape if mesh is None else mesh)._nn if k['nodal'] else 1  # a nodal kind's nq, nu are per node of its mesh
     b._n = (k['nq'] * nn, k['nu'] * nn)  # len(conf) and len(velo)
-    solfec.bodies.append(b)
+    solfec._bodies.append(b)
     _note(solfec, 'material', (bid, material))
     if label is not None:
         solfec._labels[label] = b

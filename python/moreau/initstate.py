@@ -54,7 +54,7 @@ def _subset(fn, solfec, subset):
             rx = _re.compile(p)
         except _re.error as e:
             raise ValueError('%s: subset pattern %r is not a regular expression: %s' % (fn, p, e)) from None
-        hit = [b.label for b in solfec.bodies if b.label and rx.search(b.label)]
+        hit = [b.label for b in solfec._bodies if b.label and rx.search(b.label)]
         if not hit:
             raise ValueError('%s: subset pattern %r matches no body label of this run' % (fn, p))
         labels += [lab for lab in hit if lab not in labels]

@@ -198,7 +198,7 @@ def MBFCP_EXPORT(solfec, path):
     out = _surface_materials(solfec) + _bulk_materials(solfec)
     if tuple(solfec._gravity) != _ZERO:
         out.append('GRAVITY:\n%s\n' % ''.join('CONSTANT:\t%g\n' % g for g in solfec._gravity))
-    mine = [b for b in solfec.bodies if _SIZE == 1 or b._own]
+    mine = [b for b in solfec._bodies if _SIZE == 1 or b._own]
     out.append('BODIES:\t%d\n\n' % len(mine))
     for b in mine:
         out += _body(fn, solfec, b, rec)

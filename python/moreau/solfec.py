@@ -16,7 +16,7 @@ class Solfec:
     verbose ('ON'/'OFF' or True/False), mode ('READ' when OUTDIR already held results, which
     RUN then reads instead of computing; 'WRITE' otherwise, or with moreau -w), bodies,
     outdir, h5/xmf (result file paths)."""
-    __slots__ = ('_h', 'analysis', 'outdir', 'mode', '_verbose', 'bodies', '_labels', '_gravity',
+    __slots__ = ('_h', 'analysis', 'outdir', 'mode', '_verbose', '_bodies', '_labels', '_gravity',
                  'materials', 'surface_materials', 'geometric_epsilon', '__weakref__')
 
     def __init__(self, analysis, step, output):
@@ -28,7 +28,7 @@ class Solfec:
         self.outdir = output
         self.mode = 'WRITE'
         self._verbose = 'ON'
-        self.bodies = []
+        self._bodies = []  # in the order BODY made them; `bodies` gives Solfec-1.0's order
         self._labels = {}
         self._gravity = _ZERO
         self.materials = []
@@ -75,11 +75,19 @@ class Solfec:
         _m.solfec_verbose(self._h, flag)
 
     @property
+    def bodies(self):
+        """The bodies, newest first: Solfec-1.0's order (its domain puts each new body at the
+        head of its list, dom.c, and lng.c's `bodies` walks that list), which decks rely on:
+        tests/BM23 reads `solfec.bodies[0]` for the beam it made after the obstacle. A new
+        list each time, as Solfec's."""
+        return self._bodies[::-1]
+
+    @property
     def constraints(self):
         """The constraints as Solfec-1.0's list of CONSTRAINT objects: in WRITE mode this
         rank's of the last step (as Solfec's, each rank has its own), in READ mode the read
         frame's, on every rank (none before a SEEK, FORWARD or BACKWARD)."""
-        ids = {b._id: b for b in self.bodies}
+        ids = {b._id: b for b in self._bodies}
         return [ConstraintState(r, ids) for r in _m.solfec_constraints(self._h)]
 
     @property
@@ -90,7 +98,7 @@ class Solfec:
     @property
     def nbod(self):
         """The bodies this rank owns (Solfec-1.0: its domain's body count)."""
-        return sum(1 for b in self.bodies if b._own)
+        return sum(1 for b in self._bodies if b._own)
 
     @property
     def outpath(self):

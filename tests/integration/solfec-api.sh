@@ -222,3 +222,20 @@ check "SET_VELOCITY at -1 m/s: the point moves with the body, U_N = -1, R_N = m 
 check "PUT_RIGID_LINK: point is both points (6 numbers), 3 apart" grep -q "^RIGLNK 6 True" <<<"$out"
 check "a deleted joint's members read None, as Solfec" grep -q "^DELETED None None None" <<<"$out"
 [ $? -eq 0 ] || echo "$out" | tail -n 8 | sed 's/^/# /'
+
+# --- solfec.bodies in Solfec-1.0's order, newest first (its dom.c puts a new body at the head
+# of the domain's list, which lng.c's `bodies` walks): tests/BM23 reads bodies[0] for the
+# beam it made after the obstacle; DELETE takes a body out of that order
+deck bodyorder <<PY
+$HEAD
+a = BODY(s, 'OBSTACLE', HEX($CUBE, 1, 1, 1, 1, [1]*6), m, label='a')
+b = BODY(s, 'RIGID', SPHERE((0, 0, 3), 0.5, 1, 1), m, label='b')
+c = BODY(s, 'RIGID', SPHERE((0, 0, 5), 0.5, 1, 1), m, label='c')
+print('ORDER', [x.label for x in s.bodies], s.bodies[0] is c)
+DELETE(s, b)
+print('AFTER', [x.label for x in s.bodies])
+PY
+out=$("$MOREAU" -w "$TMP/bodyorder.py" 2>&1)
+check "solfec.bodies newest first, as Solfec-1.0's (bodies[0] the last BODY made)" grep -qxF "ORDER ['c', 'b', 'a'] True" <<<"$out"
+check "... and after DELETE, the others in that order" grep -qxF "AFTER ['c', 'a']" <<<"$out"
+[ $? -eq 0 ] || echo "$out" | tail -n 8 | sed 's/^/# /'

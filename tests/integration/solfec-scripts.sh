@@ -170,7 +170,7 @@ check "an instance's translation and rotation (point, direction b - a, degrees)"
 check "the instance's mesh is translated, then rotated" bash -c 'grep -qx "NODE0 10.000000 0.000000 0.000000" <<<"$0" && grep -qxE "NODE1 10.000000 1.000000 -?0.000000" <<<"$0"' "$out"
 check "the material: one KIRCHHOFF BULK_MATERIAL with *Density and *Elastic's values, shared" grep -qxF "MATERIAL GRAPHITE 1687.5 11800000000.0 0.21 True" <<<"$out"
 check "SURF7's face gives surface id 7 to its nodes" grep -qxF "SURF7 [8, 9, 10, 11]" <<<"$out"
-check "bodies from the instances (mass = density x volume: 2, 2, 1/6 + 1)" grep -qxF "BODIES 3 ['3375.000', '3375.000', '1968.750']" <<<"$out"
+check "bodies from the instances (mass = density x volume: 1/6 + 1, 2, 2; newest first, as Solfec's solfec.bodies)" grep -qxF "BODIES 3 ['1968.750', '3375.000', '3375.000']" <<<"$out"
 
 # errors: the file and line, or the missing file
 sed 's/type=C3D10M/type=S4R/' small.inp >bad1.inp
