@@ -55,7 +55,7 @@ APPS     := $(APP_SRC:src/app/%.c=$(BUILD)/bin/%)
 UNIT_SRC := $(sort $(wildcard tests/unit/t*.c))
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps run check test clean format format-check
+.PHONY: all deps run check test clean format format-check install
 .SECONDARY: # keep object files of tests and apps (make would delete them as intermediates)
 all: $(LIB) $(APPS) $(UNITS)
 
@@ -120,6 +120,26 @@ format:
 
 format-check:
 	@clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h' '*.cc') && echo "format-check: every C file is as .clang-format writes it"
+
+# make install PREFIX=DIR [DESTDIR=STAGE]: the executables, the post-processing scripts, the
+# deck package (PREFIX/share/moreau/python, which an installed moreau finds beside itself),
+# Solfec's `solfec` command and scripts/, and the man page moreau.1 (from --help)
+PREFIX   ?= /usr/local
+INST     := $(DESTDIR)$(PREFIX)
+install: all $(BUILD)/moreau.1
+	install -d $(INST)/bin $(INST)/share/moreau/python $(INST)/share/man/man1 $(INST)/share/doc/moreau
+	install -m 755 $(BUILD)/bin/moreau $(BUILD)/bin/moreau-fclib scripts/mbhistory scripts/mbrender $(INST)/bin/
+	ln -sfn moreau $(INST)/bin/solfec
+	rm -rf $(INST)/share/moreau/python/moreau
+	cp -R python/moreau $(INST)/share/moreau/python/
+	find $(INST)/share/moreau/python -name __pycache__ -prune -exec rm -rf {} +
+	ln -sfn ../share/moreau/python/moreau/solfec-compat $(INST)/bin/scripts
+	install -m 644 $(BUILD)/moreau.1 $(INST)/share/man/man1/moreau.1
+	install -m 644 README.md doc/*.md $(INST)/share/doc/moreau/
+	@echo "installed under $(INST): $(PREFIX)/bin/moreau (man moreau)"
+
+$(BUILD)/moreau.1: $(BUILD)/bin/moreau scripts/manpage
+	bash scripts/manpage $(BUILD)/bin/moreau > $@
 
 clean:
 	rm -rf build build-asan out

@@ -5,6 +5,8 @@
 #include <Python.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "inputimpl.h"
 
 #ifndef MB_SOURCE_DIR
@@ -36,6 +38,27 @@ static int PrependPath(PyObject *path, const char list[])
 
 /* Python setup: built-in module, argv, no signal handlers (so Ctrl-C and mpirun's signals
    keep their default meaning on a parallel job), sys.path. */
+/* The folder holding the deck package (python/moreau): an installed moreau's
+   PREFIX/share/moreau/python, found beside the executable (PREFIX/bin/moreau), else the
+   source tree's (the build's binary, run from anywhere). MOREAU_PYTHONPATH overrides both. */
+static const char *PackageDir(void)
+{
+  static char dir[PETSC_MAX_PATH_LEN + 32];
+  char        exe[PETSC_MAX_PATH_LEN];
+  ssize_t     n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n > 0) {
+    struct stat st;
+    char       *slash;
+    exe[n] = 0;
+    if ((slash = strrchr(exe, '/'))) {
+      *slash = 0;
+      (void)snprintf(dir, sizeof(dir), "%s/../share/moreau/python", exe);
+      if (!stat(dir, &st) && S_ISDIR(st.st_mode)) return dir;
+    }
+  }
+  return MB_SOURCE_DIR "/python";
+}
+
 static PetscErrorCode StartPython(const char deck[], int nargs, char *args[])
 {
   PyConfig config;
@@ -71,7 +94,7 @@ static PetscErrorCode StartPython(const char deck[], int nargs, char *args[])
       dir[n] = 0;
     } else
       PetscCall(PetscStrncpy(dir, ".", sizeof(dir)));
-    PetscCheck(PrependPath(path, env && env[0] ? env : MB_SOURCE_DIR "/python") == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot set sys.path");
+    PetscCheck(PrependPath(path, env && env[0] ? env : PackageDir()) == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot set sys.path");
     PetscCheck(PrependPath(path, dir) == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot set sys.path");
   }
   PetscFunctionReturn(PETSC_SUCCESS);

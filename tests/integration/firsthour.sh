@@ -37,3 +37,15 @@ out=$("$MOREAU" -mb_quiet miss.py 2>&1)
 check "a missed tolerance is said at the step it happens (from t = 0, error and iterations)" grep -qE "^moreau: step from t = 0: the constraint solver missed its tolerance: error [0-9.e+-]+ after 2 iterations, [0-9]+ constraints" <<<"$out"
 check "... once, not at every step of a short run (rate-limited: a line at most every 10 s)" test "$(grep -c "missed its tolerance" <<<"$out")" = 2
 check "... and the summary gives the count" grep -q "50 steps missed its tolerance" <<<"$out"
+
+# --- make install (item 8): the binary, scripts, deck package and man page under PREFIX; the
+# installed moreau runs a deck from anywhere with the installed package, not the source tree's
+out=$(make -s -C "$MB_ROOT" install PREFIX="$TMP/inst" BUILD="$MB_BUILD" 2>&1); rc=$?
+check "make install PREFIX=DIR (rc=$rc)" test $rc -eq 0
+[ $rc -eq 0 ] || echo "$out" | tail -5 | sed 's/^/# /'
+check "... installs moreau, solfec, mbhistory, mbrender, the man page and the deck package" bash -c 'for f in bin/moreau bin/solfec bin/mbhistory bin/mbrender bin/scripts/acc_sweep.py share/man/man1/moreau.1 share/moreau/python/moreau/__init__.py; do [ -e "$0/$f" ] || { echo "missing $f"; exit 1; }; done' "$TMP/inst"
+mkdir -p elsewhere && cp ball.py elsewhere/
+echo 'import moreau; print("package", moreau.__file__)' >>elsewhere/ball.py
+out=$(cd elsewhere && "$TMP/inst/bin/moreau" -w ball.py 2>&1)
+check "the installed moreau runs a deck with the installed package" grep -q "^package $TMP/inst/bin/../share/moreau/python/moreau/__init__.py" <<<"$out"
+check "the man page lists the options with their defaults" bash -c 'grep -q -- "mb\\\\-scheme\\\\-rtol R.*(default 1e\\\\-10)" "$0" || grep -q -- "-mb_scheme_rtol R.*(default 1e-10)" "$0"' "$TMP/inst/share/man/man1/moreau.1"
