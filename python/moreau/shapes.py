@@ -272,6 +272,14 @@ def HEX(nodes, i, j, k, volid, surfids=None, dx=None, dy=None, dz=None, surids=N
         raise ValueError('%s: surfids must hold 6 integers, got %d' % (fn, len(surfids)))
     ux, uy, uz = _spacing(fn, 'dx', dx, i), _spacing(fn, 'dy', dy, j), _spacing(fn, 'dz', dz, k)
     P = [flat[3 * n:3 * n + 3] for n in range(8)]
+    # A left-handed hexahedron ((1-0) x (2-1) . (4-0) < 0) has its lower and upper nodes
+    # swapped first, so that its elements have positive volume and outward faces (Solfec-1.0
+    # msh.c MESH_Hex behaviour); the surfids keep their slots, so the top id (the 6th) goes
+    # to the face of the nodes given first, and node numbers start at the nodes given last.
+    ax, ay, az = ([P[q][d] - P[p][d] for d in range(3)] for p, q in ((0, 1), (1, 2), (0, 4)))
+    if ((ax[1] * ay[2] - ax[2] * ay[1]) * az[0] + (ax[2] * ay[0] - ax[0] * ay[2]) * az[1] +
+            (ax[0] * ay[1] - ax[1] * ay[0]) * az[2]) < 0:
+        P = P[4:] + P[:4]
 
     def point(a, b, c):  # trilinear map of the unit cube onto the hexahedron
         w = ((1 - a) * (1 - b) * (1 - c), a * (1 - b) * (1 - c), a * b * (1 - c), (1 - a) * b * (1 - c),
