@@ -145,6 +145,7 @@ PetscErrorCode MbDomainSetFromOptions(MbDomain d)
   }
   d->verbose     = quiet ? PETSC_FALSE : PETSC_TRUE;
   d->progress_dt = dt;
+  PetscCall(MbDomainProgressSetFromOptions(d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -692,7 +693,7 @@ PetscErrorCode MbDomainRun(MbDomain d, PetscReal duration)
       double rate = (d->nsteps - steps0) / (now - start), frac = duration > 0 ? 1.0 - (t_end - d->t) / duration : 1.0, eta = rate > 0 ? (t_end - d->t) / d->h / rate : 0;
       char   buf[32];
       FormatSeconds(eta, buf);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "moreau: t = %-10.6g (%5.1f%%)  h = %-9.3g  %8.0f steps/s  ETA %s\n", (double)d->t, 100.0 * frac, (double)d->h, rate, buf));
+      PetscCall(MbDomainProgressPrint(d, frac, rate, buf));
       last = now;
     }
   }

@@ -59,6 +59,8 @@ typedef struct {
   PetscReal fascale; /* largest ‖a‖ met by that Newton (its absolute tolerance) */
 } MbImplicit;
 
+#define MB_PROGRESS_MAXCOL 10
+
 /* Run control: the RUN calls, checkpoints (checkpoint.c), signals and the restart. */
 typedef struct {
   PetscLogDouble run_start;                    /* wall clock at the first run */
@@ -87,36 +89,38 @@ typedef struct {
 } MbRunControl;
 
 struct _p_MbDomain {
-  MPI_Comm       comm;                  /* all ranks of the run */
-  PetscMPIInt    rank, size;            /* this rank, number of ranks */
-  PetscReal      h;                     /* time step */
-  PetscReal      t;                     /* current time */
-  PetscInt       nsteps;                /* steps taken */
-  PetscReal      g[3];                  /* gravity */
-  PetscInt       nglobal;               /* bodies created on all ranks (next id) */
-  PetscInt       ndeleted;              /* of them, deleted by DELETE (remove.c): ... */
-  PetscInt      *deleted;               /* ... their ids, whose owner-table slots no body fills */
-  PetscInt       nbody, cap;            /* local bodies and allocated room */
-  MbBody        *body;                  /* local bodies, sorted by id */
-  char           default_scheme[64];    /* scheme of new rigid bodies */
-  PetscBool      quasi_static;          /* QUASI_STATIC analysis: every body takes the static scheme of its kind */
-  PetscInt       nscheme;               /* schemes in use */
-  MbScheme      *scheme;                /* shared schemes, one per name */
-  PetscInt       nmon;                  /* monitors */
-  MbMonitor     *mon;                   /* monitors */
-  PetscInt       nhist, hcap;           /* history records and allocated room */
-  MbHistory     *hist;                  /* one record per step */
-  PetscBool      verbose;               /* print progress */
-  PetscLogDouble progress_dt;           /* seconds between progress lines */
-  PetscLogDouble phase[MB_PHASE_COUNT]; /* wall time per phase, this rank */
-  PetscReal      hcrit;                 /* smallest critical step of the DEF_EXP bodies when the run began ... */
-  PetscInt       hcrit_body;            /* ... and its body (−1: none) */
-  PetscReal      hcrit_h;               /* the step it was checked against (0: not yet) */
-  PetscBool      keep_step;             /* -mb_keep_step: a step above half the critical step is warned of, not lowered */
-  MbBodyMap      map;                   /* owner, movable and the body by id, the same table on every rank (owner.c) */
-  MbGhosts       gh;                    /* the ghosts (ghost.c) */
-  MbBalance      bal;                   /* the load balance (partition.c, migrate.c) */
-  MbRunControl   run;                   /* RUN calls, checkpoints, signals, restart (checkpoint.c, domain.c) */
+  MPI_Comm       comm;                             /* all ranks of the run */
+  PetscMPIInt    rank, size;                       /* this rank, number of ranks */
+  PetscReal      h;                                /* time step */
+  PetscReal      t;                                /* current time */
+  PetscInt       nsteps;                           /* steps taken */
+  PetscReal      g[3];                             /* gravity */
+  PetscInt       nglobal;                          /* bodies created on all ranks (next id) */
+  PetscInt       ndeleted;                         /* of them, deleted by DELETE (remove.c): ... */
+  PetscInt      *deleted;                          /* ... their ids, whose owner-table slots no body fills */
+  PetscInt       nbody, cap;                       /* local bodies and allocated room */
+  MbBody        *body;                             /* local bodies, sorted by id */
+  char           default_scheme[64];               /* scheme of new rigid bodies */
+  PetscBool      quasi_static;                     /* QUASI_STATIC analysis: every body takes the static scheme of its kind */
+  PetscInt       nscheme;                          /* schemes in use */
+  MbScheme      *scheme;                           /* shared schemes, one per name */
+  PetscInt       nmon;                             /* monitors */
+  MbMonitor     *mon;                              /* monitors */
+  PetscInt       nhist, hcap;                      /* history records and allocated room */
+  MbHistory     *hist;                             /* one record per step */
+  PetscBool      verbose;                          /* print progress */
+  PetscLogDouble progress_dt;                      /* seconds between progress lines */
+  int            progress_col[MB_PROGRESS_MAXCOL]; /* the physics columns of a progress line (progress.c) */
+  PetscInt       nprogress_col;                    /* ... and their number */
+  PetscLogDouble phase[MB_PHASE_COUNT];            /* wall time per phase, this rank */
+  PetscReal      hcrit;                            /* smallest critical step of the DEF_EXP bodies when the run began ... */
+  PetscInt       hcrit_body;                       /* ... and its body (−1: none) */
+  PetscReal      hcrit_h;                          /* the step it was checked against (0: not yet) */
+  PetscBool      keep_step;                        /* -mb_keep_step: a step above half the critical step is warned of, not lowered */
+  MbBodyMap      map;                              /* owner, movable and the body by id, the same table on every rank (owner.c) */
+  MbGhosts       gh;                               /* the ghosts (ghost.c) */
+  MbBalance      bal;                              /* the load balance (partition.c, migrate.c) */
+  MbRunControl   run;                              /* RUN calls, checkpoints, signals, restart (checkpoint.c, domain.c) */
   /* callbacks by reference (loads): the same index on every rank */
   PetscInt ncb;
   struct {
@@ -167,6 +171,9 @@ struct _p_MbDomain {
 
 /* remove.c: whether body id was deleted (DELETE) */
 PETSC_INTERN PetscBool MbDomainBodyDeleted(MbDomain, PetscInt id);
+/* progress.c: the progress line's physics columns (-mb_progress_columns) and the line */
+PETSC_INTERN PetscErrorCode MbDomainProgressSetFromOptions(MbDomain);
+PETSC_INTERN PetscErrorCode MbDomainProgressPrint(MbDomain, double frac, double rate, const char eta[]);
 /* owner.c: owner and kind of bodies created since the last call (collective) */
 PETSC_INTERN PetscErrorCode MbDomainKnowBodies(MbDomain);
 /* The body whose owner owns a constraint between b0 and b1: the lowest-numbered movable one (b0 when neither moves). */

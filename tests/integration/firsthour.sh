@@ -49,3 +49,10 @@ echo 'import moreau; print("package", moreau.__file__)' >>elsewhere/ball.py
 out=$(cd elsewhere && "$TMP/inst/bin/moreau" -w ball.py 2>&1)
 check "the installed moreau runs a deck with the installed package" grep -q "^package $TMP/inst/bin/../share/moreau/python/moreau/__init__.py" <<<"$out"
 check "the man page lists the options with their defaults" bash -c 'grep -q -- "mb\\\\-scheme\\\\-rtol R.*(default 1e\\\\-10)" "$0" || grep -q -- "-mb_scheme_rtol R.*(default 1e-10)" "$0"' "$TMP/inst/share/man/man1/moreau.1"
+
+# --- progress lines with physics (item 4): the chosen /history columns, as LAMMPS's thermo
+out=$("$MOREAU" -mb_progress 0 -mb_progress_columns kinetic,contacts,error miss.py 2>&1)
+check "-mb_progress_columns kinetic,contacts,error: each progress line ends with them" grep -qE "ETA [0-9:]+  kinetic [0-9.e+-]+  contacts 12  error [0-9.e+-]+$" <<<"$out"
+out=$("$MOREAU" -mb_progress 0 miss.py 2>&1)
+check "by default: kinetic, contacts, iterations, error" grep -qE "  kinetic [0-9.e+-]+  contacts [0-9]+  iterations 2  error [0-9.e+-]+$" <<<"$out"
+expect_error "an unknown column is an error listing the columns" "-mb_progress_columns: unknown column 'foo'; the columns: kinetic, internal" "$MOREAU" -mb_progress_columns kinetic,foo miss.py
