@@ -24,8 +24,8 @@ static PetscReal Curvature(const MbHistory *r) { return r->curvature; }
 static PetscReal Rejected(const MbHistory *r) { return (PetscReal)r->rejected; }
 
 static const Column Columns[] = {
-  {"kinetic", Kinetic, "%.4g"},       {"internal", Internal, "%.4g"}, {"external", External, "%.4g"},   {"contact", Contact, "%.4g"},      {"friction", Friction, "%.4g"},
-  {"contacts", Contacts, "%.0f"},     {"iterations", Iterations, "%.0f"}, {"error", Error, "%.2g"}, {"curvature", Curvature, "%.3g"}, {"rejected", Rejected, "%.0f"},
+    {"kinetic", Kinetic, "%.4g"},   {"internal", Internal, "%.4g"},     {"external", External, "%.4g"}, {"contact", Contact, "%.4g"},     {"friction", Friction, "%.4g"},
+    {"contacts", Contacts, "%.0f"}, {"iterations", Iterations, "%.0f"}, {"error", Error, "%.2g"},       {"curvature", Curvature, "%.3g"}, {"rejected", Rejected, "%.0f"},
 };
 #define NCOLUMNS ((PetscInt)(sizeof(Columns) / sizeof(Columns[0])))
 
@@ -44,7 +44,8 @@ PetscErrorCode MbDomainProgressSetFromOptions(MbDomain d)
   if (!strcmp(list, "none")) PetscFunctionReturn(PETSC_SUCCESS);
   for (tok = strtok_r(list, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
     PetscInt k;
-    for (k = 0; k < NCOLUMNS && strcmp(tok, Columns[k].name); k++) {}
+    for (k = 0; k < NCOLUMNS && strcmp(tok, Columns[k].name); k++) {
+    }
     PetscCheck(k < NCOLUMNS, d->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "-mb_progress_columns: unknown column '%s'; the columns: kinetic, internal, external, contact, friction, contacts, iterations, error, curvature, rejected (or none)", tok);
     PetscCheck(d->nprogress_col < MB_PROGRESS_MAXCOL, d->comm, PETSC_ERR_ARG_OUTOFRANGE, "-mb_progress_columns: at most %d columns", MB_PROGRESS_MAXCOL);
     d->progress_col[d->nprogress_col++] = (int)k;

@@ -74,6 +74,13 @@ b = BODY(s, 'RIGID', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1
 PRESSURE(b, 1, 10.0)
 PY
 expect_error "PRESSURE on a RIGID body" "PRESSURE: body 0 is RIGID: only FINITE_ELEMENT bodies take a pressure on their surface" "$MOREAU" "$TMP/fe_press.py"
+deck fe_press99 <<PY
+$HEAD
+b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 2, 2, 1, [1, 2, 3, 4, 5, 6]), m)
+PRESSURE(b, 99, -1e3)
+RUN(s, GAUSS_SEIDEL_SOLVER(1e-4, 100), 0.002)
+PY
+expect_error "PRESSURE on a surface id no boundary face carries (issue 37, 2): an error naming the ids there are" "PRESSURE: body 0 has no boundary face with surface id 99 \(its boundary's surface ids: 1, 2, 3, 4, 5, 6\)" timeout 60 "$MOREAU" "$TMP/fe_press99.py"
 deck fe_torque <<PY
 $HEAD
 b = BODY(s, 'FINITE_ELEMENT', HEX([0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1], 2, 1, 1, 1, [1]*6), m)

@@ -377,17 +377,39 @@ static PetscErrorCode BoundaryFaces(MbBody b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The distinct surface ids of the boundary faces, in order, as text (for an error message;
+   the first 32) */
+static const char *SurfaceIds(const Fem *m)
+{
+  static char buf[512];
+  PetscInt    id[32], nid = 0;
+  size_t      n = 0;
+  for (PetscInt k = 0; k < m->nbf && nid < 32; k++) {
+    PetscInt j;
+    for (j = 0; j < nid && id[j] != m->bfsurf[k]; j++) {
+    }
+    if (j == nid) id[nid++] = m->bfsurf[k];
+  }
+  (void)PetscSortInt(nid, id);
+  buf[0] = 0;
+  for (PetscInt k = 0; k < nid; k++) n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%" PetscInt_FMT, k ? ", " : "", id[k]);
+  return buf;
+}
+
 /* f_a += −p ∫ N_a n da over the boundary faces with surface id sid, in the current
    placement: a triangle gives each node a third of −p A n; a quadrilateral is integrated
-   with 2×2 Gauss points of its bilinear map (n da = x_ξ × x_η dξ dη) */
-static void AddPressure(MbBody b, PetscInt sid, PetscReal p, PetscReal f[])
+   with 2×2 Gauss points of its bilinear map (n da = x_ξ × x_η dξ dη). Returns the number of
+   faces loaded. */
+static PetscInt AddPressure(MbBody b, PetscInt sid, PetscReal p, PetscReal f[])
 {
   Fem            *m = (Fem *)b->data;
   const PetscReal g = 0.57735026918962576451, s[4] = {-1, 1, 1, -1}, t[4] = {-1, -1, 1, 1}; /* the loop's corners in (ξ, η) */
+  PetscInt        nface = 0;
   for (PetscInt k = 0; k < m->nbf; k++) {
     const PetscInt *o = &m->bf[5 * k];
     PetscReal       x[4][3];
     if (m->bfsurf[k] != sid) continue;
+    nface++;
     for (PetscInt v = 0; v < o[0]; v++)
       for (int d = 0; d < 3; d++) x[v][d] = m->X[3 * o[1 + v] + d] + b->q[3 * o[1 + v] + d];
     if (o[0] == 3) {
@@ -410,6 +432,7 @@ static void AddPressure(MbBody b, PetscInt sid, PetscReal p, PetscReal f[])
         for (int d = 0; d < 3; d++) f[3 * o[1 + v] + d] -= p * N[v] * n[d];
     }
   }
+  return nface;
 }
 
 /* gravity on the lumped masses (= ∫ρ N_a g dV), point forces f_a += N_a(ξ) F at their
@@ -468,7 +491,9 @@ static PetscErrorCode FemExternal(MbBody b, PetscReal t, PetscReal h, const Pets
     if (l->ts) PetscCall(MbTimeSeriesEvaluate(l->ts, t, &v));
     if (l->kind == MB_LOAD_PRESSURE) {
       if (m->nbf < 0) PetscCall(BoundaryFaces(b));
-      AddPressure(b, l->surfid, -v, f); /* Solfec's sign: the traction v n pushes in when v < 0 */
+      /* a surface id no boundary face carries would be no load, silently */
+      PetscCheck(AddPressure(b, l->surfid, -v, f) > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PRESSURE: body %" PetscInt_FMT " has no boundary face with surface id %" PetscInt_FMT " (its boundary's surface ids: %s)", b->id, l->surfid,
+                 SurfaceIds(m)); /* Solfec's sign: the traction v n pushes in when v < 0 */
       continue;
     }
     el  = MbFemElemOf(m, m->lelem[i]);
