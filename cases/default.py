@@ -36,6 +36,9 @@ for i in range(40):
 
 OUTPUT(solfec, 0.02)
 RUN(solfec, GAUSS_SEIDEL_SOLVER(1e-3, 200), float(sys.argv[1]) if len(sys.argv) > 1 else 2.0)
+# READ mode (a second run where the results are: RUN did nothing): check the last stored frame, as Solfec-1.0's decks do
+if solfec.mode == 'READ':
+    SEEK(solfec, DURATION(solfec)[1])
 
 kin, internal, ext, con, fri = ENERGY(solfec)
 if RANK() == 0:

@@ -9,5 +9,7 @@ ball = BODY(solfec, 'RIGID', SPHERE((3, 0, 0), 0.5, 1, 1), mat)
 ball.scheme = 'RIG_IMP'
 OUTPUT(solfec, 0.01)                                     # a frame every 0.01 s
 RUN(solfec, GAUSS_SEIDEL_SOLVER(1e-3, 100), 2.0)
+if solfec.mode == 'READ':                               # results already there: read the last frame
+    SEEK(solfec, DURATION(solfec)[1])
 e = ENERGY(solfec)                                       # collective: every rank calls it
 if RANK() == 0: print(e)                                 # kinetic, internal, external, contact, friction

@@ -19,6 +19,9 @@ for y in (0, a):
         FORCE(bar, 'SPATIAL', (L, y, z), (1, 0, 0), F / 4)
 OUTPUT(s, 0.1)
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 2.0)
+# READ mode (a second run where the results are: RUN did nothing): check the last stored frame, as Solfec-1.0's decks do
+if s.mode == 'READ':
+    SEEK(s, DURATION(s)[1])
 # HISTORY at material points, read back from the frames on every rank: the tip face's centre
 # (interpolated in its element) moves by the elongation; inside, the Cauchy stress is F/A
 # (Poisson 0 keeps the area; the stress is taken at the point) and von Mises is its size.

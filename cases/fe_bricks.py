@@ -23,6 +23,9 @@ ball.velo = (0, 0, 0, 4.0, 0, 0)
 E0 = ENERGY(s)
 OUTPUT(s, 0.01)
 RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 500), 0.3)
+# READ mode (a second run where the results are: RUN did nothing): check the last stored frame, as Solfec-1.0's decks do
+if s.mode == 'READ':
+    SEEK(s, DURATION(s)[1])
 kin, internal, external, contact, friction = ENERGY(s)
 start = E0[0]
 balance = kin + internal - (start + external + contact - friction)

@@ -15,6 +15,9 @@ cube.damping = 5e-3
 PRESSURE(cube, 1, TIME_SERIES([0, 0, 0.2, -p, 10, -p]))  # ramped; negative pushes in (Solfec's sign)
 OUTPUT(s, 0.05)
 RUN(s, None, 1.0)
+# READ mode (a second run where the results are: RUN did nothing): check the last stored frame, as Solfec-1.0's decks do
+if s.mode == 'READ':
+    SEEK(s, DURATION(s)[1])
 if cube.conf is not None:  # on the owner
     q, u = cube.conf, cube.velo
     corner, want = q[-3:], -p / (3 * K) * 0.5  # node (1, 1, 1), half a side from the centre

@@ -88,6 +88,10 @@ def sample():
 OUTPUT(solfec, 0.05)
 CALLBACK(solfec, 1e-3, None, lambda d: sample())
 RUN(solfec, PENALTY_SOLVER(), periods * tf)
+if solfec.mode == 'READ':  # a second run where the results are: RUN did nothing, CALLBACK sampled nothing
+    if RANK() == 0:
+        print('lages_collision: READ mode: the measurement cannot be made from the stored results (the height error is sampled every 1e-3 s by a CALLBACK; frames are every 0.05 s): run with -w to compute it')
+    sys.exit(0)
 steps_kept = solfec.steps
 _, rejected = HISTORY(solfec, 'REJECTED')
 discarded = int(rejected[-1]) if rejected else 0

@@ -104,6 +104,10 @@ def sample():
 OUTPUT(solfec, 0.01)
 CALLBACK(solfec, 1e-9, None, lambda dd: sample())  # every step
 RUN(solfec, PENALTY_SOLVER(), T)
+if solfec.mode == 'READ':  # a second run where the results are: RUN did nothing, CALLBACK sampled nothing
+    if RANK() == 0:
+        print('lages_dolly: READ mode: the measurement cannot be made from the stored results (the wheels are sampled every step by a CALLBACK; frames are every 0.01 s): run with -w to compute it')
+    sys.exit(0)
 _, rejected = HISTORY(solfec, 'REJECTED')
 discarded = int(rejected[-1]) if rejected else 0
 

@@ -22,6 +22,9 @@ INITIAL_VELOCITY(box, v0, tuple(20 * a for a in axis))
 x0 = box.center
 OUTPUT(solfec, 0.1)
 RUN(solfec, GAUSS_SEIDEL_SOLVER(1e-6, 100), stop)
+# READ mode (a second run where the results are: RUN did nothing): check the last stored frame, as Solfec-1.0's decks do
+if solfec.mode == 'READ':
+    SEEK(solfec, DURATION(solfec)[1])
 
 th = HISTORY(solfec, [(solfec, 'KINETIC'), (solfec, 'EXTERNAL')], 0, stop + step)
 total = [k - w for k, w in zip(th[1], th[2])]

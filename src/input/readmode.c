@@ -66,7 +66,10 @@ static PyObject *py_solfec_read_limits(PyObject *self, PyObject *args)
 
 /* READ mode's ENERGY: the /history record at the time of the frame read (global energies;
    the step that ended there), or the frame's energies of body id (kinetic, internal,
-   external; contact and friction 0: not kept per body). */
+   external; contact and friction 0: not kept per body). The start frame has no /history
+   record (no step ended there): its global energies are the read state's, as WRITE mode's
+   ENERGY gives them before the first step (kinetic and internal; no work done yet), so a
+   deck's ENERGY before RUN reads the same in both modes. */
 PyObject *MbModuleReadEnergy(Sol *s, PetscInt id)
 {
   static const char *items[5] = {"KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION"};
@@ -84,6 +87,11 @@ PyObject *MbModuleReadEnergy(Sol *s, PetscInt id)
     if (n > 0) e[k] = (double)v[n - 1];
     PetscFree(tt);
     PetscFree(v);
+    if (id < 0 && k == 0 && n == 0) { /* the start frame: no step ended there */
+      MbEnergy g;
+      MB_TRY(PyExc_RuntimeError, MbDomainGetEnergy(s->dom, &g));
+      return Py_BuildValue("(ddddd)", (double)g.kinetic, (double)g.internal, 0.0, 0.0, 0.0);
+    }
   }
   return Py_BuildValue("(ddddd)", e[0], e[1], e[2], e[3], e[4]);
 }
