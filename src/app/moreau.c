@@ -61,6 +61,15 @@ static const struct {
 /* A value, not an option: "-1e-3" is a value */
 static int IsOption(const char s[]) { return s[0] == '-' && s[1] && !(isdigit((unsigned char)s[1]) || s[1] == '.'); }
 
+/* PETSc's words for a boolean option's value */
+static int IsBool(const char s[])
+{
+  static const char *const w[] = {"0", "1", "true", "false", "yes", "no", "on", "off", "TRUE", "FALSE", "YES", "NO", "ON", "OFF", "True", "False"};
+  for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++)
+    if (!strcmp(s, w[k])) return 1;
+  return 0;
+}
+
 static int IsFile(const char path[])
 {
   struct stat st;
@@ -90,7 +99,9 @@ static int TakeOption(int argc, char **argv, int *i, char **out, int *nout, int 
   }
   out[(*nout)++] = argv[*i];
   o              = MbOptionFind(a);
-  if (o && o->arg[0] == '[') { /* an optional value: a file that is not the deck */
+  if (o && (!o->arg[0] || !strcmp(o->arg, "0|1"))) { /* a flag, as PETSc's booleans: a value only if one follows */
+    if (*i + 1 < argc && IsBool(argv[*i + 1])) out[(*nout)++] = argv[++*i];
+  } else if (o && o->arg[0] == '[') { /* an optional value: a file that is not the deck */
     if (*i + 1 < argc && !IsOption(argv[*i + 1]) && !EndsWith(argv[*i + 1], ".py")) out[(*nout)++] = argv[++*i];
   } else if (o && o->arg[0]) {
     if (*i + 1 >= argc) {

@@ -80,3 +80,7 @@ out=$("$MOREAU" -w -log_veiw d.py 2>&1); rc=$?
 check "-log_veiw: a warning naming it, exit 0" bash -c '[ '$rc' = 0 ] && grep -q "warning: option -log_veiw was given but nothing read it" <<<"$0"' "$out"
 out=$("$MOREAU" -w -log_view :lv.txt d.py 2>&1)
 check "-log_view (read by PETSc) is not warned about" bash -c '! grep -q "nothing read it" <<<"$0" && [ -s lv.txt ]' "$out"
+out=$("$MOREAU" -w -mb_solver_gs_simd d.py 2>&1); rc=$?
+check "a boolean option with no value before the deck (as PETSc's): the deck is still the deck (rc=$rc)" bash -c '[ '$rc' = 0 ] && grep -q "^argv \[\] " <<<"$0"' "$out"
+out=$("$MOREAU" -w -mb_signals 0 d.py x 2>&1); rc=$?
+check "... and with its value (-mb_signals 0)" bash -c '[ '$rc' = 0 ] && grep -q "^argv \[.x.\] " <<<"$0"' "$out"
