@@ -49,7 +49,7 @@ typedef struct {
 } MbOption;
 /** The table of options, ending with a NULL name. */
 PETSC_EXTERN const MbOption *MbOptionList(void);
-/** The entry of an option name (with or without its dash), or NULL. */
+/** The entry of an option name (with its dash), or NULL. */
 PETSC_EXTERN const MbOption *MbOptionFind(const char name[]);
 /** The option nearest to name (edit distance), for "did you mean". */
 PETSC_EXTERN const char *MbOptionNearest(const char name[]);

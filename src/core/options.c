@@ -85,16 +85,11 @@ static const MbOption Options[] = {
 const MbOption *MbOptionList(void) { return Options; }
 
 /*@C
-  MbOptionFind - the entry of name ("-mb_quiet"; with or without its dash): exact, or a family
+  MbOptionFind - the entry of name ("-mb_quiet", with its dash): exact, or a family
   ("-mb_scheme_snes_*") whose prefix it has; NULL when there is none.
 @*/
 const MbOption *MbOptionFind(const char name[])
 {
-  if (name[0] != '-') {
-    for (const MbOption *o = Options; o->name; o++)
-      if (!strcmp(o->name + 1, name) || (o->name[strlen(o->name) - 1] == '*' && !strncmp(o->name + 1, name, strlen(o->name) - 2))) return o;
-    return NULL;
-  }
   for (const MbOption *o = Options; o->name; o++) {
     size_t n = strlen(o->name);
     if (!strcmp(o->name, name) || (o->name[n - 1] == '*' && !strncmp(o->name, name, n - 1))) return o;

@@ -299,8 +299,8 @@ static PetscErrorCode ReportMiss(MbDomain d)
 {
   PetscLogDouble now;
   PetscFunctionBegin;
-  d->run.miss_unsaid++;
   if (d->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  d->run.miss_unsaid++;
   PetscCall(PetscTime(&now));
   if (d->solver_failures > 1 && now - d->run.miss_wall < 10.0) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->run.miss_unsaid > 1)
